@@ -1,0 +1,97 @@
+"""The small API every game implements (shaped after OpenSpiel's State and python-chess's Board).
+
+A *game* (``GameSpec``) is a rule set with a name such as ``connect4`` or ``mnk:6x6:4``.
+A *position* is immutable and hashable; ``play`` returns a new position.
+Moves are plain ints:
+
+* Connect 4: the 0-based column index.
+* Grid games: the cell index ``row * width + col`` with row 0 at the bottom.
+
+Cells (for drawing and winning lines) use the same ``row * width + col`` index in every game.
+Players are 0 (moves first) and 1.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+
+class Status(enum.Enum):
+    ONGOING = "ongoing"
+    WIN = "win"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a position: ongoing, a win for ``winner`` along ``line``, or a draw."""
+
+    status: Status
+    winner: int | None = None
+    line: tuple[int, ...] = ()
+
+    @property
+    def is_over(self) -> bool:
+        return self.status is not Status.ONGOING
+
+
+ONGOING = Outcome(Status.ONGOING)
+DRAW = Outcome(Status.DRAW)
+
+
+@runtime_checkable
+class Position(Protocol):
+    """What the search, the UI and the tools may ask of any position."""
+
+    @property
+    def spec(self) -> GameSpec: ...
+
+    @property
+    def to_move(self) -> int: ...
+
+    @property
+    def ply(self) -> int: ...
+
+    @property
+    def history(self) -> tuple[int, ...]: ...
+
+    @property
+    def outcome(self) -> Outcome: ...
+
+    def legal_moves(self) -> tuple[int, ...]: ...
+
+    def play(self, move: int) -> Position: ...
+
+    def cell(self, index: int) -> int | None:
+        """Owner (0 or 1) of the cell ``row * width + col``, or None if empty."""
+        ...
+
+    def to_text(self) -> str: ...
+
+
+@runtime_checkable
+class GameSpec(Protocol):
+    """A rule set: its name, board size, notation and start position."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    def start(self) -> Position: ...
+
+    def parse_move(self, text: str) -> int: ...
+
+    def move_to_text(self, move: int) -> str: ...
+
+    def parse_position(self, text: str) -> Position: ...
+
+    def parse_moves(self, text: str) -> tuple[int, ...]: ...
+
+    def moves_to_text(self, moves: tuple[int, ...] | list[int]) -> str: ...

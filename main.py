@@ -1,0 +1,49 @@
+"""Connect 4 (and friends) with a Monte Carlo Tree Search AI.
+
+``python main.py`` opens the desktop app; ``python main.py SUBCOMMAND --help`` for the tools.
+The frozen executable takes the same arguments (``connect4 engine`` starts the engine process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module with add_arguments(parser) and run(args) -> int, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {}
+
+
+def _app_parser() -> argparse.ArgumentParser:
+    lines = [f"  {name:<9} {help_}" for name, (_, help_) in SUBCOMMANDS.items()]
+    parser = argparse.ArgumentParser(
+        prog="connect4",
+        description="Connect 4 with a Monte Carlo Tree Search AI. Without a subcommand it opens the app.",
+        epilog="subcommands (each has --help):\n" + "\n".join(lines),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--game", default=None, help="connect4, connect4:WxH, tictactoe, mnk:MxN:K, gomoku, uttt")
+    parser.add_argument("--position", default=None, help="start from this position (e.g. 4453)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        module_name, help_ = SUBCOMMANDS[argv[0]]
+        module = importlib.import_module(module_name)
+        parser = argparse.ArgumentParser(prog=f"connect4 {argv[0]}", description=help_)
+        module.add_arguments(parser)
+        return int(module.run(parser.parse_args(argv[1:])) or 0)
+    parser = _app_parser()
+    from game.ui import app
+
+    app.add_arguments(parser)
+    return int(app.run(parser.parse_args(argv)) or 0)
+
+
+if __name__ == "__main__":
+    import multiprocessing
+
+    multiprocessing.freeze_support()
+    sys.exit(main())
