@@ -11,7 +11,9 @@ import importlib
 import sys
 
 # name -> (module with add_arguments(parser) and run(args) -> int, one-line help)
-SUBCOMMANDS: dict[str, tuple[str, str]] = {}
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "engine": ("ai.engine_process", "the engine process: JSON lines on stdin/stdout (docs/engine-protocol.md)"),
+}
 
 
 def _app_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,204 @@
+"""The engine process: JSON lines on stdin/stdout (docs/engine-protocol.md).
+
+Started as ``python main.py engine`` (or ``<exe> engine``). The main thread reads commands;
+a search runs in a worker thread (the compiled core releases the GIL), so ``stop`` is
+handled at once. Only protocol lines reach the real stdout: anything else printed in this
+process (warnings, library banners) is sent to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from typing import IO, Any
+
+from ai import protocol
+from game import get_game
+from game.base import GameSpec, Position
+
+VERSION = "0.1.0"
+NAME = "connect4-mcts"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=int, default=1, help="search threads (root parallelism)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (reproducible searches)")
+    parser.add_argument("--max-nodes", type=int, default=None, help="node pool cap per search tree")
+
+
+def run(args: argparse.Namespace) -> int:
+    out = _protocol_stdout()
+    engine = Engine(out, threads=max(1, args.threads), seed=args.seed, max_nodes=args.max_nodes)
+    return engine.serve(sys.stdin.buffer)
+
+
+def _protocol_stdout() -> IO[str]:
+    """Keep the real stdout for protocol lines and point fd 1 and sys.stdout at stderr."""
+    try:
+        fd = os.dup(sys.stdout.fileno())
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+        out = os.fdopen(fd, "w", buffering=1, encoding="utf-8", newline="\n")
+    except (OSError, AttributeError, ValueError):  # no real file descriptors (embedded/test)
+        out = sys.stdout
+    sys.stdout = sys.stderr
+    return out
+
+
+class Engine:
+    """Holds the position and the searchers; runs one search or solve at a time."""
+
+    def __init__(self, out: IO[str], *, threads: int = 1, seed: int | None = None,
+                 max_nodes: int | None = None) -> None:
+        self._out = out
+        self._write_lock = threading.Lock()
+        self._threads = threads
+        self._seed = seed
+        self._max_nodes = max_nodes
+        self._searchers: dict[str, Any] = {}
+        self.spec: GameSpec = get_game("connect4")
+        self.position: Position = self.spec.start()
+        self._worker: threading.Thread | None = None
+        self._active: Any = None  # the searcher of the running search
+
+    # -- output -----------------------------------------------------------------------------
+    def emit(self, message: dict[str, Any]) -> None:
+        line = protocol.dumps(message)
+        with self._write_lock:
+            try:
+                self._out.write(line + "\n")
+                self._out.flush()
+            except (OSError, ValueError):  # the client went away; nothing left to tell
+                pass
+
+    # -- main loop --------------------------------------------------------------------------
+    def serve(self, stdin: IO[bytes]) -> int:
+        started = time.perf_counter()
+        self._searcher(self.spec).warm_up()
+        self.emit({"type": "ready", "name": NAME, "version": VERSION, "games": _game_names(),
+                   "startup_ms": round((time.perf_counter() - started) * 1000, 1)})
+        while True:
+            raw = stdin.readline()
+            if not raw:
+                break
+            line = raw.decode("utf-8", errors="replace").strip()
+            if not line:
+                continue
+            if not self.handle(line):
+                break
+        self.finish()
+        return 0
+
+    def handle(self, line: str) -> bool:
+        """Act on one line; False means quit."""
+        try:
+            command = protocol.parse_command(line)
+        except protocol.ProtocolError as exc:
+            self.emit(protocol.error(str(exc)))
+            return True
+        try:
+            return self._dispatch(command)
+        except Exception as exc:  # noqa: BLE001 - the engine must stay alive on any failure
+            self.emit(protocol.error(f"internal error: {type(exc).__name__}: {exc}"))
+            return True
+
+    def _dispatch(self, command: protocol.Command) -> bool:
+        if isinstance(command, protocol.Simple):
+            if command.cmd == "quit":
+                return False
+            if command.cmd == "stop":
+                self.finish()
+            elif command.cmd == "isready":
+                self.finish_if_done()
+                self.emit({"type": "readyok"})
+            return True
+        self.finish()
+        if isinstance(command, protocol.SetPosition):
+            self.spec, self.position = command.spec, command.position
+        elif self.position.outcome.is_over:
+            self.emit(protocol.error(f"the game is over at position {self.position.to_text()!r}; nothing to search"))
+        elif isinstance(command, protocol.Go):
+            self._start(self._run_search, command)
+        elif isinstance(command, protocol.Solve):
+            self._start(self._run_solve, command)
+        return True
+
+    # -- searches ---------------------------------------------------------------------------
+    def _searcher(self, spec: GameSpec) -> Any:
+        from ai.mcts import Searcher
+
+        searcher = self._searchers.get(spec.name)
+        if searcher is None:
+            searcher = Searcher(spec, seed=self._seed, max_nodes=self._max_nodes, threads=self._threads)
+            self._searchers[spec.name] = searcher
+        return searcher
+
+    def _start(self, target: Any, command: Any) -> None:
+        self._worker = threading.Thread(target=self._guarded, args=(target, command), daemon=True)
+        self._worker.start()
+
+    def _guarded(self, target: Any, command: Any) -> None:
+        try:
+            target(command)
+        except Exception as exc:  # noqa: BLE001 - report, keep the process alive
+            self.emit(protocol.error(f"search failed: {type(exc).__name__}: {exc}"))
+
+    def _run_search(self, go: protocol.Go) -> None:
+        spec, position = self.spec, self.position
+        searcher = self._searcher(spec)
+        searcher.set_position(position)
+        self._active = searcher
+
+        def on_info(result: Any) -> None:
+            self.emit(protocol.result_message("info", spec, result, go.search_id))
+
+        result = searcher.search(
+            time_ms=go.time_ms,
+            iterations=go.iterations,
+            on_info=on_info if go.info_ms else None,
+            info_ms=go.info_ms or 100.0,
+        )
+        self.emit(protocol.result_message("bestmove", spec, result, go.search_id))
+
+    def _run_solve(self, solve: protocol.Solve) -> None:
+        from ai.solver import analyze_columns
+
+        spec, position = self.spec, self.position
+        if not spec.name.startswith("connect4"):
+            self.emit(protocol.error(f"solve is only available for connect4, not {spec.name}"))
+            return
+        started = time.perf_counter()
+        columns = analyze_columns(position, time_ms=solve.time_ms)
+        best = max((s for s in columns.scores if s is not None), default=None)
+        self.emit({
+            "type": "solution",
+            "id": solve.search_id,
+            "score": best if columns.complete else None,
+            "children": [{"move": spec.move_to_text(col), "score": score}
+                         for col, score in enumerate(columns.scores) if col in position.legal_moves()],
+            "complete": bool(columns.complete),
+            "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
+        })
+
+    def finish(self) -> None:
+        """Stop the running search (it still reports its bestmove) and wait for it."""
+        worker = self._worker
+        if worker is None:
+            return
+        if self._active is not None:
+            self._active.stop()
+        worker.join()
+        self._worker = None
+        self._active = None
+
+    def finish_if_done(self) -> None:
+        if self._worker is not None and not self._worker.is_alive():
+            self.finish()
+
+
+def _game_names() -> list[str]:
+    from game import GAME_NAMES
+
+    return list(GAME_NAMES)

@@ -1,0 +1,187 @@
+"""Engine protocol: parse command lines and format replies (see docs/engine-protocol.md).
+
+Pure functions over JSON, no processes and no search, so every hostile line can be tested
+quickly. Every rejection is a ``ProtocolError`` with a one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from game import GameError, get_game
+from game.base import GameSpec, Position
+
+MAX_LINE = 1 << 16
+MAX_TIME_MS = 24 * 3600 * 1000
+MAX_ITERATIONS = 10**12
+
+
+class ProtocolError(ValueError):
+    """A line the engine cannot act on; the message is one line."""
+
+
+@dataclass(frozen=True)
+class SetPosition:
+    spec: GameSpec
+    position: Position
+
+
+@dataclass(frozen=True)
+class Go:
+    time_ms: float | None
+    iterations: int | None
+    info_ms: float | None
+    search_id: Any
+    exact: bool
+
+
+@dataclass(frozen=True)
+class Solve:
+    time_ms: float
+    search_id: Any
+
+
+@dataclass(frozen=True)
+class Simple:
+    """``stop``, ``quit`` or ``isready``."""
+
+    cmd: str
+
+
+Command = SetPosition | Go | Solve | Simple
+
+_KNOWN = ("position", "go", "stop", "solve", "isready", "quit")
+
+
+def parse_command(line: str) -> Command:
+    """Turn one input line into a command, or raise ProtocolError saying what is wrong."""
+    if len(line) > MAX_LINE:
+        raise ProtocolError(f"line too long ({len(line)} characters, at most {MAX_LINE})")
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"not JSON: {_short(exc)}") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError(f"expected a JSON object, got {type(obj).__name__}")
+    cmd = obj.get("cmd")
+    if not isinstance(cmd, str):
+        raise ProtocolError('missing "cmd" (one of: ' + ", ".join(_KNOWN) + ")")
+    if cmd == "position":
+        return _parse_position(obj)
+    if cmd == "go":
+        return _parse_go(obj)
+    if cmd == "solve":
+        return Solve(_number(obj, "time_ms", 1, MAX_TIME_MS, default=500.0), _search_id(obj))
+    if cmd in ("stop", "quit", "isready"):
+        return Simple(cmd)
+    raise ProtocolError(f"unknown cmd {cmd[:40]!r} (one of: {', '.join(_KNOWN)})")
+
+
+def _parse_position(obj: dict[str, Any]) -> SetPosition:
+    name = obj.get("game", "connect4")
+    if not isinstance(name, str):
+        raise ProtocolError('"game" must be a string such as "connect4"')
+    try:
+        spec = get_game(name)
+    except GameError as exc:
+        raise ProtocolError(str(exc)) from None
+    moves = obj.get("moves", "")
+    try:
+        if isinstance(moves, str):
+            position = spec.parse_position(moves)
+        elif isinstance(moves, list) and all(isinstance(m, str) for m in moves):
+            position = spec.start()
+            for i, text in enumerate(moves):
+                try:
+                    position = position.play(spec.parse_move(text))
+                except GameError as exc:
+                    raise ProtocolError(f"move {i + 1} ({text[:20]!r}): {exc}") from None
+        else:
+            raise ProtocolError('"moves" must be a position string or a list of move strings')
+    except GameError as exc:
+        raise ProtocolError(str(exc)) from None
+    return SetPosition(spec, position)
+
+
+def _parse_go(obj: dict[str, Any]) -> Go:
+    time_ms = _number(obj, "time_ms", 1, MAX_TIME_MS)
+    iterations = _number(obj, "iterations", 1, MAX_ITERATIONS)
+    if time_ms is None and iterations is None:
+        raise ProtocolError('"go" needs "time_ms" and/or "iterations"')
+    info_ms = _number(obj, "info_ms", 10, MAX_TIME_MS)
+    exact = obj.get("exact", True)
+    if not isinstance(exact, bool):
+        raise ProtocolError('"exact" must be true or false')
+    return Go(time_ms, None if iterations is None else int(iterations), info_ms, _search_id(obj), exact)
+
+
+def _number(obj: dict[str, Any], key: str, low: float, high: float, default: float | None = None) -> float | None:
+    value = obj.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ProtocolError(f'"{key}" must be a number')
+    if not low <= value <= high:
+        raise ProtocolError(f'"{key}" must be between {low:g} and {high:g}, got {value:g}')
+    return float(value)
+
+
+def _search_id(obj: dict[str, Any]) -> Any:
+    value = obj.get("id")
+    if value is None or isinstance(value, bool | int | float | str):
+        if isinstance(value, str) and len(value) > 100:
+            raise ProtocolError('"id" is too long (at most 100 characters)')
+        return value
+    raise ProtocolError('"id" must be a number or a string')
+
+
+def _short(exc: Exception) -> str:
+    return str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """One protocol line (no newline); NaN never leaks into the JSON."""
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
+
+
+def error(message: str) -> dict[str, Any]:
+    return {"type": "error", "message": message.splitlines()[0] if message else "error"}
+
+
+_PROVEN = {1: "win", 0: "draw", -1: "loss", None: None}
+
+
+def result_message(kind: str, spec: GameSpec, result: Any, search_id: Any) -> dict[str, Any]:
+    """An ``info`` or ``bestmove`` line from a search result (see ai.results.SearchResult)."""
+    children = [
+        {
+            "move": spec.move_to_text(c.move),
+            "visits": int(c.visits),
+            "value": _prob(c.value),
+            "proven": _PROVEN.get(c.proven),
+            "score": c.score,
+        }
+        for c in result.children
+    ]
+    message: dict[str, Any] = {"type": kind, "id": search_id}
+    if kind == "bestmove":
+        message["move"] = spec.move_to_text(result.best_move)
+    message.update(
+        iterations=int(result.iterations),
+        elapsed_ms=round(float(result.elapsed_ms), 1),
+        value=_prob(result.value),
+        max_depth=int(result.max_depth),
+        pv=[spec.move_to_text(m) for m in result.pv],
+        exact=bool(getattr(result, "exact", False)),
+        proven=_PROVEN.get(getattr(result, "proven", None)),
+        children=children,
+    )
+    return message
+
+
+def _prob(value: float) -> float:
+    value = float(value)
+    return 0.5 if not math.isfinite(value) else round(min(1.0, max(0.0, value)), 4)

@@ -1,0 +1,5 @@
+"""The desktop app (pygame-ce). The only package that imports pygame.
+
+``app.run(args)`` opens the window; ``app.add_arguments(parser)`` adds the app's options.
+Modules that do not draw (``players``, ``session``, ``settings``, ``savefile``) never import pygame.
+"""

@@ -1,0 +1,102 @@
+"""Who plays each side: a human or a bot with a difficulty (a time budget for the engine).
+
+Adding a level is one line in ``DIFFICULTIES`` (a "Perfect" level using the solver can be added
+with ``kind="solve"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+DifficultyKind = Literal["random", "search", "custom", "solve"]
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    key: str
+    label: str
+    kind: DifficultyKind
+    time_ms: int = 0  # for "search"; "custom" uses the player's own budget
+
+
+DIFFICULTIES: tuple[Difficulty, ...] = (
+    Difficulty("random", "Random", "random"),
+    Difficulty("easy", "Easy", "search", 100),
+    Difficulty("medium", "Medium", "search", 1000),
+    Difficulty("hard", "Hard", "search", 5000),
+    Difficulty("custom", "Custom", "custom"),
+)
+DIFFICULTY_KEYS = tuple(d.key for d in DIFFICULTIES)
+DEFAULT_DIFFICULTY = "medium"
+
+# Steps offered by the custom budget's - / + buttons (milliseconds).
+CUSTOM_STEPS_MS = (30, 50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 10000, 20000, 30000, 60000)
+DEFAULT_CUSTOM_MS = 2000
+
+MODES = ("hotseat", "vs-bot", "bot-vs-bot")
+MODE_LABELS = {"hotseat": "Hot-seat", "vs-bot": "Human vs Bot", "bot-vs-bot": "Bot vs Bot"}
+
+
+def difficulty(key: str) -> Difficulty:
+    for d in DIFFICULTIES:
+        if d.key == key:
+            return d
+    raise ValueError(f"unknown difficulty {key!r}: expected one of {', '.join(DIFFICULTY_KEYS)}")
+
+
+def format_ms(ms: int) -> str:
+    if ms < 1000:
+        return f"{ms} ms"
+    seconds = ms / 1000
+    return f"{seconds:g} s"
+
+
+def step_custom(ms: int, direction: int) -> int:
+    """The next custom budget up (direction 1) or down (-1) the ladder of steps."""
+    if direction > 0:
+        return next((s for s in CUSTOM_STEPS_MS if s > ms), CUSTOM_STEPS_MS[-1])
+    return next((s for s in reversed(CUSTOM_STEPS_MS) if s < ms), CUSTOM_STEPS_MS[0])
+
+
+@dataclass(frozen=True)
+class BotSetting:
+    """One bot's level; ``custom_ms`` is used when the level is Custom."""
+
+    level: str = DEFAULT_DIFFICULTY
+    custom_ms: int = DEFAULT_CUSTOM_MS
+
+    @property
+    def difficulty(self) -> Difficulty:
+        return difficulty(self.level)
+
+    @property
+    def time_ms(self) -> int | None:
+        """The engine budget, or None for a bot that needs no engine (Random)."""
+        d = self.difficulty
+        if d.kind == "random":
+            return None
+        if d.kind == "custom":
+            return self.custom_ms
+        return d.time_ms or None
+
+    def label(self) -> str:
+        d = self.difficulty
+        if d.kind == "custom":
+            return f"Custom {format_ms(self.custom_ms)}"
+        if d.kind == "search":
+            return f"{d.label} {format_ms(d.time_ms)}"
+        return d.label
+
+    def cycled(self, direction: int = 1) -> BotSetting:
+        i = DIFFICULTY_KEYS.index(self.level) if self.level in DIFFICULTY_KEYS else 0
+        return replace(self, level=DIFFICULTY_KEYS[(i + direction) % len(DIFFICULTY_KEYS)])
+
+
+def is_bot(mode: str, human_player: int, player: int) -> bool:
+    """Whether ``player`` (0 moves first) is played by the computer in ``mode``."""
+    if mode == "hotseat":
+        return False
+    if mode == "bot-vs-bot":
+        return True
+    return player != human_player

@@ -1,0 +1,122 @@
+"""The game being shown: the line of moves, the cursor into it, and what the engine said.
+
+No pygame here. ``line`` is every move played (including undone ones kept for redo);
+``cursor`` is how many of them are on the board. Playing a move at a cursor before the end
+replaces the rest of the line ("continue from here").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from game import GameSpec, Position, get_game
+
+
+@dataclass
+class Session:
+    spec: GameSpec
+    line: list[int] = field(default_factory=list)
+    cursor: int = 0
+    # win probability of the first player (0) after ``ply`` moves of the line, from the engine
+    evals: dict[int, float] = field(default_factory=dict)
+    _positions: list[Position] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._rebuild()
+
+    @classmethod
+    def from_text(cls, game: str, moves: str = "") -> Session:
+        """Parse ``game`` and ``moves``; raises the rules' one-line ValueErrors."""
+        spec = get_game(game)
+        pos = spec.parse_position(moves)
+        return cls(spec, list(pos.history), len(pos.history))
+
+    def _rebuild(self) -> None:
+        pos = self.spec.start()
+        self._positions = [pos]
+        for move in self.line:
+            pos = pos.play(move)
+            self._positions.append(pos)
+        self.cursor = max(0, min(self.cursor, len(self.line)))
+
+    # --- reading -------------------------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        return self._positions[self.cursor]
+
+    @property
+    def final_position(self) -> Position:
+        return self._positions[-1]
+
+    def position_at(self, ply: int) -> Position:
+        return self._positions[ply]
+
+    @property
+    def at_end(self) -> bool:
+        return self.cursor == len(self.line)
+
+    @property
+    def moves_text(self) -> str:
+        """The shown position in the game's notation."""
+        return self.spec.moves_to_text(self.line[: self.cursor])
+
+    @property
+    def line_text(self) -> str:
+        return self.spec.moves_to_text(self.line)
+
+    def eval_at(self, ply: int) -> float | None:
+        """First player's win probability after ``ply`` moves: exact when the game is over."""
+        pos = self._positions[ply]
+        outcome = pos.outcome
+        if outcome.is_over:
+            return 0.5 if outcome.winner is None else (1.0 if outcome.winner == 0 else 0.0)
+        return self.evals.get(ply)
+
+    # --- changing ------------------------------------------------------------------------
+    def play(self, move: int) -> Position:
+        """Play ``move`` at the cursor; a different move than the line's next one cuts the line."""
+        pos = self.position.play(move)  # raises IllegalMoveError
+        if self.cursor < len(self.line) and self.line[self.cursor] == move:
+            self.cursor += 1
+            return pos
+        del self.line[self.cursor :]
+        del self._positions[self.cursor + 1 :]
+        self.evals = {k: v for k, v in self.evals.items() if k <= self.cursor}
+        self.line.append(move)
+        self._positions.append(pos)
+        self.cursor += 1
+        return pos
+
+    def truncate(self) -> None:
+        """Drop the moves after the cursor ("continue from here")."""
+        del self.line[self.cursor :]
+        del self._positions[self.cursor + 1 :]
+        self.evals = {k: v for k, v in self.evals.items() if k <= self.cursor}
+
+    def go_to(self, ply: int) -> bool:
+        ply = max(0, min(ply, len(self.line)))
+        changed = ply != self.cursor
+        self.cursor = ply
+        return changed
+
+    def reset(self, spec: GameSpec | None = None) -> None:
+        if spec is not None:
+            self.spec = spec
+        self.line = []
+        self.cursor = 0
+        self.evals = {}
+        self._rebuild()
+
+    def load(self, spec: GameSpec, moves: tuple[int, ...], cursor: int | None = None) -> None:
+        """Replace the game (moves already validated by ``spec.parse_position``)."""
+        self.spec = spec
+        self.line = list(moves)
+        self.cursor = len(moves) if cursor is None else cursor
+        self.evals = {}
+        self._rebuild()
+
+    def record_eval(self, ply: int, value_for_mover: float) -> None:
+        """Store an engine value given for the side to move after ``ply`` moves."""
+        if 0 <= ply < len(self._positions):
+            to_move = self._positions[ply].to_move
+            self.evals[ply] = value_for_mover if to_move == 0 else 1.0 - value_for_mover

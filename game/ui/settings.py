@@ -1,0 +1,177 @@
+"""Settings and the autosaved game, kept in the user's config directory (platformdirs).
+
+``CONNECT4_CONFIG_DIR`` overrides the directory (tests use a temporary one). Both files are
+written atomically; a file that cannot be read is reported in one line and replaced by defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from game.ui.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, MODES, BotSetting
+from game.ui.savefile import SaveFileError, game_to_json, parse_game_text, write_atomic
+
+APP_NAME = "connect4-mcts"
+SETTINGS_FILE = "settings.json"
+AUTOSAVE_FILE = "autosave.json"
+THEME_KEYS = ("classic", "dark", "colorblind")
+MIN_WINDOW = (720, 520)
+DEFAULT_WINDOW = (1120, 760)
+
+
+def config_dir() -> Path:
+    override = os.environ.get("CONNECT4_CONFIG_DIR")
+    if override:
+        return Path(override)
+    try:
+        from platformdirs import user_config_dir
+
+        return Path(user_config_dir(APP_NAME, appauthor=False))
+    except ImportError:  # pragma: no cover - platformdirs is a dependency
+        return Path.home() / ".config" / APP_NAME
+
+
+def games_dir() -> Path:
+    """Where Save puts games: the user's documents folder, or the config dir when overridden."""
+    if os.environ.get("CONNECT4_CONFIG_DIR"):
+        return config_dir() / "games"
+    try:
+        from platformdirs import user_documents_dir
+
+        return Path(user_documents_dir()) / "Connect4 games"
+    except ImportError:  # pragma: no cover
+        return config_dir() / "games"
+
+
+@dataclass
+class Settings:
+    mode: str = "vs-bot"
+    human_player: int = 0  # in vs-bot: 0 = the human moves first
+    swap_colours: bool = False  # the first player's colour is the second palette colour
+    bots: list[BotSetting] = field(default_factory=lambda: [BotSetting(), BotSetting()])
+    theme: str = "classic"
+    sound: bool = True
+    heatmap: bool = False
+    eval_bar: bool = True
+    window: tuple[int, int] = DEFAULT_WINDOW
+    game: str = "connect4"
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["window"] = list(self.window)
+        data["version"] = 1
+        return json.dumps(data, indent=2) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: object) -> Settings:
+        """Build settings from parsed JSON; unknown keys are ignored, bad values raise ValueError."""
+        if not isinstance(data, dict):
+            raise ValueError("settings file is not a JSON object")
+        s = cls()
+        names = {f.name for f in fields(cls)}
+        for key, value in data.items():
+            if key not in names:
+                continue
+            if key == "bots":
+                s.bots = _bots(value)
+            elif key == "window":
+                s.window = _window(value)
+            else:
+                expected = type(getattr(s, key))
+                if expected is int and isinstance(value, bool) or not isinstance(value, expected):
+                    raise ValueError(f"setting {key!r} has a bad value {value!r}")
+                setattr(s, key, value)
+        if s.mode not in MODES:
+            raise ValueError(f"setting 'mode' has a bad value {s.mode!r}")
+        if s.theme not in THEME_KEYS:
+            raise ValueError(f"setting 'theme' has a bad value {s.theme!r}")
+        if s.human_player not in (0, 1):
+            raise ValueError(f"setting 'human_player' has a bad value {s.human_player!r}")
+        return s
+
+
+def _bots(value: object) -> list[BotSetting]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError("setting 'bots' must be a list of two bots")
+    bots = []
+    for item in value:
+        if not isinstance(item, dict):
+            raise ValueError("setting 'bots' must hold objects")
+        level = item.get("level", "medium")
+        custom = item.get("custom_ms", DEFAULT_CUSTOM_MS)
+        if level not in DIFFICULTY_KEYS:
+            raise ValueError(f"unknown bot level {level!r}")
+        if isinstance(custom, bool) or not isinstance(custom, int) or not 10 <= custom <= 600_000:
+            raise ValueError(f"bad custom bot budget {custom!r}")
+        bots.append(BotSetting(level, custom))
+    return bots
+
+
+def _window(value: object) -> tuple[int, int]:
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise ValueError("setting 'window' must be [width, height]")
+    w, h = value
+    return max(MIN_WINDOW[0], min(int(w), 8000)), max(MIN_WINDOW[1], min(int(h), 8000))
+
+
+def load_settings(directory: Path | None = None) -> tuple[Settings, str | None]:
+    """The stored settings and a one-line notice when the file was unreadable (then defaults)."""
+    path = (directory or config_dir()) / SETTINGS_FILE
+    if not path.exists():
+        return Settings(), None
+    try:
+        return Settings.from_dict(json.loads(path.read_text(encoding="utf-8"))), None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        notice = f"Settings file was unreadable ({_one_line(exc)}); defaults restored"
+        try:
+            write_atomic(path, Settings().to_json())
+        except OSError:
+            pass
+        return Settings(), notice
+
+
+def save_settings(settings: Settings, directory: Path | None = None) -> str | None:
+    try:
+        write_atomic((directory or config_dir()) / SETTINGS_FILE, settings.to_json())
+    except OSError as exc:
+        return f"Could not save settings: {_one_line(exc)}"
+    return None
+
+
+def write_autosave(game_json: str, directory: Path | None = None) -> str | None:
+    try:
+        write_atomic((directory or config_dir()) / AUTOSAVE_FILE, game_json)
+    except OSError as exc:
+        return f"Could not autosave: {_one_line(exc)}"
+    return None
+
+
+def autosave_json(spec, moves, cursor) -> str:  # type: ignore[no-untyped-def]
+    return game_to_json(spec, moves, cursor)
+
+
+def load_autosave(directory: Path | None = None):  # type: ignore[no-untyped-def]
+    """(spec, moves, cursor) of the autosaved game or None, and a one-line notice if it was corrupt."""
+    path = (directory or config_dir()) / AUTOSAVE_FILE
+    if not path.exists():
+        return None, None
+    try:
+        return parse_game_text(path.read_text(encoding="utf-8")), None
+    except (OSError, UnicodeDecodeError, SaveFileError) as exc:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+        return None, f"Autosaved game was unreadable ({_one_line(exc)}); starting a new game"
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

@@ -1,0 +1,104 @@
+"""The engine protocol reader: every command shape, and hostile lines rejected in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai import protocol
+from ai.protocol import Go, ProtocolError, SetPosition, Simple, Solve
+
+
+def test_position_string_and_list_agree() -> None:
+    a = protocol.parse_command('{"cmd": "position", "moves": "4453"}')
+    b = protocol.parse_command('{"cmd": "position", "game": "connect4", "moves": ["4", "4", "5", "3"]}')
+    assert isinstance(a, SetPosition) and isinstance(b, SetPosition)
+    assert a.position == b.position
+    assert a.position.to_text() == "4453"
+    assert a.spec.name == "connect4"
+
+
+def test_position_start_and_other_game() -> None:
+    cmd = protocol.parse_command('{"cmd": "position", "game": "connect4:8x7", "moves": []}')
+    assert isinstance(cmd, SetPosition)
+    assert cmd.position.ply == 0 and cmd.spec.width == 8
+
+
+def test_go_fields() -> None:
+    cmd = protocol.parse_command('{"cmd": "go", "time_ms": 250, "info_ms": 100, "id": 7}')
+    assert cmd == Go(250.0, None, 100.0, 7, True)
+    cmd = protocol.parse_command('{"cmd": "go", "iterations": 5000, "exact": false}')
+    assert cmd == Go(None, 5000, None, None, False)
+
+
+def test_simple_and_solve() -> None:
+    assert protocol.parse_command('{"cmd": "stop"}') == Simple("stop")
+    assert protocol.parse_command('{"cmd": "quit"}') == Simple("quit")
+    assert protocol.parse_command('{"cmd": "solve", "id": "x"}') == Solve(500.0, "x")
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        ('{"moves": "44"}', 'missing "cmd"'),
+        ('{"cmd": "dance"}', "unknown cmd"),
+        ('{"cmd": "go"}', "needs"),
+        ('{"cmd": "go", "time_ms": -5}', "between"),
+        ('{"cmd": "go", "time_ms": "fast"}', "must be a number"),
+        ('{"cmd": "go", "time_ms": true}', "must be a number"),
+        ('{"cmd": "go", "iterations": 10, "id": [1]}', '"id"'),
+        ('{"cmd": "position", "moves": "4448"}', "out of range"),
+        ('{"cmd": "position", "moves": "1111111"}', "full"),
+        ('{"cmd": "position", "moves": "12121212"}', "over"),
+        ('{"cmd": "position", "moves": 44}', '"moves"'),
+        ('{"cmd": "position", "game": "chess"}', "unknown game"),
+        ('{"cmd": "position", "moves": ["4", "x"]}', "'x'"),
+    ],
+)
+def test_bad_lines_get_one_line_reasons(line: str, fragment: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        protocol.parse_command(line)
+    message = str(info.value)
+    assert fragment in message
+    assert "\n" not in message
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(st.text(max_size=200), st.binary(max_size=200).map(lambda b: b.decode("latin-1"))))
+def test_fuzz_text_never_raises_anything_but_protocol_error(line: str) -> None:
+    try:
+        protocol.parse_command(line)
+    except ProtocolError as exc:
+        assert str(exc) and "\n" not in str(exc)
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.sampled_from(["position", "go", "stop", "solve", "quit", "isready", "bogus"]),
+    st.dictionaries(st.sampled_from(["game", "moves", "time_ms", "iterations", "info_ms", "id", "exact"]),
+                    _json_values, max_size=5),
+)
+def test_fuzz_command_objects(cmd: str, fields: dict) -> None:
+    line = json.dumps({"cmd": cmd, **fields})
+    try:
+        protocol.parse_command(line)
+    except ProtocolError as exc:
+        assert str(exc) and "\n" not in str(exc)
+
+
+def test_dumps_rejects_nan_by_clamping_values() -> None:
+    assert protocol._prob(float("nan")) == 0.5
+    assert protocol._prob(1.7) == 1.0
+    assert json.loads(protocol.dumps(protocol.error("a\nb"))) == {"type": "error", "message": "a"}
