@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 STARTUP_TIMEOUT_S = 120.0  # a cold start compiles the search core
-HANG_GRACE_S = 1.0  # silence beyond the info period (or the budget) that counts as a hang
+HANG_GRACE_S = 0.8  # silence beyond the info period (or the budget) that counts as a hang
 MAX_RESTARTS = 3
 RESTART_WINDOW_S = 30.0
 

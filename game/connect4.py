@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from numbers import Integral
 
 from game.base import DRAW, ONGOING, Outcome, Status
 from game.errors import IllegalMoveError, NotationError
@@ -149,8 +150,9 @@ class Connect4Position:
 
     def play(self, move: int) -> Connect4Position:
         spec = self.spec
-        if isinstance(move, bool) or not isinstance(move, int):
+        if isinstance(move, bool) or not isinstance(move, Integral):
             raise IllegalMoveError(f"{move!r} is not a column index")
+        move = int(move)  # numpy integers too
         if not (0 <= move < spec.width):
             raise IllegalMoveError(f"column {move + 1} is out of range 1-{spec.width}")
         if self.outcome.is_over:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from numbers import Integral
 from typing import TypeVar
 
 from game.errors import IllegalMoveError, NotationError
@@ -17,7 +18,7 @@ from game.errors import IllegalMoveError, NotationError
 COLUMN_LETTERS = "abcdefghijklmnopqrs"
 MAX_SIDE = len(COLUMN_LETTERS)  # 19
 
-_CELL = re.compile(r"([a-z])([1-9][0-9]?)")
+_CELL = re.compile(r"([a-z])(0|[1-9][0-9]{0,3})")
 _ALLOWED_CHARS = re.compile(r"[a-z0-9]*")
 
 P = TypeVar("P")
@@ -35,9 +36,9 @@ def board_range(width: int, height: int) -> str:
 
 def cell_to_text(index: int, width: int, height: int) -> str:
     """Text of the cell index ``row * width + col``; NotationError if it is off the board."""
-    if isinstance(index, bool) or not isinstance(index, int) or not (0 <= index < width * height):
+    if isinstance(index, bool) or not isinstance(index, Integral) or not (0 <= index < width * height):
         raise NotationError(f"cell index {index!r} is out of range 0-{width * height - 1}")
-    row, col = divmod(index, width)
+    row, col = divmod(int(index), width)
     return cell_name(col, row)
 
 
@@ -51,17 +52,21 @@ def text_to_cell(text: str, width: int, height: int) -> int:
         raise NotationError(f"empty text is not a cell: expected a column letter and a row number {where}")
     if not _ALLOWED_CHARS.fullmatch(token):
         bad = next(ch for ch in token if not (ch.isascii() and ch.isalnum()))
-        raise NotationError(f"{text.strip()!r} is not a cell: unknown character {bad!r} {where}")
+        raise NotationError(f"{quote(text)} is not a cell: unknown character {bad!r} {where}")
     match = _CELL.fullmatch(token)
     if not match:
-        raise NotationError(
-            f"{text.strip()!r} is not a cell: expected a column letter then a row number, like b2 {where}"
-        )
-    col = COLUMN_LETTERS.index(match[1])
+        raise NotationError(f"{quote(text)} is not a cell: expected a column letter then a row number, like b2 {where}")
+    col = ord(match[1]) - ord("a")
     row = int(match[2]) - 1
-    if col >= width or row >= height:
-        raise NotationError(f"{text.strip()!r} is not a cell of a {width}x{height} board {where}")
+    if col >= width or not (0 <= row < height):
+        raise NotationError(f"{quote(text)} is not a cell of a {width}x{height} board {where}")
     return row * width + col
+
+
+def quote(text: str, limit: int = 60) -> str:
+    """``repr`` of ``text`` stripped, shortened to about ``limit`` characters for error messages."""
+    text = text.strip()
+    return repr(text) if len(text) <= limit else repr(text[: limit - 3] + "...")
 
 
 def split_moves(text: str) -> list[str]:
@@ -78,7 +83,7 @@ def play_all(start: P, moves: Iterable[int], text: str, move_text: Callable[[int
         try:
             pos = pos.play(move)  # type: ignore[attr-defined]
         except IllegalMoveError as exc:
-            raise IllegalMoveError(f"move {number} ({move_text(move)}) of {text.strip()!r}: {exc}") from None
+            raise IllegalMoveError(f"move {number} ({move_text(move)}) of {quote(text)}: {exc}") from None
     return pos
 
 
@@ -100,7 +105,7 @@ class GridNotation:
             try:
                 moves.append(self.parse_move(token))
             except NotationError as exc:
-                raise NotationError(f"move {number} of {text.strip()!r}: {exc}") from None
+                raise NotationError(f"move {number} of {quote(text)}: {exc}") from None
         return tuple(moves)
 
     def moves_to_text(self, moves: tuple[int, ...] | list[int]) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from numbers import Integral
 
 from game.base import DRAW, ONGOING, Outcome, Status
 from game.errors import IllegalMoveError, NotationError
@@ -37,8 +38,7 @@ class MnkSpec(GridNotation):
             raise NotationError(f"m,n,k sizes must be integers, got {w!r}x{h!r}:{k!r}")
         if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE and 2 <= k <= max(w, h)):
             raise NotationError(
-                f"m,n,k board {w}x{h} with {k} in a row is not supported: "
-                f"sides 1-{MAX_SIDE}, 2 <= K <= the longer side"
+                f"m,n,k board {w}x{h} with {k} in a row is not supported: sides 1-{MAX_SIDE}, 2 <= K <= the longer side"
             )
 
     @property
@@ -146,8 +146,9 @@ class MnkPosition:
 
     def play(self, move: int) -> MnkPosition:
         spec = self.spec
-        if isinstance(move, bool) or not isinstance(move, int):
+        if isinstance(move, bool) or not isinstance(move, Integral):
             raise IllegalMoveError(f"{move!r} is not a cell index")
+        move = int(move)  # numpy integers too
         if not (0 <= move < spec.size):
             raise IllegalMoveError(
                 f"cell index {move} is out of range for a {spec.width}x{spec.height} board (0-{spec.size - 1})"
