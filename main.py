@@ -8,17 +8,30 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+from typing import NoReturn
 
 # name -> (module with add_arguments(parser) and run(args) -> int, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "engine": ("ai.engine_process", "the engine process: JSON lines on stdin/stdout (docs/engine-protocol.md)"),
+    "solve": ("ai.solve_cli", "exact score of a Connect 4 position and of every column"),
+    "analyze": ("ai.analyze_cli", "MCTS analysis of a position (or one per stdin line with '-')"),
+    "bench": ("ai.bench_cli", "search speed (iterations/s), memory and JIT load time"),
 }
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """Usage errors are one line on stderr (no usage block) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        first = message.splitlines()[0] if message else "bad arguments"
+        self.exit(2, f"{self.prog}: error: {first} (see {self.prog} --help)\n")
 
 
 def _app_parser() -> argparse.ArgumentParser:
     lines = [f"  {name:<9} {help_}" for name, (_, help_) in SUBCOMMANDS.items()]
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="connect4",
         description="Connect 4 with a Monte Carlo Tree Search AI. Without a subcommand it opens the app.",
         epilog="subcommands (each has --help):\n" + "\n".join(lines),
@@ -29,14 +42,26 @@ def _app_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Set in a subcommand process (e.g. the engine) started from the command line; a process it starts that
+# would open the app refuses, so a lost argument can never make app and engine spawn each other endlessly.
+ROLE_VARIABLE = "CONNECT4_PROCESS_ROLE"
+
+
 def main(argv: list[str] | None = None) -> int:
+    from_command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
+        if from_command_line:
+            os.environ[ROLE_VARIABLE] = argv[0]
         module_name, help_ = SUBCOMMANDS[argv[0]]
         module = importlib.import_module(module_name)
-        parser = argparse.ArgumentParser(prog=f"connect4 {argv[0]}", description=help_)
+        parser = OneLineErrorParser(prog=f"connect4 {argv[0]}", description=help_)
         module.add_arguments(parser)
         return int(module.run(parser.parse_args(argv[1:])) or 0)
+    role = os.environ.get(ROLE_VARIABLE)
+    if role:
+        print(f"connect4: error: the {role} process may not open the app (arguments: {argv})", file=sys.stderr)
+        return 2
     parser = _app_parser()
     from game.ui import app
 

@@ -4,6 +4,9 @@ Everything here is non-blocking for the caller: a reader thread queues the engin
 and ``poll()`` hands them over once per frame. When the engine dies or stops answering in
 the middle of a search, ``poll()`` restarts it, sends the position again, resumes the
 search under the same id, and reports ``{"type": "engine_restarted", "message": ...}``.
+An ``error`` carrying the running search's id ends that search (it will never answer).
+The first search of a game in an engine process may compile that game's search core, so
+until it answers it gets the startup allowance instead of the short hang limit.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ class EngineClient:
         self._last_heard = 0.0
         self._spawned_at = 0.0
         self._restarts: list[float] = []
+        self._warm_games: set[str] = set()  # games whose search core answered in this process
         self._failed = False
         self._closed = False
 
@@ -60,6 +64,7 @@ class EngineClient:
     def _spawn(self) -> None:
         self._generation += 1
         self._ready = False
+        self._warm_games = set()
         self._spawned_at = time.monotonic()
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         creation = {"creationflags": subprocess.CREATE_NO_WINDOW} if sys.platform == "win32" else {}
@@ -75,7 +80,7 @@ class EngineClient:
         for raw in stream:
             try:
                 message = json.loads(raw.decode("utf-8", errors="replace"))
-            except ValueError:
+            except (ValueError, RecursionError):
                 message = {"type": "error", "message": f"engine wrote a non-protocol line: {raw[:80]!r}"}
             if isinstance(message, dict):
                 self._inbox.put((generation, message))
@@ -140,7 +145,8 @@ class EngineClient:
         return self._next_id
 
     def _begin(self, command: dict[str, Any]) -> int:
-        self._active = dict(command, sent_at=time.monotonic())
+        game = self._position[0] if self._position is not None else "connect4"
+        self._active = dict(command, sent_at=time.monotonic(), _game=game)
         self._last_heard = time.monotonic()
         self._send(command)
         return int(command["id"])
@@ -154,7 +160,7 @@ class EngineClient:
     def _write(self, command: dict[str, Any]) -> None:
         if self._proc is None or self._proc.stdin is None:
             raise OSError("engine not running")
-        wire = {k: v for k, v in command.items() if k != "sent_at"}
+        wire = {k: v for k, v in command.items() if k not in ("sent_at", "_game")}
         self._proc.stdin.write((json.dumps(wire) + "\n").encode())
         self._proc.stdin.flush()
 
@@ -175,10 +181,14 @@ class EngineClient:
                 continue
             self._last_heard = time.monotonic()
             kind = message.get("type")
+            active = self._active
             if kind == "ready":
                 self._ready = True
-            elif kind in ("bestmove", "solution") and self._active and message.get("id") == self._active["id"]:
-                self._active = None
+                self._warm_games.add("connect4")  # the engine warms it up before "ready"
+            elif active is not None and "id" in message and message.get("id") == active["id"]:
+                self._warm_games.add(active["_game"])
+                if kind in ("bestmove", "solution", "error"):
+                    self._active = None
             messages.append(message)
         if self._closed or self._failed or self._proc is None:
             return messages
@@ -205,7 +215,9 @@ class EngineClient:
         active = self._active
         if active is None:
             return None
-        if active["cmd"] == "go" and active.get("info_ms"):
+        if active["_game"] not in self._warm_games:
+            limit = STARTUP_TIMEOUT_S  # this game's search core may be compiling
+        elif active["cmd"] == "go" and active.get("info_ms"):
             limit = active["info_ms"] / 1000 + HANG_GRACE_S
         else:
             limit = active.get("time_ms", 60_000) / 1000 + 2 * HANG_GRACE_S
@@ -224,7 +236,11 @@ class EngineClient:
             self._failed = True
             return {"type": "engine_failed",
                     "message": f"{problem}{tail}; gave up after {MAX_RESTARTS} restarts in {RESTART_WINDOW_S:.0f} s"}
-        self._spawn()
+        try:
+            self._spawn()
+        except OSError as exc:
+            self._failed = True
+            return {"type": "engine_failed", "message": f"{problem}; cannot restart it: {exc}"}
         if self._position is not None:
             game, moves = self._position
             self._send({"cmd": "position", "game": game, "moves": moves})

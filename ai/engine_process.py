@@ -9,6 +9,7 @@ process (warnings, library banners) is sent to stderr.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import threading
@@ -29,10 +30,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-nodes", type=int, default=None, help="node pool cap per search tree")
 
 
+MAX_THREADS = 64
+MAX_NODES_RANGE = (1024, 1_000_000_000)
+
+
 def run(args: argparse.Namespace) -> int:
+    problem = _bad_arguments(args)
+    if problem:
+        print(f"connect4 engine: error: {problem}", file=sys.stderr)
+        return 2
     out = _protocol_stdout()
-    engine = Engine(out, threads=max(1, args.threads), seed=args.seed, max_nodes=args.max_nodes)
+    engine = Engine(out, threads=args.threads, seed=args.seed, max_nodes=args.max_nodes)
     return engine.serve(sys.stdin.buffer)
+
+
+def _bad_arguments(args: argparse.Namespace) -> str | None:
+    if not 1 <= args.threads <= MAX_THREADS:
+        return f"--threads must be between 1 and {MAX_THREADS}, not {args.threads}"
+    low, high = MAX_NODES_RANGE
+    if args.max_nodes is not None and not low <= args.max_nodes <= high:
+        return f"--max-nodes must be between {low} and {high}, not {args.max_nodes}"
+    return None
 
 
 def _protocol_stdout() -> IO[str]:
@@ -61,7 +79,8 @@ class Engine:
         self.spec: GameSpec = get_game("connect4")
         self.position: Position = self.spec.start()
         self._worker: threading.Thread | None = None
-        self._active: Any = None  # the searcher of the running search
+        self._stop_event = threading.Event()  # set by finish(); one per search or solve
+        self._solving = False
 
     # -- output -----------------------------------------------------------------------------
     def emit(self, message: dict[str, Any]) -> None:
@@ -96,7 +115,10 @@ class Engine:
         try:
             command = protocol.parse_command(line)
         except protocol.ProtocolError as exc:
-            self.emit(protocol.error(str(exc)))
+            self.emit(_with_id(protocol.error(str(exc)), line))
+            return True
+        except Exception as exc:  # noqa: BLE001 - a reader bug must not kill the engine
+            self.emit(_with_id(protocol.error(f"internal error reading the line: {type(exc).__name__}: {exc}"), line))
             return True
         try:
             return self._dispatch(command)
@@ -118,7 +140,8 @@ class Engine:
         if isinstance(command, protocol.SetPosition):
             self.spec, self.position = command.spec, command.position
         elif self.position.outcome.is_over:
-            self.emit(protocol.error(f"the game is over at position {self.position.to_text()!r}; nothing to search"))
+            message = protocol.error(f"the game is over at position {self.position.to_text()!r}; nothing to search")
+            self.emit(dict(message, id=command.search_id))
         elif isinstance(command, protocol.Go):
             self._start(self._run_search, command)
         elif isinstance(command, protocol.Solve):
@@ -136,6 +159,7 @@ class Engine:
         return searcher
 
     def _start(self, target: Any, command: Any) -> None:
+        self._stop_event = threading.Event()
         self._worker = threading.Thread(target=self._guarded, args=(target, command), daemon=True)
         self._worker.start()
 
@@ -143,13 +167,12 @@ class Engine:
         try:
             target(command)
         except Exception as exc:  # noqa: BLE001 - report, keep the process alive
-            self.emit(protocol.error(f"search failed: {type(exc).__name__}: {exc}"))
+            self.emit(dict(protocol.error(f"search failed: {type(exc).__name__}: {exc}"), id=command.search_id))
 
     def _run_search(self, go: protocol.Go) -> None:
         spec, position = self.spec, self.position
         searcher = self._searcher(spec)
         searcher.set_position(position)
-        self._active = searcher
 
         def on_info(result: Any) -> None:
             self.emit(protocol.result_message("info", spec, result, go.search_id))
@@ -159,18 +182,27 @@ class Engine:
             iterations=go.iterations,
             on_info=on_info if go.info_ms else None,
             info_ms=go.info_ms or 100.0,
+            stop_event=self._stop_event,
         )
         self.emit(protocol.result_message("bestmove", spec, result, go.search_id))
 
     def _run_solve(self, solve: protocol.Solve) -> None:
-        from ai.solver import analyze_columns
+        from ai.solver import shared_solver
 
         spec, position = self.spec, self.position
         if not spec.name.startswith("connect4"):
-            self.emit(protocol.error(f"solve is only available for connect4, not {spec.name}"))
+            message = protocol.error(f"solve is only available for connect4, not {spec.name}")
+            self.emit(dict(message, id=solve.search_id))
             return
         started = time.perf_counter()
-        columns = analyze_columns(position, time_ms=solve.time_ms)
+        solver = shared_solver()
+        self._solving = True
+        try:
+            if self._stop_event.is_set():
+                return
+            columns = solver.analyze_columns(position, time_ms=solve.time_ms)
+        finally:
+            self._solving = False
         best = max((s for s in columns.scores if s is not None), default=None)
         self.emit({
             "type": "solution",
@@ -187,15 +219,28 @@ class Engine:
         worker = self._worker
         if worker is None:
             return
-        if self._active is not None:
-            self._active.stop()
+        self._stop_event.set()
+        if self._solving:
+            from ai.solver import shared_solver
+
+            shared_solver().stop()
         worker.join()
         self._worker = None
-        self._active = None
 
     def finish_if_done(self) -> None:
         if self._worker is not None and not self._worker.is_alive():
             self.finish()
+
+
+def _with_id(message: dict[str, Any], line: str) -> dict[str, Any]:
+    """Echo the ``id`` of a rejected go/solve line (when it has a usable one) so the client can
+    tell that this search will never answer."""
+    try:
+        obj = json.loads(line)
+        search_id = protocol._search_id(obj) if isinstance(obj, dict) else None
+    except (ValueError, RecursionError):
+        return message
+    return message if search_id is None else dict(message, id=search_id)
 
 
 def _game_names() -> list[str]:

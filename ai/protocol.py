@@ -122,10 +122,13 @@ def _number(obj: dict[str, Any], key: str, low: float, high: float, default: flo
     value = obj.get(key)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float):
         raise ProtocolError(f'"{key}" must be a number')
-    if not low <= value <= high:
-        raise ProtocolError(f'"{key}" must be between {low:g} and {high:g}, got {value:g}')
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ProtocolError(f'"{key}" must be a finite number')
+    if not low <= value <= high:  # exact for ints of any size (float() of a huge int overflows)
+        shown = f"{value:g}" if isinstance(value, float) or abs(value) < 10**15 else "a huge number"
+        raise ProtocolError(f'"{key}" must be between {low:g} and {high:g}, got {shown}')
     return float(value)
 
 
@@ -134,6 +137,10 @@ def _search_id(obj: dict[str, Any]) -> Any:
     if value is None or isinstance(value, bool | int | float | str):
         if isinstance(value, str) and len(value) > 100:
             raise ProtocolError('"id" is too long (at most 100 characters)')
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ProtocolError('"id" must be a finite number or a string')
+        if isinstance(value, int) and abs(value) >= 10**18:
+            raise ProtocolError('"id" is too large (at most 18 digits)')
         return value
     raise ProtocolError('"id" must be a number or a string')
 

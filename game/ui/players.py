@@ -1,7 +1,8 @@
 """Who plays each side: a human or a bot with a difficulty (a time budget for the engine).
 
-Adding a level is one line in ``DIFFICULTIES`` (a "Perfect" level using the solver can be added
-with ``kind="solve"``).
+Adding a level is one line in ``DIFFICULTIES``. ``exact`` levels ask the engine to play exactly
+when its solver can (``go`` with ``"exact": true``); a ``kind="solve"`` level would instead ask the
+``solve`` command for every column's score (Connect 4 only) and play the best column.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ class Difficulty:
     label: str
     kind: DifficultyKind
     time_ms: int = 0  # for "search"; "custom" uses the player's own budget
+    exact: bool = False  # let the engine's exact solver choose the move when it can
 
 
 DIFFICULTIES: tuple[Difficulty, ...] = (
@@ -26,6 +28,7 @@ DIFFICULTIES: tuple[Difficulty, ...] = (
     Difficulty("medium", "Medium", "search", 1000),
     Difficulty("hard", "Hard", "search", 5000),
     Difficulty("custom", "Custom", "custom"),
+    Difficulty("perfect", "Perfect", "search", 5000, exact=True),
 )
 DIFFICULTY_KEYS = tuple(d.key for d in DIFFICULTIES)
 DEFAULT_DIFFICULTY = "medium"
@@ -78,14 +81,14 @@ class BotSetting:
             return None
         if d.kind == "custom":
             return self.custom_ms
-        return d.time_ms or None
+        return d.time_ms or None  # "search" and "solve" levels
 
     def label(self) -> str:
         d = self.difficulty
         if d.kind == "custom":
             return f"Custom {format_ms(self.custom_ms)}"
-        if d.kind == "search":
-            return f"{d.label} {format_ms(d.time_ms)}"
+        if d.kind == "search" and not d.exact:
+            return f"{d.label} {format_ms(d.time_ms)}"  # exact and "solve" levels show just their name
         return d.label
 
     def cycled(self, direction: int = 1) -> BotSetting:

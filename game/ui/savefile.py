@@ -1,7 +1,7 @@
 """Saved games: a small JSON file with the game name and the moves in the project's notation.
 
 ``{"format": "connect4-mcts-game", "version": 1, "game": "connect4", "moves": "4453"}``.
-Loading also accepts a bare position string (``4453``) or ``game: moves`` on one line.
+Loading also accepts a bare position string (``4453``) or ``game: moves`` (colon and space) on one line.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def parse_game_text(text: str, default_game: str = "connect4") -> tuple[GameSpec
         raw_cursor = data.get("cursor")
         if isinstance(raw_cursor, int) and not isinstance(raw_cursor, bool):
             cursor = raw_cursor
-    elif ":" in stripped.split("\n", 1)[0] and not stripped.startswith(("connect4:", "mnk:")):
-        game, _, moves_text = stripped.partition(":")
+    elif ": " in stripped.split("\n", 1)[0]:
+        game, _, moves_text = stripped.partition(": ")
     else:
         game, moves_text = default_game, stripped
     if not isinstance(game, str):
@@ -62,7 +62,10 @@ def parse_game_text(text: str, default_game: str = "connect4") -> tuple[GameSpec
     return spec, moves, cursor
 
 
-def load_game(path: str | os.PathLike[str], default_game: str = "connect4") -> tuple[GameSpec, tuple[int, ...], int | None]:
+GameTuple = tuple[GameSpec, tuple[int, ...], int | None]
+
+
+def load_game(path: str | os.PathLike[str], default_game: str = "connect4") -> GameTuple:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

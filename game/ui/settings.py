@@ -55,6 +55,7 @@ class Settings:
     theme: str = "classic"
     sound: bool = True
     heatmap: bool = False
+    exact: bool = False  # exact verdicts under the Connect 4 columns
     eval_bar: bool = True
     window: tuple[int, int] = DEFAULT_WINDOW
     game: str = "connect4"

@@ -1,0 +1,105 @@
+"""``python main.py analyze MOVES``: search one position (or one per stdin line with MOVES = ``-``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ai.results import SearchResult
+
+_PROVEN_TEXT = {1: "win", 0: "draw", -1: "loss", None: None}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "moves", metavar="MOVES", help="position in the game's notation ('' = start); '-' = one per stdin line (JSON)"
+    )
+    parser.add_argument("--game", default="connect4", help="game name (default connect4)")
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--time-ms", type=float, default=None, help="time budget per position (default 1000)")
+    budget.add_argument("--iterations", type=int, default=None, help="iteration budget per position")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (same seed + iterations = same result)")
+    parser.add_argument("--threads", type=int, default=0, help="search threads (0 = all cores but one)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per position")
+
+
+def result_to_json(spec: Any, position: Any, result: SearchResult) -> dict[str, Any]:
+    text = spec.move_to_text
+    return {
+        "position": position.to_text(),
+        "best_move": text(result.best_move),
+        "value": round(result.value, 4),
+        "proven": _PROVEN_TEXT[result.proven],
+        "iterations": result.iterations,
+        "elapsed_ms": round(result.elapsed_ms, 1),
+        "max_depth": result.max_depth,
+        "pv": [text(m) for m in result.pv],
+        "children": [
+            {"move": text(c.move), "visits": c.visits, "value": round(c.value, 4), "proven": _PROVEN_TEXT[c.proven]}
+            for c in result.children
+        ],
+    }
+
+
+def _print_table(data: dict[str, Any]) -> None:
+    print(f"position '{data['position']}'  best move {data['best_move']}  value {data['value']:.3f}"
+          + (f" (proven {data['proven']})" if data["proven"] else ""))
+    print(f"{data['iterations']:,} iterations in {data['elapsed_ms']:.0f} ms, depth {data['max_depth']}, "
+          f"pv {' '.join(data['pv'])}")
+    print(f"{'move':>5} {'visits':>10} {'value':>7}  proven")
+    for c in data["children"]:
+        print(f"{c['move']:>5} {c['visits']:>10,} {c['value']:>7.3f}  {c['proven'] or ''}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ai.mcts import Searcher, supports
+    from game import get_game
+    from game.errors import GameError
+
+    try:
+        spec = get_game(args.game)
+    except GameError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not supports(spec):
+        print(f"error: the search cannot play {spec.name} yet", file=sys.stderr)
+        return 2
+    if args.iterations is not None and args.iterations < 1:
+        print("error: --iterations must be at least 1", file=sys.stderr)
+        return 2
+    if args.time_ms is not None and not args.time_ms > 0:
+        print("error: --time-ms must be positive", file=sys.stderr)
+        return 2
+    time_ms = 1000.0 if args.time_ms is None and args.iterations is None else args.time_ms
+    searcher = Searcher(spec, seed=args.seed, threads=args.threads)
+    searcher.warm_up()  # load the compiled code before the clock starts
+
+    def analyze(text: str) -> dict[str, Any]:
+        position = spec.parse_position(text)
+        if position.outcome.is_over:
+            raise GameError(f"the game is over after {text.strip()!r}")
+        searcher.clear()
+        searcher.set_position(position)
+        return result_to_json(spec, position, searcher.search(time_ms=time_ms, iterations=args.iterations))
+
+    if args.moves != "-":
+        try:
+            data = analyze(args.moves)
+        except GameError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        if args.json:
+            print(json.dumps(data))
+        else:
+            _print_table(data)
+        return 0
+    for line in sys.stdin:
+        text = line.strip()
+        try:
+            data = analyze(text)
+        except GameError as exc:
+            data = {"position": text, "error": str(exc)}
+        print(json.dumps(data), flush=True)  # batch mode always writes JSON lines
+    return 0

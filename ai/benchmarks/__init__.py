@@ -1,0 +1,1 @@
+"""Benchmark commands (``python -m ai.benchmarks.<name>``); they print figures, they assert nothing."""

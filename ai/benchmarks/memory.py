@@ -1,0 +1,226 @@
+"""Memory of the engine process: one long search against the node cap, then many games in a row.
+
+    python -m ai.benchmarks.memory [--search-seconds 60] [--games 100] [--move-ms 20] [--max-nodes N]
+
+Both phases talk to a real engine subprocess (``main.py engine``) over the protocol and read its
+memory from ``/proc/<pid>/status`` (``VmRSS`` now, ``VmHWM`` peak), so Linux only.
+
+1. Search: one ``go`` of ``--search-seconds`` on the start position. Prints the RSS before and
+   the peak, against the node pool's cap (nodes x bytes per node, see ``ai.mcts.tree``).
+2. Games: ``--games`` bot-vs-bot games, every move a ``position`` + ``go`` in the same (fresh)
+   engine process, like the app's bot-vs-bot mode. Prints the RSS every 10 games and the growth:
+   the highest RSS of the last ``--warmup-games`` games minus that of the first ones.
+
+Prints figures, and a final verdict line; exit status 1 when the peak exceeds the cap (plus
+slack) or the growth exceeds ``--max-growth-mb``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+MB = 1024 * 1024
+
+
+def status_kb(pid: int, field: str) -> int | None:
+    """A ``VmRSS``/``VmHWM`` figure (kB) of process ``pid``, or None when /proc is not there."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def mb(kb: int | None) -> str:
+    return "n/a" if kb is None else f"{kb / 1024:.1f} MB"
+
+
+class Engine:
+    """A real engine subprocess with a reader thread (no read ever blocks the benchmark forever)."""
+
+    def __init__(self, *extra: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "main.py"), "engine", *extra],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+        )
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        ready = self.read(timeout=300)
+        if ready.get("type") != "ready":
+            raise RuntimeError(f"engine did not start: {ready}")
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def send(self, command: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(command) + "\n")
+        self.proc.stdin.flush()
+
+    def read(self, timeout: float) -> dict[str, Any]:
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise RuntimeError(f"the engine said nothing for {timeout:.0f} s") from None
+        if line is None:
+            raise RuntimeError(f"the engine exited (status {self.proc.wait()})")
+        return json.loads(line)
+
+    def until(self, kind: str, search_id: Any, timeout: float, on_message=None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+        while True:
+            message = self.read(timeout)
+            if on_message is not None:
+                on_message(message)
+            if message.get("type") == "error":
+                raise RuntimeError(f"engine error: {message.get('message')}")
+            if message.get("type") == kind and message.get("id") == search_id:
+                return message
+
+    def close(self) -> None:
+        try:
+            self.send({"cmd": "quit"})
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+
+def node_cap(max_nodes: int | None) -> tuple[int, float]:
+    """(nodes, MB) of the engine's node pools: the cap is split over the search threads."""
+    from ai.mcts.tree import DEFAULT_MAX_NODES, NODE_BYTES
+
+    nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
+    return nodes, nodes * NODE_BYTES / MB
+
+
+def search_phase(seconds: float, engine_args: list[str], max_nodes: int | None, slack_mb: float) -> bool:
+    engine = Engine(*engine_args)
+    try:
+        before = status_kb(engine.pid, "VmRSS")
+        samples: list[int] = []
+
+        def sample(_message: dict[str, Any]) -> None:
+            rss = status_kb(engine.pid, "VmRSS")
+            if rss is not None:
+                samples.append(rss)
+
+        engine.send({"cmd": "position", "game": "connect4", "moves": ""})
+        started = time.monotonic()
+        engine.send({"cmd": "go", "time_ms": seconds * 1000, "info_ms": 500, "id": "long"})
+        best = engine.until("bestmove", "long", timeout=seconds + 60, on_message=sample)
+        wall = time.monotonic() - started
+        peak = status_kb(engine.pid, "VmHWM")
+    finally:
+        engine.close()
+    nodes, cap_mb = node_cap(max_nodes)
+    grown_mb = ((peak or 0) - (before or 0)) / 1024
+    ok = peak is not None and before is not None and grown_mb <= cap_mb + slack_mb
+    print(f"search: {seconds:g} s on the start position ({wall:.1f} s wall): {best.get('iterations', 0):,} iterations, "
+          f"max depth {best.get('max_depth')}, best move {best.get('move')}")
+    print(f"search: RSS before {mb(before)}, last sample {mb(samples[-1] if samples else None)}, "
+          f"peak (VmHWM) {mb(peak)}; grew {grown_mb:.1f} MB against a node cap of {nodes:,} nodes = {cap_mb:.1f} MB "
+          f"(+{slack_mb:g} MB slack): {'within the cap' if ok else 'OVER THE CAP'}")
+    return ok
+
+
+def play_game(engine: Engine, spec: Any, move_ms: int, game_number: int) -> int:
+    """One bot-vs-bot game, both sides searched by ``engine``; returns the number of moves."""
+    position = spec.start()
+    while not position.outcome.is_over:
+        search_id = f"g{game_number}m{position.ply}"
+        engine.send({"cmd": "position", "game": spec.name, "moves": position.to_text()})
+        engine.send({"cmd": "go", "time_ms": move_ms, "info_ms": 100, "id": search_id})
+        best = engine.until("bestmove", search_id, timeout=60)
+        position = position.play(spec.parse_move(best["move"]))
+    return position.ply
+
+
+def games_phase(games: int, move_ms: int, game: str, engine_args: list[str], warmup: int, max_growth_mb: float) -> bool:
+    from game import get_game
+
+    spec = get_game(game)
+    engine = Engine(*engine_args)
+    pid = engine.pid
+    rss: list[int] = []
+    moves = 0
+    started = time.monotonic()
+    try:
+        print(f"games: {games} bot-vs-bot {spec.name} games at {move_ms} ms a move in engine process {pid}; "
+              f"RSS at start {mb(status_kb(pid, 'VmRSS'))}")
+        for number in range(1, games + 1):
+            moves += play_game(engine, spec, move_ms, number)
+            rss.append(status_kb(pid, "VmRSS") or 0)
+            if number % 10 == 0 or number == games:
+                print(f"games: after game {number:>4}: RSS {mb(rss[-1])} ({moves} moves, "
+                      f"{time.monotonic() - started:.0f} s)", flush=True)
+        peak = status_kb(pid, "VmHWM")
+        same_process = engine.proc.poll() is None and engine.pid == pid
+    finally:
+        engine.close()
+    # RSS swings with the size of the tree kept at that moment, so compare the highest RSS of the
+    # first `warmup` games with the highest of the last `warmup` games.
+    window = min(warmup, len(rss))
+    first, last = max(rss[:window], default=0), max(rss[-window:], default=0)
+    growth = (last - first) / 1024
+    ok = same_process and growth <= max_growth_mb
+    print(f"games: highest RSS in games 1-{window} {mb(first)}, "
+          f"in games {len(rss) - window + 1}-{len(rss)} {mb(last)}, "
+          f"lowest {mb(min(rss, default=None))}, peak (VmHWM) {mb(peak)}; growth {growth:+.1f} MB "
+          f"(bound {max_growth_mb:g} MB): {'ok' if ok else 'TOO MUCH GROWTH'}")
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ai.benchmarks.memory", description=__doc__.splitlines()[0])
+    parser.add_argument("--search-seconds", type=float, default=60.0, help="length of the long search (0 = skip)")
+    parser.add_argument("--games", type=int, default=100, help="bot-vs-bot games in one engine process (0 = skip)")
+    parser.add_argument("--move-ms", type=int, default=20, help="search time per move in the games")
+    parser.add_argument("--game", default="connect4", help="game of the games phase")
+    parser.add_argument("--max-nodes", type=int, default=None, help="pass --max-nodes to the engine")
+    parser.add_argument("--threads", type=int, default=1, help="pass --threads to the engine")
+    parser.add_argument("--warmup-games", type=int, default=10, help="size of the first/last windows compared")
+    parser.add_argument("--max-growth-mb", type=float, default=16.0, help="allowed RSS growth over the games")
+    parser.add_argument("--slack-mb", type=float, default=64.0, help="allowed search growth beyond the node cap")
+    args = parser.parse_args(argv)
+    if not sys.platform.startswith("linux"):
+        print("error: this benchmark reads /proc/<pid>/status (Linux only)", file=sys.stderr)
+        return 2
+    if args.search_seconds < 0 or args.games < 0 or args.move_ms < 1 or args.warmup_games < 1:
+        print("error: --search-seconds and --games must be >= 0, --move-ms and --warmup-games >= 1", file=sys.stderr)
+        return 2
+    engine_args = ["--threads", str(args.threads)]
+    if args.max_nodes is not None:
+        engine_args += ["--max-nodes", str(args.max_nodes)]
+    ok = True
+    try:
+        if args.search_seconds > 0:
+            ok &= search_phase(args.search_seconds, engine_args, args.max_nodes, args.slack_mb)
+        if args.games > 0:
+            ok &= games_phase(args.games, args.move_ms, args.game, engine_args, args.warmup_games, args.max_growth_mb)
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print("memory: ok" if ok else "memory: FAILED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

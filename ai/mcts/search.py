@@ -1,0 +1,362 @@
+"""The Python driver of the compiled search: budgets, chunks, stop, tree reuse, threads, results.
+
+The exploration constant ``DEFAULT_C`` was picked by measurement (see ``ai/mcts/__init__.py``).
+The calling thread runs tree 0 in chunks of about 5 ms and checks stop requests, the deadline,
+early stops and info callbacks between them; with ``threads`` > 1 the other trees run their
+own chunk loops in pool threads (the compiled code releases the GIL) until the deadline, their
+exact share of an iteration budget, or a halt.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
+from typing import Any
+
+import numpy as np
+
+from ai.jit import NUMBA_AVAILABLE
+from ai.mcts.core import M_MAX_DEPTH, run_chunk
+from ai.mcts.games import GameAdapter, adapter_for
+from ai.mcts.layout import DRAW, LOSS, UNKNOWN, WIN
+from ai.mcts.tree import DEFAULT_MAX_NODES, Tree
+from ai.results import MoveStats, SearchResult
+
+DEFAULT_C = 0.5
+CHUNK_SECONDS = 0.005  # the compiled loop runs about this long between checks
+_MIN_CHUNK = 16
+_MAX_CHUNK = 1 << 20
+_PROOF = {WIN: 1, DRAW: 0, LOSS: -1}  # code for the mover -> proven (+1/0/-1)
+_PROOF_VALUE = {1: 1.0, 0: 0.5, -1: 0.0}
+
+
+def supports(spec: Any) -> bool:
+    """True if the compiled search has a kernel for ``spec``'s game."""
+    return adapter_for(spec) is not None
+
+
+def default_threads() -> int:
+    """All cores but one (at least one)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _mix_seed(seed: int, index: int) -> int:
+    """A well-spread signed 64-bit RNG state per worker (splitmix64 finaliser)."""
+    z = (seed + 0x9E3779B97F4A7C15 * (index + 1)) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    z ^= z >> 31
+    return z - (1 << 64) if z >= 1 << 63 else z
+
+
+class _Worker:
+    """One tree with its own RNG and scratch buffers."""
+
+    def __init__(self, adapter: GameAdapter, params: np.ndarray, seed: int, max_nodes: int) -> None:
+        self.params = params
+        self.max_moves = adapter.max_moves
+        self.tree = Tree(max_nodes)
+        self.rng = np.array([seed], dtype=np.int64)
+        self.root_state = np.zeros(adapter.state_len, dtype=np.int64)
+        self.work = np.zeros(adapter.state_len, dtype=np.int64)
+        self.moves_buf = np.zeros(adapter.max_moves, dtype=np.int64)
+        self.status_buf = np.zeros(adapter.max_moves, dtype=np.int64)
+        self.chunk = 256 if NUMBA_AVAILABLE else _MIN_CHUNK  # iterations per call, adapted to ~5 ms
+        self.rate = 0.0  # iterations per second in the last chunk
+        self.done = 0  # iterations in the current search
+
+    def run(self, n: int, c: float) -> int:
+        tree = self.tree
+        tree.ensure_free(n * self.max_moves)
+        return int(
+            run_chunk(self.params, self.root_state, self.work, self.moves_buf, self.status_buf,
+                      *tree.arrays(), tree.meta, self.rng, n, c)
+        )
+
+    def step(self, c: float, deadline: float | None, quota: int | None) -> bool:
+        """Run one chunk within the budget; False when there is nothing left to do."""
+        n = self.chunk
+        if quota is not None:
+            n = min(n, quota - self.done)
+            if n <= 0:
+                return False
+        if deadline is not None:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return False
+            if self.rate > 0:
+                n = min(n, max(1, int(self.rate * remaining)))
+        t0 = time.perf_counter()
+        done = self.run(n, c)
+        dt = time.perf_counter() - t0
+        self.done += done
+        if done == 0:  # the root is proven
+            return False
+        if dt > 0:
+            self.rate = done / dt
+            self.chunk = int(min(_MAX_CHUNK, max(_MIN_CHUNK, self.rate * CHUNK_SECONDS)))
+        return True
+
+    def run_until(self, halt: threading.Event, c: float, deadline: float | None, quota: int | None) -> None:
+        """A helper thread's search: chunks until the budget is spent or ``halt`` is set."""
+        while not halt.is_set() and self.step(c, deadline, quota):
+            pass
+
+    def root_children(self) -> list[tuple[int, int, float, int]]:
+        """(move, visits, value sum, proof code) of every root child."""
+        t = self.tree
+        fc = int(t.first_child[0])
+        if fc < 0:
+            return []
+        nc = int(t.n_children[0])
+        return [(int(t.move[i]), int(t.visits[i]), float(t.value[i]), int(t.proven[i])) for i in range(fc, fc + nc)]
+
+
+def _choose(children: list[tuple[int, int, float, int]]) -> tuple[int, int, float, int] | None:
+    """The move to play: a proven win, else the most visited move that is not a proven loss
+    (ties: higher mean value), else the most visited."""
+    if not children:
+        return None
+    wins = [ch for ch in children if ch[3] == WIN]
+    pool = wins or [ch for ch in children if ch[3] != LOSS] or children
+    return max(pool, key=lambda ch: (ch[1], ch[2] / ch[1] if ch[1] else 0.0))
+
+
+def _stats(ch: tuple[int, int, float, int]) -> MoveStats:
+    move, visits, total, code = ch
+    proven = _PROOF.get(code)
+    value = _PROOF_VALUE[proven] if proven is not None else (total / visits if visits else 0.5)
+    return MoveStats(move=move, visits=visits, value=value, proven=proven)
+
+
+class Searcher:
+    """UCT search of one game's positions. Not re-entrant: one search() at a time;
+    ``stop()`` may be called from any thread."""
+
+    def __init__(
+        self,
+        spec: Any,
+        *,
+        seed: int | None = None,
+        exploration: float = DEFAULT_C,
+        max_nodes: int | None = None,
+        threads: int = 1,
+        playout: int | None = None,
+        expand: int | None = None,
+    ) -> None:
+        adapter = adapter_for(spec)
+        if adapter is None:
+            raise ValueError(f"the MCTS search has no kernel for the game {getattr(spec, 'name', spec)!r}")
+        if not (exploration >= 0 and math.isfinite(exploration)):
+            raise ValueError(f"exploration must be a finite number >= 0, not {exploration!r}")
+        self.spec = spec
+        self.exploration = float(exploration)
+        self.threads = default_threads() if threads <= 0 else int(threads)
+        self.seed = secrets.randbits(63) if seed is None else int(seed)
+        self._adapter = adapter
+        params = adapter.make_params(spec, playout, expand)
+        per_worker = max(1024, (DEFAULT_MAX_NODES if max_nodes is None else int(max_nodes)) // self.threads)
+        self._workers = [_Worker(adapter, params, _mix_seed(self.seed, i), per_worker) for i in range(self.threads)]
+        self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
+        self._stop = threading.Event()
+        self._position: Any = None
+        self.set_position(spec.start())
+
+    # -- position -------------------------------------------------------------------------
+    @property
+    def position(self) -> Any:
+        return self._position
+
+    @property
+    def root_visits(self) -> int:
+        """Visits of the root, summed over the trees (kept by tree reuse)."""
+        return sum(int(w.tree.visits[0]) for w in self._workers)
+
+    @property
+    def nodes_used(self) -> int:
+        return sum(w.tree.used for w in self._workers)
+
+    @property
+    def pool_full(self) -> bool:
+        return any(w.tree.full for w in self._workers)
+
+    def set_position(self, position: Any) -> None:
+        """Search ``position`` next; keep the subtree when it extends the current root by moves."""
+        if position.spec != self.spec:
+            raise ValueError(f"position of {position.spec.name!r} given to a {self.spec.name!r} searcher")
+        old = self._position
+        extra: tuple[int, ...] | None = None
+        if old is not None and position.history[: old.ply] == old.history:
+            extra = position.history[old.ply:]
+        for w in self._workers:
+            node = 0
+            for m in extra or ():
+                node = w.tree.child_with_move(node, m)
+                if node < 0:
+                    break
+            if extra is None or node < 0:
+                w.tree.reset()
+            else:
+                w.tree.reroot(node)
+            w.root_state[:] = self._adapter.encode(position)
+        self._position = position
+
+    # -- control --------------------------------------------------------------------------
+    def stop(self) -> None:
+        """Make the running search() return promptly (its result is still complete)."""
+        self._stop.set()
+
+    def clear(self) -> None:
+        """Forget every tree and restart the random numbers from the seed (same seed, same search)."""
+        for i, w in enumerate(self._workers):
+            w.tree.reset()
+            w.rng[0] = _mix_seed(self.seed, i)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
+
+    def warm_up(self) -> None:
+        """Compile (or load from the cache) the JIT code on a tiny throw-away search."""
+        w = _Worker(self._adapter, self._workers[0].params, 1, 1024)
+        w.root_state[:] = self._adapter.encode(self.spec.start())
+        w.run(64, self.exploration)
+        child = int(w.tree.first_child[0])
+        if child >= 0:
+            w.tree.reroot(child)
+
+    # -- search ---------------------------------------------------------------------------
+    def search(
+        self,
+        *,
+        time_ms: float | None = None,
+        iterations: int | None = None,
+        on_info: Callable[[SearchResult], None] | None = None,
+        info_ms: float = 100,
+        early_stop: bool = True,
+        stop_event: threading.Event | None = None,
+    ) -> SearchResult:
+        """Search the current position within the budget (time and/or iterations, at least one).
+
+        With a time budget (and ``early_stop``) it returns early once the choice is decided.
+        ``stop()`` ends it from another thread; search() clears that request when it starts, so a
+        stop() that comes before is forgotten. A caller that may stop before the search starts
+        passes its own ``stop_event`` (checked, never cleared; set it to end the search)."""
+        if time_ms is None and iterations is None:
+            raise ValueError("give a budget: time_ms and/or iterations")
+        if time_ms is not None and not (time_ms >= 0 and math.isfinite(time_ms)):
+            raise ValueError(f"time_ms must be a finite number >= 0, not {time_ms!r}")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations!r}")
+        if self._position.outcome.is_over:
+            raise ValueError("the game is over: there is nothing to search")
+        self._stop.clear()
+        stops = (self._stop,) if stop_event is None else (self._stop, stop_event)
+        start = time.perf_counter()
+        deadline = None if time_ms is None else start + time_ms / 1000.0
+        workers = self._workers
+        for w in workers:
+            w.tree.meta[M_MAX_DEPTH] = 0
+            w.done = 0
+        quotas: list[int | None] = [None] * len(workers)
+        if iterations is not None:  # an exact share per tree: the same seed gives the same search
+            base, extra = divmod(iterations, len(workers))
+            quotas = [base + (i < extra) for i in range(len(workers))]
+        # one iteration always runs: it expands the root, so wins in one and forced blocks are known
+        main = workers[0]
+        main.done = main.run(1, self.exploration)
+        halt = threading.Event()
+        helpers = [
+            self._pool.submit(w.run_until, halt, self.exploration, deadline, quota)
+            for w, quota in zip(workers[1:], quotas[1:], strict=True)
+        ] if self._pool is not None else []
+        next_info = start + info_ms / 1000.0
+        finished = False  # the whole search is over (not just the main tree's share of it)
+        while not finished:
+            if any(e.is_set() for e in stops):
+                finished = True
+            elif not main.step(self.exploration, deadline, quotas[0]):
+                finished = bool(main.tree.proven[0])  # else: the helpers spend their own budgets
+                break
+            elif early_stop and deadline is not None:
+                finished = self._decided(sum(w.rate for w in workers) * (deadline - time.perf_counter()))
+            if not finished and on_info is not None and time.perf_counter() >= next_info:
+                on_info(self._result(sum(w.done for w in workers), start))
+                next_info = time.perf_counter() + info_ms / 1000.0
+        if finished:
+            halt.set()
+        while helpers and not all(f.done() for f in helpers):
+            wait(helpers, timeout=0.005)
+            if any(e.is_set() for e in stops):
+                halt.set()
+        for f in helpers:
+            f.result()  # re-raise a helper's error
+        return self._result(sum(w.done for w in workers), start)
+
+    def _merged(self) -> list[tuple[int, int, float, int]]:
+        merged: dict[int, list[Any]] = {}
+        for w in self._workers:
+            for move, visits, total, code in w.root_children():
+                entry = merged.setdefault(move, [move, 0, 0.0, UNKNOWN])
+                entry[1] += visits
+                entry[2] += total
+                if code != UNKNOWN:
+                    entry[3] = code
+        return [tuple(v) for v in merged.values()]  # type: ignore[misc]
+
+    def _decided(self, iterations_left: float) -> bool:
+        """True when the choice cannot change any more: the root is proven, only one move is
+        not a proven loss, or the most visited move cannot be overtaken in the time left."""
+        children = self._merged()
+        if not children or any(ch[3] == WIN for ch in children):
+            return bool(children)
+        alive = sorted((ch[1] for ch in children if ch[3] != LOSS), reverse=True)
+        if len(alive) <= 1 or all(ch[3] != UNKNOWN for ch in children):
+            return True
+        return alive[0] - alive[1] > iterations_left
+
+    def _pv(self, worker: _Worker) -> tuple[int, ...]:
+        t = worker.tree
+        node, pv = 0, []
+        while len(pv) < 64 and int(t.first_child[node]) >= 0:
+            fc, nc = int(t.first_child[node]), int(t.n_children[node])
+            kids = [(i, int(t.visits[i]), float(t.value[i]), int(t.proven[i])) for i in range(fc, fc + nc)]
+            best = _choose(kids)
+            if best is None or (best[1] == 0 and best[3] == UNKNOWN):
+                break
+            node = best[0]
+            pv.append(int(t.move[node]))
+        return tuple(pv)
+
+    def _result(self, iterations: int, start: float) -> SearchResult:
+        children = self._merged()
+        best = _choose(children)
+        if best is None:  # nothing searched yet
+            legal = self._position.legal_moves()
+            stats: tuple[MoveStats, ...] = tuple(MoveStats(m, 0, 0.5) for m in legal)
+            return SearchResult(legal[0], 0.5, stats, iterations, (time.perf_counter() - start) * 1000, 0, ())
+        stats = tuple(_stats(ch) for ch in sorted(children))
+        proven: int | None = None
+        if any(ch[3] == WIN for ch in children):
+            proven = 1
+        elif all(ch[3] != UNKNOWN for ch in children):
+            proven = max(_PROOF[ch[3]] for ch in children)
+        best_stats = _stats(best)
+        value = _PROOF_VALUE[proven] if proven is not None else best_stats.value
+        lead = max(self._workers, key=lambda w: int(w.tree.visits[0]))
+        return SearchResult(
+            best_move=best[0],
+            value=value,
+            children=stats,
+            iterations=iterations,
+            elapsed_ms=(time.perf_counter() - start) * 1000.0,
+            max_depth=max(w.tree.max_depth for w in self._workers),
+            pv=self._pv(lead),
+            proven=proven,
+        )

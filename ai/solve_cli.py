@@ -1,0 +1,64 @@
+"""``python main.py solve MOVES``: exact score of a Connect 4 position and of every column.
+
+Scores follow Pascal Pons' convention (see ``ai.solver``): the position's score is for the side
+to move, each column's score is for the player who plays it. Exit status 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from game.connect4 import Connect4Spec
+from game.errors import GameError
+from game.registry import get_game
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("moves", nargs="?", default="", help="columns played from the empty board, e.g. 4453")
+    parser.add_argument("--game", default="connect4", help="connect4 (7x6) or connect4:WxH")
+    parser.add_argument("--time-ms", type=float, default=None, help="give up after this long (unknown scores)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        spec = get_game(args.game)
+        if not isinstance(spec, Connect4Spec):
+            return _fail(f"the solver only plays Connect 4 (connect4 or connect4:WxH), not {spec.name}")
+        position = spec.parse_position(args.moves)
+    except GameError as exc:
+        return _fail(str(exc))
+    if position.outcome.is_over:
+        return _fail(f"position {position.to_text()!r} is already over")
+    if args.time_ms is not None and not (args.time_ms >= 0):  # also rejects NaN
+        return _fail("--time-ms must be a non-negative number")
+
+    from ai.solver import analyze_columns, warm_up
+
+    warm_up()  # load the compiled code before the clock starts
+    result = analyze_columns(position, time_ms=args.time_ms)
+    score = result.best_score
+    if args.json:
+        columns = [{"move": spec.move_to_text(c), "score": s} for c, s in enumerate(result.scores)]
+        print(json.dumps({
+            "position": position.to_text(),
+            "score": score,
+            "columns": columns,
+            "complete": result.complete,
+            "elapsed_ms": round(result.elapsed_ms, 3),
+        }))
+        return 0
+    shown = "unknown" if score is None else str(score)
+    print(f"position {position.to_text() or '(start)'}: score {shown} for the side to move"
+          f"{'' if result.complete else ' (time limit reached)'}")
+    marks = [str(s) if s is not None else ("?" if position.can_play(c) else "-") for c, s in enumerate(result.scores)]
+    print("columns: " + " ".join(marks) + "   (1.." + str(spec.width) + "; - full, ? unknown)")
+    print(f"solved in {result.elapsed_ms:.1f} ms, {result.nodes} nodes")
+    return 0

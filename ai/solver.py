@@ -1,0 +1,331 @@
+"""Exact Connect 4 solver: scores in Pascal Pons' convention, for any board that fits 64 bits.
+
+A score is for the side to move: 0 is a draw; a win whose last stone is played at ply ``q``
+(stones on the board before it) is worth ``(cells + 1 - q) // 2``, so a quicker win scores
+more; a loss is the negative of the opponent's win. On 7x6 that is ``22 - n`` for a win with
+one's n-th stone (at most 18: a win needs 4 stones). Column scores are for
+the player who plays the column (``-score`` of the position after it).
+
+``Solver`` keeps its transposition table between calls (per board size); ``solve`` and
+``analyze_columns`` below use one shared instance. Limits (``time_ms``, ``max_nodes``) make a
+search give up cleanly: the score is then ``None`` and ``complete`` is False. ``Solver.stop``
+may be called from another thread to end a running search.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+from ai import solver_kernel as kernel
+from game.connect4 import Connect4Position, Connect4Spec
+from game.errors import GameError
+
+DEFAULT_TT_BITS = 20  # 1M entries of 8 bytes = 8 MiB (larger tables barely save nodes, and cost cache misses)
+FIRST_PASS_NODES = 20_000  # analyze_columns under a limit: node budget per column of the first pass
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Exact score of a position for its side to move (None if a limit stopped the search)."""
+
+    score: int | None
+    nodes: int
+    elapsed_ms: float
+    complete: bool
+
+
+@dataclass(frozen=True)
+class ColumnScores:
+    """Score of playing each column, for the player who plays it (None: full or unknown)."""
+
+    scores: tuple[int | None, ...]
+    complete: bool
+    nodes: int
+    elapsed_ms: float
+
+    @property
+    def best_score(self) -> int | None:
+        """The position's score (the best column's), when every column is known."""
+        known = [s for s in self.scores if s is not None]
+        return max(known) if self.complete and known else None
+
+    @property
+    def best_columns(self) -> tuple[int, ...]:
+        """0-based columns with the best score (empty unless complete)."""
+        best = self.best_score
+        return tuple(c for c, s in enumerate(self.scores) if best is not None and s == best)
+
+
+def win_score(spec: Connect4Spec, ply: int) -> int:
+    """Score of the side to move at ``ply`` when it wins with its next stone."""
+    return (spec.width * spec.height + 1 - ply) // 2
+
+
+def max_score(spec: Connect4Spec) -> int:
+    """The largest score on this board: the first player wins with its 4th stone (ply 6)."""
+    return win_score(spec, 6)
+
+
+class _Board:
+    """Geometry words of one board size, in the types the kernel expects."""
+
+    def __init__(self, spec: Connect4Spec) -> None:
+        w, h = spec.width, spec.height
+        self.spec = spec
+        self.w = w
+        self.h = h
+        self.bottom = np.uint64(spec.bottom_row)
+        self.board = np.uint64(spec.board_bits)
+        self.colmask = np.array([((1 << h) - 1) << (c * (h + 1)) for c in range(w)], dtype=np.uint64)
+        centre = [w // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(w)]
+        self.order = np.array(centre, dtype=np.int64)
+        depth = w * h + 2
+        self.stk_u = np.zeros((depth, kernel.STACK_WORD_COLS), dtype=np.uint64)
+        self.stk_i = np.zeros((depth, kernel.STACK_INT_COLS), dtype=np.int64)
+        self.moves = np.zeros((depth, 2 * w), dtype=np.int64)
+        self.keys = np.zeros(depth, dtype=np.uint64)
+
+
+class Solver:
+    """Reusable exact solver. Calls from several threads take turns; ``stop`` never waits."""
+
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS) -> None:
+        if not kernel.MIN_TT_BITS <= tt_bits <= 30:
+            raise ValueError(f"tt_bits must be {kernel.MIN_TT_BITS}-30, not {tt_bits}")
+        self.tt_bits = tt_bits
+        self._tt = np.zeros((1 << tt_bits) + (2 << kernel.NEAR_BITS), dtype=np.uint64)
+        self._tt.fill(0)  # touch the pages now rather than during the first searches
+        self._board: _Board | None = None
+        self._ctl = np.zeros(kernel.CTL_SIZE, dtype=np.int64)
+        self._watchdog = _Watchdog(self._ctl)
+        self._max_nodes = 0
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        """Forget every stored bound."""
+        with self._lock:
+            self._tt.fill(0)
+
+    def stop(self) -> None:
+        """Make the running search (if any) give up as soon as it polls its flag."""
+        self._ctl[kernel.STOP] = 1
+
+    def solve(self, position: Connect4Position, *, time_ms: float | None = None,
+              max_nodes: int | None = None) -> SolveResult:
+        """Exact score of ``position`` for its side to move."""
+        with self._lock:
+            return self._solve(position, time_ms, max_nodes)
+
+    def analyze_columns(self, position: Connect4Position, *, time_ms: float | None = None,
+                        max_nodes: int | None = None) -> ColumnScores:
+        """Score of every column for the player who plays it (None for a full column).
+
+        With a limit, the columns are searched in passes with growing node budgets (the table
+        keeps the work of the earlier passes), so the easy columns are known even when a hard
+        one is not.
+        """
+        with self._lock:
+            return self._analyze(position, time_ms, max_nodes)
+
+    def bounds(self, position: Connect4Position, alpha: int, beta: int, *, time_ms: float | None = None,
+               max_nodes: int | None = None) -> tuple[int, int] | None:
+        """Bounds ``(lo, hi)`` on the score, narrowed by null-window searches only until the score is
+        known to be ``<= alpha``, ``>= beta`` or exactly (``lo == hi``); None if a limit stopped it.
+        ``bounds(p, -1, 1)`` is a weak solve (win / draw / loss), much cheaper than ``solve``."""
+        with self._lock:
+            board = self._prepare(position)
+            self._arm(max_nodes)
+            with self._watchdog.armed(time_ms):
+                return self._bounds(board, position, alpha, beta)
+
+    def table_move(self, position: Connect4Position) -> int | None:
+        """The best column the table remembers for ``position`` (a hint, not a proof), or None."""
+        with self._lock:
+            board = self._prepare(position)
+            cells = board.w * board.h
+            data = kernel.tt_probe(self._tt, self.tt_bits, np.uint64(position.current + position.mask),
+                                   cells - position.ply < kernel.NEAR_EMPTY)
+            col = int(kernel.tt_column(np.uint64(data))) if data else -1
+            return col if 0 <= col < board.w and position.can_play(col) else None
+
+    def _bounds(self, board: _Board, position: Connect4Position, alpha: int, beta: int) -> tuple[int, int] | None:
+        spec, cur, mask = board.spec, np.uint64(position.current), np.uint64(position.mask)
+        if kernel.can_win_now(cur, mask, board.h, board.bottom, board.board):
+            score = win_score(spec, position.ply)
+            return score, score
+        cells = board.w * board.h
+        lo, hi = -((cells - position.ply) // 2), (cells + 1 - position.ply) // 2
+        while lo < hi and lo < beta and hi > alpha:
+            med = lo + (hi - lo) // 2  # as in solve_position: probe near 0 first, then inside the window
+            if med <= 0 and lo // 2 < med:
+                med = lo // 2
+            elif med >= 0 and hi // 2 > med:
+                med = hi // 2
+            med = min(max(med, alpha, lo), beta - 1, hi - 1)
+            self._ctl[kernel.MAX_NODES] = self._max_nodes
+            self._ctl[kernel.ABORTED] = 0
+            r = int(kernel.negamax(cur, mask, position.ply, med, med + 1, board.w, board.h, board.bottom, board.board,
+                                   board.colmask, board.order, self._tt, self.tt_bits, board.stk_u, board.stk_i,
+                                   board.moves, board.keys, self._ctl))
+            if self._ctl[kernel.ABORTED]:
+                return None
+            if r <= med:
+                hi = r
+            else:
+                lo = r
+        return lo, hi
+
+    def _solve(self, position: Connect4Position, time_ms: float | None, max_nodes: int | None) -> SolveResult:
+        board = self._prepare(position)
+        start = time.perf_counter()
+        self._arm(max_nodes)
+        with self._watchdog.armed(time_ms):
+            score = self._score(board, position)
+        nodes = int(self._ctl[kernel.NODES])
+        return SolveResult(score, nodes, (time.perf_counter() - start) * 1000.0, score is not None)
+
+    def _analyze(self, position: Connect4Position, time_ms: float | None, max_nodes: int | None) -> ColumnScores:
+        board = self._prepare(position)
+        spec = board.spec
+        start = time.perf_counter()
+        self._arm(max_nodes)
+        scores: list[int | None] = [None] * spec.width
+        to_search: dict[int, Connect4Position] = {}  # centre first
+        wins = int(kernel.winning_spots(np.uint64(position.current), np.uint64(position.mask), board.h, board.board))
+        for col in (int(c) for c in board.order):
+            if not position.can_play(col):
+                continue
+            if wins & spec.bit(col, position.column_height(col)):
+                scores[col] = win_score(spec, position.ply)
+                continue
+            child = position.play(col)
+            if child.mask == spec.board_bits:
+                scores[col] = 0
+            else:
+                to_search[col] = child
+        budget = FIRST_PASS_NODES if time_ms is not None or max_nodes is not None else 0
+        with self._watchdog.armed(time_ms):
+            while to_search and not self._out_of_budget():
+                for col, child in list(to_search.items()):
+                    child_score = self._score(board, child, budget)
+                    if child_score is not None:
+                        scores[col] = -child_score
+                        del to_search[col]
+                    elif self._out_of_budget():
+                        break
+                budget *= 4
+        nodes = int(self._ctl[kernel.NODES])
+        return ColumnScores(tuple(scores), not to_search, nodes, (time.perf_counter() - start) * 1000.0)
+
+    def _prepare(self, position: Connect4Position) -> _Board:
+        if not isinstance(position, Connect4Position):
+            raise GameError(f"the solver only plays Connect 4, not {type(position).__name__}")
+        if position.outcome.is_over:
+            raise GameError(f"position {position.to_text()!r} is already over")
+        if self._board is None or self._board.spec != position.spec:
+            if self._board is not None:
+                self._tt.fill(0)  # keys of another board size mean other positions
+            self._board = _Board(position.spec)
+        return self._board
+
+    def _arm(self, max_nodes: int | None) -> None:
+        self._ctl[:] = 0
+        self._max_nodes = 0 if max_nodes is None else max(1, int(max_nodes))
+
+    def _out_of_budget(self) -> bool:
+        ctl = self._ctl
+        return bool(ctl[kernel.STOP]) or (self._max_nodes > 0 and int(ctl[kernel.NODES]) >= self._max_nodes)
+
+    def _score(self, board: _Board, position: Connect4Position, budget: int = 0) -> int | None:
+        """Score of ``position`` (None if stopped, or after ``budget`` more nodes when budget > 0)."""
+        ctl = self._ctl
+        if self._out_of_budget():
+            return None
+        limit = self._max_nodes
+        if budget > 0:
+            pass_limit = int(ctl[kernel.NODES]) + budget
+            limit = pass_limit if limit == 0 else min(limit, pass_limit)
+        ctl[kernel.MAX_NODES] = limit
+        ctl[kernel.ABORTED] = 0
+        result = kernel.solve_position(
+            np.uint64(position.current), np.uint64(position.mask), position.ply, board.w, board.h, board.bottom,
+            board.board, board.colmask, board.order, self._tt, self.tt_bits, board.stk_u, board.stk_i, board.moves,
+            board.keys, ctl,
+        )
+        return None if result == kernel.UNKNOWN else int(result)
+
+
+class _Watchdog:
+    """One daemon thread per solver that raises the stop flag when a search's deadline passes."""
+
+    def __init__(self, ctl: np.ndarray) -> None:
+        self._ctl = ctl
+        self._cond = threading.Condition()
+        self._deadline: float | None = None
+        self._thread: threading.Thread | None = None
+
+    @contextmanager
+    def armed(self, time_ms: float | None) -> Iterator[None]:
+        if time_ms is None:
+            yield
+            return
+        with self._cond:
+            self._deadline = time.monotonic() + max(0.0, time_ms) / 1000.0
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="solver-watchdog", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+        try:
+            yield
+        finally:
+            with self._cond:  # once disarmed, no late stop can hit the next search
+                self._deadline = None
+                self._cond.notify()
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                if self._deadline is None:
+                    self._cond.wait()
+                    continue
+                remaining = self._deadline - time.monotonic()
+                if remaining <= 0:
+                    self._ctl[kernel.STOP] = 1
+                    self._deadline = None
+                else:
+                    self._cond.wait(remaining)
+
+
+_shared: Solver | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_solver() -> Solver:
+    """The process-wide solver used by ``solve`` and ``analyze_columns``."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = Solver()
+        return _shared
+
+
+def solve(position: Connect4Position, *, time_ms: float | None = None, max_nodes: int | None = None) -> SolveResult:
+    """Exact score of ``position`` for its side to move (see ``Solver.solve``)."""
+    return shared_solver().solve(position, time_ms=time_ms, max_nodes=max_nodes)
+
+
+def analyze_columns(position: Connect4Position, *, time_ms: float | None = None,
+                    max_nodes: int | None = None) -> ColumnScores:
+    """Score of every column for the player who plays it (see ``Solver.analyze_columns``)."""
+    return shared_solver().analyze_columns(position, time_ms=time_ms, max_nodes=max_nodes)
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the kernel on a tiny 4x4 position."""
+    Solver(tt_bits=kernel.MIN_TT_BITS).analyze_columns(Connect4Spec(4, 4).parse_position("1234"))

@@ -1,0 +1,1 @@
+"""Bundled files (fonts, icon): a package so that importlib.resources.files("assets") finds them, frozen or not."""

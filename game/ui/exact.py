@@ -1,0 +1,123 @@
+"""Exact verdicts under the Connect 4 columns: the solver's scores in words a player reads.
+
+No pygame. A solver score (Pascal Pons' convention, see ``ai/solver.py``) for the player who
+plays a column at ply ``p`` (stones on the board before the move) of a W x H board is:
+
+* ``s > 0``: the mover wins with a stone played at ply ``q`` where ``(W*H + 1 - q) // 2 == s``
+  and ``q`` has the parity of ``p``; that stone is the mover's ``(q - p) / 2 + 1``-th from now
+  (this column's stone counts as the first): "win in N" ("win now" for N = 1).
+* ``s < 0``: the opponent wins at ply ``q`` with ``(W*H + 1 - q) // 2 == -s`` and the parity of
+  ``p + 1``; the mover has then played ``(q - p + 1) / 2`` stones: "loss in N".
+* ``s == 0``: "draw".
+
+On 7x6 at the start (p = 0) a score s is a win with the mover's ``22 - s``-th stone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from game import GameSpec
+from game.errors import GameError
+from game.ui.heat import HeatData
+
+EXACT_BUDGETS_MS = (500, 1500)  # the solver's first look at a position, and one longer retry if it ran out
+EXACT_MS = EXACT_BUDGETS_MS[0]
+CACHE_SIZE = 256
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the label under one column says."""
+
+    text: str  # "win in 5", "draw", "loss in 8", "52%", "?"
+    kind: str  # "exact" | "estimate" | "unknown"
+    outcome: str | None = None  # "win" | "draw" | "loss" (exact only), for the colour
+
+
+def moves_until_end(cells: int, ply: int, score: int) -> int:
+    """How many stones the mover plays (this one included) until the game ends, for ``score != 0``."""
+    target = abs(score)
+    mover_ends = score > 0
+    parity = ply % 2 if mover_ends else (ply + 1) % 2
+    for q in (cells + 1 - 2 * target, cells - 2 * target):
+        if q % 2 == parity:
+            break
+    if mover_ends:
+        return (q - ply) // 2 + 1
+    return (q - ply + 1) // 2
+
+
+def score_verdict(cells: int, ply: int, score: int) -> Verdict:
+    """The verdict of a column scored ``score`` for the player who plays it at ``ply``."""
+    if score == 0:
+        return Verdict("draw", "exact", "draw")
+    n = max(1, moves_until_end(cells, ply, score))
+    if score > 0:
+        return Verdict("win now" if n == 1 else f"win in {n}", "exact", "win")
+    return Verdict(f"loss in {n}", "exact", "loss")
+
+
+def scores_from_solution(spec: GameSpec, msg: dict[str, Any]) -> dict[int, int | None]:
+    """Column -> exact score (None: unknown) from a ``solution`` line; bad children are skipped."""
+    out: dict[int, int | None] = {}
+    for child in msg.get("children") or []:
+        if not isinstance(child, dict):
+            continue
+        try:
+            move = spec.parse_move(str(child.get("move")))
+        except GameError:
+            continue
+        score = child.get("score")
+        out[move] = score if isinstance(score, int) and not isinstance(score, bool) else None
+    return out
+
+
+def column_verdicts(
+    spec: GameSpec, ply: int, legal: tuple[int, ...], scores: dict[int, int | None] | None, heat: HeatData | None
+) -> dict[int, Verdict]:
+    """A verdict per legal column: exact when the solver (or a proven search score) knows it,
+    else the search's win-rate estimate, else unknown."""
+    cells = spec.width * spec.height
+    out: dict[int, Verdict] = {}
+    for move in legal:
+        score = scores.get(move) if scores else None
+        entry = heat.entries.get(move) if heat is not None else None
+        if score is None and entry is not None and entry.score is not None:
+            score = entry.score  # the search proved it with the solver
+        if score is not None:
+            out[move] = score_verdict(cells, ply, score)
+        elif entry is not None and entry.proven is not None:  # the search proved the result, not its length
+            out[move] = Verdict(entry.proven, "exact", entry.proven)
+        elif entry is not None:
+            out[move] = Verdict(f"{entry.value * 100:.0f}%", "estimate")
+        else:
+            out[move] = Verdict("?", "unknown")
+    return out
+
+
+class ExactCache:
+    """Solver answers per position text, with the budget they were given."""
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, str], tuple[dict[int, int | None], int]] = {}
+
+    def get(self, game: str, moves: str) -> dict[int, int | None] | None:
+        entry = self._entries.get((game, moves))
+        return entry[0] if entry is not None else None
+
+    def put(self, game: str, moves: str, scores: dict[int, int | None], budget_ms: int = EXACT_MS) -> None:
+        if len(self._entries) >= CACHE_SIZE:
+            self._entries.pop(next(iter(self._entries)))
+        self._entries[(game, moves)] = (scores, budget_ms)
+
+    def next_budget(self, game: str, moves: str) -> int | None:
+        """The budget of the solver's next look at this position, or None when it is known enough."""
+        entry = self._entries.get((game, moves))
+        if entry is None:
+            return EXACT_BUDGETS_MS[0]
+        scores, used = entry
+        if scores and all(v is not None for v in scores.values()):
+            return None
+        return next((b for b in EXACT_BUDGETS_MS if b > used), None)

@@ -1,0 +1,77 @@
+"""What the heatmap shows: each move's share of the visits and its win rate, from an engine info line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game import GameSpec
+from game.errors import GameError
+
+
+@dataclass(frozen=True)
+class HeatEntry:
+    move: int
+    share: float  # share of the root's visits, 0..1
+    value: float  # win probability for the player making this move
+    proven: str | None = None  # "win" | "loss" | "draw" from the mover's side
+    score: int | None = None
+
+
+@dataclass(frozen=True)
+class HeatData:
+    ply: int  # the position (number of moves of the line) the search ran on
+    entries: dict[int, HeatEntry]
+    iterations: int = 0
+
+    @property
+    def best(self) -> int | None:
+        if not self.entries:
+            return None
+        return max(self.entries.values(), key=lambda e: (e.share, e.value)).move
+
+
+def heat_from_info(spec: GameSpec, ply: int, msg: dict) -> HeatData | None:
+    """Parse the ``children`` of an info/bestmove line; None when there is nothing usable."""
+    children = msg.get("children")
+    if not isinstance(children, list) or not children:
+        return None
+    parsed: list[tuple[int, int, float, str | None, int | None]] = []
+    for child in children:
+        if not isinstance(child, dict):
+            continue
+        try:
+            move = spec.parse_move(str(child.get("move")))
+        except GameError:
+            continue
+        visits = child.get("visits", 0)
+        value = child.get("value", 0.5)
+        proven = child.get("proven")
+        score = child.get("score")
+        parsed.append(
+            (
+                move,
+                int(visits) if isinstance(visits, int | float) else 0,
+                float(value) if isinstance(value, int | float) else 0.5,
+                proven if proven in ("win", "loss", "draw") else None,
+                score if isinstance(score, int) and not isinstance(score, bool) else None,
+            )
+        )
+    total = sum(p[1] for p in parsed)
+    if not parsed:
+        return None
+    entries = {
+        m: HeatEntry(m, (v / total) if total else 0.0, val, pr, sc) for m, v, val, pr, sc in parsed
+    }
+    iterations = msg.get("iterations", total)
+    return HeatData(ply, entries, int(iterations) if isinstance(iterations, int | float) else total)
+
+
+def verdict_text(entry: HeatEntry) -> str:
+    """The second label under a column: the win rate, or the proven result."""
+    if entry.proven == "win":
+        return "win"
+    if entry.proven == "loss":
+        return "loss"
+    if entry.proven == "draw":
+        return "draw"
+    return f"{entry.value * 100:.0f}%"

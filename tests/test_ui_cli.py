@@ -1,0 +1,74 @@
+"""The app's command line: one-line errors with status 2, headless screenshots, the real engine."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.ui.players import BotSetting
+from game.ui.session import Session
+from game.ui.settings import Settings
+from game.ui.window import create_app, shutdown
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_main(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--position", "4489"),
+        ("--position", "4444444"),
+        ("--game", "chess"),
+        ("--game", "connect4:3x3"),
+        ("--size", "10x10"),
+        ("--load", "/nonexistent/game.json"),
+    ],
+)
+def test_bad_values_exit_2_with_one_line(args):
+    result = run_main(*args, "--screenshot", "unused.png")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("connect4: error:"), result.stderr
+    assert not (ROOT / "unused.png").exists()
+
+
+def test_screenshot_of_a_position_with_the_heatmap(tmp_path: Path):
+    out = tmp_path / "shot.png"
+    result = run_main("--position", "4453", "--heatmap", "--screenshot", str(out), "--screenshot-wait", "1500")
+    assert result.returncode == 0, result.stderr
+    image = pygame.image.load(str(out))
+    assert image.get_width() >= 720 and image.get_height() >= 520
+
+
+@pytest.mark.slow
+def test_a_bot_game_with_the_real_engine_finishes_and_shows_the_heatmap():
+    settings = Settings(mode="bot-vs-bot", heatmap=True, sound=False, window=(1000, 700),
+                        bots=[BotSetting("custom", 30), BotSetting("custom", 30)])
+    app = create_app(settings, Session.from_text("connect4", "4453"), persist=False)
+    app.min_bot_delay = 0.0
+    app.gravity *= 20
+    heat_seen = 0
+    try:
+        deadline = time.monotonic() + 150
+        while not (app.session.final_position.outcome.is_over and app.animation is None):
+            assert time.monotonic() < deadline, "the bot game did not finish"
+            assert app.driver.unavailable is None, app.driver.unavailable
+            app.step()
+            heat_seen += app.heat is not None and app.heat_moves == app.session.moves_text
+            time.sleep(0.005)
+        assert app.session.line[:4] == [3, 3, 4, 2]
+        assert len(app.session.line) > 8
+        assert heat_seen > 0
+        assert app.session.evals  # the engine's values went into the eval graph
+    finally:
+        shutdown(app)

@@ -1,0 +1,235 @@
+"""Exact verdicts under the Connect 4 columns, the Perfect level and screenshots that wait for the engine."""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import cache
+
+import pygame
+import pytest
+from test_ui_fakes import FakeEngineClient
+
+from game import get_game
+from game.ui import cli
+from game.ui.engine_driver import EngineDriver
+from game.ui.exact import EXACT_MS, column_verdicts, score_verdict
+from game.ui.heat import HeatData, HeatEntry
+from game.ui.players import BotSetting
+from game.ui.session import Session
+from game.ui.settings import Settings
+from game.ui.window import create_app, shutdown
+
+
+def make_app(game: str = "connect4", moves: str = "", mode: str = "hotseat", client=None, **kw):
+    settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)
+    client = client if client is not None else FakeEngineClient()
+    factory = client if callable(client) and not isinstance(client, FakeEngineClient) else (lambda: client)
+    app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(factory))
+    app.min_bot_delay = 0.0
+    return app, client
+
+
+def key(k: int, text: str = "") -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=text)
+
+
+def run_for(app, seconds: float, fps: int = 60) -> None:
+    now = app.now
+    for _ in range(int(seconds * fps)):
+        now += 1 / fps
+        app.step([], now=now)
+
+
+# --- the score -> words conversion, checked against a plain minimax -------------------------------
+@cache
+def _best(pos) -> tuple[int, int]:
+    """The side to move's best ``_after`` under play that wins fastest and loses slowest."""
+    return max(_after(pos, move) for move in pos.legal_moves())
+
+
+def _after(pos, move) -> tuple[int, int]:
+    """(1, -n): a win with the mover's n-th stone from now (this one is the first); (-1, n): a loss
+    after the mover placed n stones; (0, 0): a draw. ``max`` of these picks the best move."""
+    child = pos.play(move)
+    if child.outcome.winner is not None:
+        return (1, -1)
+    if child.outcome.is_over:
+        return (0, 0)
+    result, k = _best(child)
+    if result == 1:  # the opponent wins with its n-th stone: I placed n stones (this one and n - 1 more)
+        return (-1, -k)
+    if result == -1:  # the opponent loses after placing n stones: my (n + 1)-th stone wins
+        return (1, -(k + 1))
+    return (0, 0)
+
+
+def _verdict_by_minimax(pos, move) -> str:
+    result, stones = _after(pos, move)
+    if result == 0:
+        return "draw"
+    if result == 1:
+        n = -stones
+        return "win now" if n == 1 else f"win in {n}"
+    return f"loss in {stones}"
+
+
+def _random_position(game: str, ply: int, seed: int):
+    """A position reached by ``ply`` random moves that is not over yet (seeded, so reproducible)."""
+    rng = random.Random(seed)
+    spec = get_game(game)
+    while True:
+        pos = spec.start()
+        for _ in range(ply):
+            if pos.outcome.is_over:
+                break
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        if not pos.outcome.is_over:
+            return pos
+
+
+@pytest.mark.parametrize("game,ply", [("connect4:4x4", 4), ("connect4:4x4", 7), ("connect4:5x4", 8),
+                                      ("connect4:4x5", 9), ("connect4:5x4", 11)])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_solver_scores_become_the_right_number_of_moves(game, ply, seed):
+    from ai.solver import analyze_columns
+
+    pos = _random_position(game, ply, seed)
+    spec = pos.spec
+    columns = analyze_columns(pos)
+    assert columns.complete
+    cells = spec.width * spec.height
+    for move in pos.legal_moves():
+        words = score_verdict(cells, pos.ply, columns.scores[move]).text
+        assert words == _verdict_by_minimax(pos, move), (game, pos.to_text(), spec.move_to_text(move))
+
+
+def test_verdicts_fall_back_to_estimates_then_unknown():
+    spec = get_game("connect4")
+    heat = HeatData(4, {3: HeatEntry(3, 0.6, 0.61), 2: HeatEntry(2, 0.3, 0.4, "loss", -2),
+                        1: HeatEntry(1, 0.1, 1.0, "win")})
+    verdicts = column_verdicts(spec, 4, (0, 1, 2, 3), {0: None, 2: None, 3: None}, heat)
+    assert verdicts[3].kind == "estimate" and verdicts[3].text == "61%"
+    assert verdicts[2].kind == "exact" and verdicts[2].outcome == "loss"  # scored by the search's solver
+    assert verdicts[1].text == "win" and verdicts[1].kind == "exact"  # proven by the search, length unknown
+    assert verdicts[0].kind == "unknown"
+    assert score_verdict(42, 0, 0).text == "draw" and score_verdict(42, 0, 1).text == "win in 21"
+
+
+# --- the app ------------------------------------------------------------------------------------
+def test_exact_toggle_asks_the_solver_and_shows_verdicts():
+    app, client = make_app(moves="4453")
+    try:
+        app.step([key(pygame.K_x, "x")])
+        assert app.settings.exact
+        run_for(app, 0.3)
+        solves = [s for s in client.searches if "solve_ms" in s]
+        assert solves and solves[0]["solve_ms"] == EXACT_MS and solves[0]["moves"] == "4453"
+        verdicts = app.verdicts()
+        assert verdicts is not None and set(verdicts) == set(app.session.position.legal_moves())
+        # the fake scores its preferred (first legal) column +5, the others -1, at ply 4 of 7x6:
+        # +5 = a win at ply 32, the mover's 15th stone from now; -1 = a loss at ply 41, after 19 stones
+        assert verdicts[0].text == "win in 15" and verdicts[0].kind == "exact"
+        assert all(v.text == "loss in 19" for m, v in verdicts.items() if m != 0)
+        assert any(s.get("time_ms") for s in client.searches)  # then the usual analysis
+        app.play_move(3)
+        run_for(app, 0.2)
+        assert [s["moves"] for s in client.searches if "solve_ms" in s] == ["4453", "44534"]
+        app.step([key(pygame.K_x, "x")])
+        assert not app.settings.exact and app.verdicts() is None
+    finally:
+        shutdown(app)
+
+
+def test_exact_is_for_connect4_only():
+    app, client = make_app("tictactoe")
+    try:
+        app.step([key(pygame.K_x, "x")])
+        assert not app.settings.exact
+        assert app.notice is not None and "Connect 4" in app.notice[0]
+        assert not any("solve_ms" in s for s in client.searches)
+    finally:
+        shutdown(app)
+
+
+def test_perfect_level_asks_for_exact_play_with_five_seconds():
+    app, client = make_app(mode="vs-bot", bots=[BotSetting("perfect"), BotSetting("perfect")])
+    try:
+        app.play_move(3)
+        run_for(app, 0.1)
+        bot = [s for s in client.searches if s.get("time_ms") == 5000]
+        assert bot and bot[0]["exact"] is True
+    finally:
+        shutdown(app)
+    app, client = make_app(mode="vs-bot", bots=[BotSetting("hard"), BotSetting("hard")])
+    try:
+        app.play_move(3)
+        run_for(app, 0.1)
+        assert [s["exact"] for s in client.searches if s.get("time_ms") == 5000] == [False]
+    finally:
+        shutdown(app)
+
+
+@pytest.mark.slow
+def test_exact_verdicts_with_the_real_engine():
+    settings = Settings(mode="hotseat", window=(1000, 700), sound=False, eval_bar=False, exact=True)
+    app = create_app(settings, Session.from_text("connect4", "44536655"), persist=False)
+    try:
+        deadline = time.monotonic() + 120
+        while app.exact_cache.get("connect4", "44536655") is None:
+            assert time.monotonic() < deadline, "no solution from the engine"
+            assert app.driver.unavailable is None, app.driver.unavailable
+            app.step()
+            time.sleep(0.01)
+        verdicts = app.verdicts()
+        assert verdicts[6].text == "win now" and verdicts[6].kind == "exact"  # red completes 4-5-6-7
+        assert verdicts[5].text == "loss in 1"  # column 6 lets yellow win on top of it
+    finally:
+        shutdown(app)
+
+
+# --- screenshots wait for the analysis ------------------------------------------------------------
+def test_screenshot_waits_for_the_heatmap(tmp_path, capsys):
+    app, client = make_app(moves="4453", mode="vs-bot", heatmap=True)
+    app.settings.eval_bar = True
+    shot = tmp_path / "heat.png"
+    assert cli.screenshot(app, shot, 3.0) == 0
+    err = capsys.readouterr().err
+    assert "warning" not in err and shot.exists()
+    assert app.heat is not None and app.heat_moves == "4453" and app.session.eval_at(4) is not None
+    image = pygame.image.load(str(shot))
+    hot, cold = (image.get_at(tuple(map(round, app.view.center(col, 5)))) for col in (0, 6))
+    assert hot != cold  # the fake engine's favourite column is tinted warmer in the picture
+
+
+def test_screenshot_without_an_engine_says_so(tmp_path, capsys):
+    def broken():
+        raise OSError("no engine here")
+
+    app, _ = make_app(moves="4453", client=broken, heatmap=True)
+    shot = tmp_path / "noengine.png"
+    assert cli.screenshot(app, shot, 3.0) == 0
+    err = capsys.readouterr().err
+    assert shot.exists() and "warning" in err and "no engine here" in err
+
+
+def test_an_unfinished_solve_is_retried_once_with_a_longer_budget():
+    from game.ui import controller
+    from game.ui.exact import EXACT_BUDGETS_MS, ExactCache
+
+    cache = ExactCache()
+    assert cache.next_budget("connect4", "44") == EXACT_BUDGETS_MS[0]
+    cache.put("connect4", "44", {0: None, 3: 2}, EXACT_BUDGETS_MS[0])
+    assert cache.next_budget("connect4", "44") == EXACT_BUDGETS_MS[1] > EXACT_BUDGETS_MS[0]
+    cache.put("connect4", "44", {0: None, 3: 2}, EXACT_BUDGETS_MS[1])
+    assert cache.next_budget("connect4", "44") is None  # estimates fill the rest
+    cache.put("connect4", "4", {0: -1, 3: 2}, EXACT_BUDGETS_MS[0])
+    assert cache.next_budget("connect4", "4") is None  # complete
+    settings = Settings(mode="vs-bot", human_player=0, exact=True, heatmap=True)
+    human_turn, bot_turn = Session.from_text("connect4", "44"), Session.from_text("connect4", "4")
+    assert controller.wanted_search(settings, human_turn, False, False, 500) == ("exact", 500)
+    assert controller.wanted_search(settings, human_turn, False, False, None)[0] == "analysis"
+    assert controller.wanted_search(settings, bot_turn, False, False, 500)[0] == "bot"  # the bot comes first
+    assert controller.wanted_search(settings, bot_turn, False, False, 500, analysis_only=True) == ("exact", 500)
+    settings.exact = False
+    assert controller.wanted_search(settings, human_turn, False, False, 500)[0] == "analysis"

@@ -1,0 +1,111 @@
+"""A stand-in for ``ai.client.EngineClient`` (same methods) and helpers to build a headless app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game import get_game
+
+
+class FakeEngineClient:
+    """Answers every ``go`` with info lines and, after ``polls_to_finish`` polls, a bestmove.
+
+    The best move is the first legal move, unless ``prefer`` names one. ``stop`` behaves like the
+    real engine: the stopped search still answers with a (stale) bestmove on the next poll.
+    """
+
+    def __init__(self, polls_to_finish: int = 3, prefer: list[int] | None = None,
+                 refuse: tuple[str, ...] = ()) -> None:
+        self.polls_to_finish = polls_to_finish
+        self.prefer = prefer or []
+        self.refuse = refuse  # games whose ``go`` gets an error line (like a game without a search kernel)
+        self.started = False
+        self.closed = False
+        self.position: tuple[str, str] = ("connect4", "")
+        self.searches: list[dict[str, Any]] = []
+        self.stops = 0
+        self._next_id = 0
+        self._active: dict[str, Any] | None = None
+        self._late: list[dict[str, Any]] = []
+
+    def start(self) -> None:
+        self.started = True
+
+    @property
+    def is_ready(self) -> bool:
+        return self.started
+
+    def set_position(self, game: str, moves: str) -> None:
+        self.position = (game, moves)
+
+    def go(self, *, time_ms: int | None = None, iterations: int | None = None, info_ms: int = 100,
+           exact: bool = True) -> int:
+        self._next_id += 1
+        game, moves = self.position
+        spec = get_game(game)
+        pos = spec.parse_position(moves)
+        self.searches.append({"id": self._next_id, "game": game, "moves": moves, "time_ms": time_ms, "exact": exact})
+        if game in self.refuse:
+            self._late.append({"type": "error", "id": self._next_id,
+                               "message": f"search failed: ValueError: the MCTS search has no kernel for {game!r}"})
+            return self._next_id
+        self._active = {"id": self._next_id, "pos": pos, "spec": spec, "polls": 0, "time_ms": time_ms}
+        return self._next_id
+
+    def solve(self, *, time_ms: int = 300) -> int:
+        """Scores every legal column: the preferred one +5, the others -1 (answers on the next poll)."""
+        self._next_id += 1
+        game, moves = self.position
+        spec = get_game(game)
+        pos = spec.parse_position(moves)
+        best = self._best({"pos": pos})
+        children = [{"move": spec.move_to_text(m), "score": 5 if m == best else -1} for m in pos.legal_moves()]
+        self._late.append({"type": "solution", "id": self._next_id, "score": 5, "children": children,
+                           "complete": True, "elapsed_ms": 1})
+        self.searches.append({"id": self._next_id, "moves": moves, "solve_ms": time_ms})
+        return self._next_id
+
+    def stop(self) -> None:
+        if self._active is not None:
+            self.stops += 1
+            self._late.append(self._bestmove(self._active))
+            self._active = None
+
+    def _best(self, active: dict[str, Any]) -> int:
+        legal = active["pos"].legal_moves()
+        return next((m for m in self.prefer if m in legal), legal[0])
+
+    def _children(self, active: dict[str, Any]) -> list[dict[str, Any]]:
+        spec, best = active["spec"], self._best(active)
+        n = 10 * (active["polls"] + 1)
+        return [
+            {"move": spec.move_to_text(m), "visits": n * (5 if m == best else 1), "value": 0.6 if m == best else 0.4,
+             "proven": None, "score": None}
+            for m in active["pos"].legal_moves()
+        ]
+
+    def _info(self, active: dict[str, Any], kind: str = "info") -> dict[str, Any]:
+        children = self._children(active)
+        return {"type": kind, "id": active["id"], "iterations": sum(c["visits"] for c in children),
+                "elapsed_ms": 100 * active["polls"], "value": 0.55, "max_depth": 3, "pv": [], "children": children,
+                "exact": False}
+
+    def _bestmove(self, active: dict[str, Any]) -> dict[str, Any]:
+        msg = self._info(active, "bestmove")
+        msg["move"] = active["spec"].move_to_text(self._best(active))
+        return msg
+
+    def poll(self) -> list[dict[str, Any]]:
+        out, self._late = self._late, []
+        active = self._active
+        if active is not None:
+            active["polls"] += 1
+            if active["polls"] >= self.polls_to_finish:
+                out.append(self._bestmove(active))
+                self._active = None
+            else:
+                out.append(self._info(active))
+        return out
+
+    def close(self) -> None:
+        self.closed = True

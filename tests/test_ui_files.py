@@ -1,0 +1,129 @@
+"""Settings, autosave, saved games and the clipboard text: corrupt input never crashes the app."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pygame
+from test_ui_fakes import FakeEngineClient
+
+from game.ui import actions
+from game.ui.engine_driver import EngineDriver
+from game.ui.players import BotSetting
+from game.ui.savefile import SaveFileError, game_to_json, parse_game_text
+from game.ui.session import Session
+from game.ui.settings import (
+    AUTOSAVE_FILE,
+    SETTINGS_FILE,
+    Settings,
+    config_dir,
+    load_autosave,
+    load_settings,
+    save_settings,
+)
+from game.ui.window import create_app, shutdown
+
+
+def test_settings_round_trip_in_the_overridden_config_dir():
+    assert str(config_dir()) == os.environ["CONNECT4_CONFIG_DIR"]
+    s = Settings(mode="bot-vs-bot", theme="colorblind", sound=False, window=(900, 650),
+                 bots=[BotSetting("hard"), BotSetting("custom", 300)])
+    assert save_settings(s) is None
+    loaded, notice = load_settings()
+    assert notice is None
+    assert loaded == s
+
+
+def test_corrupt_settings_file_is_reported_and_replaced_by_defaults():
+    path = config_dir() / SETTINGS_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for garbage in ("{not json", "[1, 2]", json.dumps({"mode": "chess"}), json.dumps({"bots": [{"level": "x"}]}),
+                    "\x00\xff"):
+        path.write_text(garbage, encoding="latin-1")
+        settings, notice = load_settings()
+        assert settings == Settings()
+        assert notice is not None and "\n" not in notice and "defaults" in notice
+        assert json.loads(path.read_text())["mode"] == Settings().mode  # replaced by defaults
+
+
+def test_corrupt_settings_do_not_stop_the_app_from_starting(capsys):
+    from game.ui.cli import prepare
+
+    (config_dir() / SETTINGS_FILE).parent.mkdir(parents=True, exist_ok=True)
+    (config_dir() / SETTINGS_FILE).write_text("{{{{")
+    (config_dir() / AUTOSAVE_FILE).write_text('{"game": "connect4", "moves": "44444444"}')  # column overflows
+
+    class Args:
+        game = position = load = None
+        new = False
+
+    settings, session, notices = prepare(Args(), headless=False)
+    assert session.line == []
+    assert len(notices) == 2 and all("\n" not in n for n in notices)
+
+
+def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path):
+    settings = Settings(mode="hotseat", window=(900, 640), sound=False)
+    app = create_app(settings, Session.from_text("connect4"), persist=True,
+                     driver=EngineDriver(lambda: FakeEngineClient()))
+    try:
+        for col in (3, 3, 2):
+            app.play_move(col)
+            app.step([])
+            saved, notice = load_autosave()
+            assert notice is None and saved is not None
+            assert list(saved[1]) == app.session.line
+        assert not list(config_dir().glob("*.tmp"))  # temp files were renamed into place
+    finally:
+        shutdown(app)
+
+    from game.ui.cli import prepare
+
+    class Args:
+        game = position = load = None
+        new = False
+
+    _, session, _ = prepare(Args(), headless=False)
+    assert session.line == [3, 3, 2]
+
+
+def test_game_file_formats_and_errors():
+    spec, moves, cursor = parse_game_text(game_to_json(Session.from_text("connect4", "4453").spec, [3, 3, 4, 2], 2))
+    assert (spec.name, moves, cursor) == ("connect4", (3, 3, 4, 2), 2)
+    assert parse_game_text("  4453\n")[1] == (3, 3, 4, 2)
+    assert parse_game_text("connect4:8x7: 818")[0].name == "connect4:8x7"
+    for bad in ("{\"moves\": 12}", "{oops", "4448x", "1111111", "{\"game\": \"chess\", \"moves\": \"\"}"):
+        try:
+            parse_game_text(bad)
+        except SaveFileError as exc:
+            assert "\n" not in str(exc)
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
+
+
+def test_loading_a_corrupt_file_keeps_the_game(tmp_path: Path):
+    settings = Settings(mode="hotseat", window=(900, 640), sound=False)
+    app = create_app(settings, Session.from_text("connect4", "4453"), persist=False,
+                     driver=EngineDriver(lambda: FakeEngineClient()))
+    try:
+        bad = tmp_path / "bad.c4game.json"
+        bad.write_text("{\"game\": \"connect4\", \"moves\": \"4444444\"}")
+        actions.load_path(app, bad)
+        assert app.session.moves_text == "4453"
+        assert app.notice is not None and "bad.c4game.json" in app.notice[0]
+        good = tmp_path / "good.c4game.json"
+        good.write_text(game_to_json(app.session.spec, [0, 1, 2]))
+        app.step([pygame.event.Event(pygame.DROPFILE, file=str(good))])  # drag and drop
+        assert app.session.moves_text == "123"
+        actions.perform(app, "save")
+        assert app.notice is not None and app.notice[0].startswith("Saved")
+        actions.perform(app, "load")
+        assert app.overlay == "load" and app.load_dialog is not None and app.load_dialog.files
+        app.step([])
+        row_rect, path = app.load_dialog.rows[0]
+        app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=row_rect.center)])
+        assert app.overlay is None and app.session.moves_text == "123"
+    finally:
+        shutdown(app)

@@ -1,0 +1,250 @@
+"""The grid games in the app (tic-tac-toe, m,n,k, Gomoku, Ultimate TTT) and the game picker,
+driven headless through the real frame function with synthetic events."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from test_ui_fakes import FakeEngineClient
+
+from game.ui import actions, files
+from game.ui.board_view import Connect4View
+from game.ui.engine_driver import EngineDriver
+from game.ui.game_choices import GAME_CHOICES
+from game.ui.grid_view import GridView
+from game.ui.session import Session
+from game.ui.settings import Settings
+from game.ui.window import create_app, shutdown
+
+
+def make_app(game: str, moves: str = "", mode: str = "hotseat", client: FakeEngineClient | None = None, **kw):
+    settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)
+    client = client or FakeEngineClient()
+    app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(lambda: client))
+    app.min_bot_delay = 0.0
+    return app, client
+
+
+@pytest.fixture
+def apps():
+    made = []
+
+    def factory(*args, **kw):
+        app, client = make_app(*args, **kw)
+        made.append(app)
+        return app, client
+
+    yield factory
+    for app in made:
+        shutdown(app)
+
+
+def key(k: int, text: str = "", mod: int = 0) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=text)
+
+
+def click(pos: tuple[int, int]) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos)
+
+
+def cell_centre(app, text: str) -> tuple[int, int]:
+    return app.view.cell_rect(app.session.spec.parse_move(text)).center
+
+
+def run_for(app, seconds: float, fps: int = 60) -> None:
+    now = app.now
+    for _ in range(int(seconds * fps)):
+        now += 1 / fps
+        app.step([], now=now)
+
+
+def test_clicking_cells_in_tictactoe_plays_them(apps):
+    app, _ = apps("tictactoe")
+    app.step([])
+    assert isinstance(app.view, GridView)
+    app.step([click(cell_centre(app, "b2"))])
+    app.step([click(cell_centre(app, "a1"))])
+    assert app.session.moves_text == "b2 a1"
+    assert app.session.position.cell(4) == 0 and app.session.position.cell(0) == 1
+    app.step([click(cell_centre(app, "b2"))])  # taken: refused with a notice
+    assert app.session.moves_text == "b2 a1"
+    assert app.notice is not None and "taken" in app.notice[0]
+    assert app.view.move_at((app.view.rect.left - 5, app.view.rect.top - 5)) is None
+
+
+def test_hovering_a_cell_previews_it_and_the_mouse_maps_back_to_cells(apps):
+    app, _ = apps("mnk:6x6:4")
+    app.step([])
+    for text in ("a1", "f6", "c4"):
+        centre = cell_centre(app, text)
+        app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=centre, rel=(0, 0), buttons=(0, 0, 0))])
+        assert app.hover == app.session.spec.parse_move(text)
+
+
+def test_uttt_refuses_a_cell_outside_the_allowed_board(apps):
+    app, _ = apps("uttt", "e5")  # the reply must be in the centre board d4-f6
+    app.step([])
+    assert app.session.position.allowed_boards() == (4,)
+    app.step([click(cell_centre(app, "a1"))])
+    assert app.session.moves_text == "e5"
+    assert app.notice is not None and "board d4-f6" in app.notice[0]
+    app.step([click(cell_centre(app, "d4"))])
+    assert app.session.moves_text == "e5 d4"
+    assert app.session.position.allowed_boards() == (0,)  # d4 is local cell 0: the next move goes to a1-c3
+
+
+def test_uttt_board_geometry_matches_the_rules(apps):
+    app, _ = apps("uttt")
+    app.step([])
+    view = app.view
+    for board in range(9):
+        area = view.board_rect(board)
+        cells = {view.move_at(area.inflate(-4, -4).topleft), view.move_at(area.inflate(-4, -4).bottomright)}
+        from game.uttt import board_of
+
+        assert {board_of(c) for c in cells} == {board}
+
+
+def test_keyboard_cursor_moves_and_plays(apps):
+    app, _ = apps("tictactoe")
+    app.step([key(pygame.K_RIGHT)])  # the first press shows the cursor on the centre cell
+    assert app.key_cursor == 4
+    app.step([key(pygame.K_RIGHT), key(pygame.K_UP)])
+    assert app.key_cursor == app.session.spec.parse_move("c3")
+    app.step([key(pygame.K_RETURN)])
+    assert app.session.moves_text == "c3"
+    app.step([key(pygame.K_LEFT), key(pygame.K_LEFT), key(pygame.K_DOWN), key(pygame.K_SPACE)])
+    assert app.session.moves_text == "c3 a2"
+    app.step([key(pygame.K_u, "u")])
+    assert app.session.cursor == 1
+
+
+def test_the_game_picker_switches_games(apps):
+    app, _ = apps("connect4", "44")
+    app.step([])
+    button = next(b for b in app.panel.buttons if b.action == "game")
+    app.step([click(button.rect.center)])
+    assert app.session.spec.name == GAME_CHOICES[1] == "connect4:8x7"
+    assert isinstance(app.view, Connect4View) and app.view.width == 8
+    assert app.session.line == [] and app.settings.game == "connect4:8x7"
+    for _ in range(len(GAME_CHOICES)):
+        if app.session.spec.name == "uttt":
+            break
+        app.step([key(pygame.K_g, "g")])
+    assert isinstance(app.view, GridView) and app.view.uttt
+    app.step([click(cell_centre(app, "e5"))])
+    assert app.session.moves_text == "e5"
+    app.step([key(pygame.K_g, "g")])  # wraps around to Connect 4
+    assert app.session.spec.name == "connect4" and isinstance(app.view, Connect4View)
+
+
+def test_every_game_of_the_picker_opens_and_draws(apps):
+    app, _ = apps("connect4")
+    seen = []
+    for _ in GAME_CHOICES:
+        app.step([key(pygame.K_g, "g")])
+        app.step([])
+        seen.append(app.session.spec.name)
+        assert app.screen.get_rect().contains(app.view.rect)
+    assert sorted(seen) == sorted(GAME_CHOICES)
+
+
+def test_grid_game_save_load_copy_paste_round_trip(apps, tmp_path, monkeypatch):
+    app, _ = apps("uttt", "e5 d4 a1 c2 g5")
+    path = files.save_game(app.session, tmp_path)
+    app.do("new")
+    assert app.session.line == []
+    actions.load_path(app, path)
+    assert app.session.spec.name == "uttt" and app.session.moves_text == "e5 d4 a1 c2 g5"
+    copied: list[str] = []
+    monkeypatch.setattr(files, "copy_text", lambda text: copied.append(text) or True)
+    app.step([key(pygame.K_c, "", pygame.KMOD_CTRL)])
+    assert copied == ["uttt: e5 d4 a1 c2 g5"]
+    actions.switch_game(app, "gomoku")
+    monkeypatch.setattr(files, "paste_text", lambda: copied[0])
+    app.step([key(pygame.K_v, "", pygame.KMOD_CTRL)])
+    assert app.session.spec.name == "uttt" and app.session.moves_text == "e5 d4 a1 c2 g5"
+    monkeypatch.setattr(files, "paste_text", lambda: "b2 a1")  # a bare position is the current game's
+    actions.switch_game(app, "tictactoe")
+    app.step([key(pygame.K_v, "", pygame.KMOD_CTRL)])
+    assert app.session.spec.name == "tictactoe" and app.session.line == [4, 0]
+
+
+def test_a_won_game_highlights_and_stops_play(apps):
+    app, _ = apps("tictactoe", "a1 b1 a2 b2")
+    app.step([click(cell_centre(app, "a3"))])
+    outcome = app.session.position.outcome
+    assert outcome.winner == 0 and set(outcome.line) == {0, 3, 6}
+    run_for(app, 0.5)
+    app.step([click(cell_centre(app, "c3"))])
+    assert app.session.moves_text == "a1 b1 a2 b2 a3"  # nothing is played after the end
+
+
+def test_bot_plays_random_moves_when_the_engine_has_no_search_for_the_game(apps):
+    app, client = apps("tictactoe", mode="vs-bot", client=FakeEngineClient(refuse=("tictactoe",)))
+    app.step([click(cell_centre(app, "b2"))])
+    run_for(app, 1.0)
+    assert len(app.session.line) == 2  # the bot answered anyway
+    assert app.driver.refused and any(s["game"] == "tictactoe" for s in client.searches)
+    searches = len(client.searches)
+    app.step([click(cell_centre(app, next(c for c in ("a1", "c1", "a3", "c3") if app.session.spec.parse_move(c)
+                                         not in app.session.line)))])
+    run_for(app, 1.0)
+    assert len(app.session.line) == 4
+    assert len(client.searches) == searches  # a refused game is not asked again
+
+
+def test_a_grid_bot_game_with_the_fake_engine(apps):
+    app, client = apps("mnk:6x6:4", mode="bot-vs-bot", client=FakeEngineClient(polls_to_finish=2), heatmap=True)
+    for _ in range(40):
+        run_for(app, 0.2)
+        if app.session.final_position.outcome.is_over:
+            break
+    assert app.session.final_position.outcome.is_over
+    assert len(client.searches) >= len(app.session.line) // 2
+
+
+def test_the_heatmap_tints_grid_cells(apps):
+    app, client = apps("gomoku", "h8", mode="hotseat", client=FakeEngineClient(polls_to_finish=10_000, prefer=[0]),
+                       heatmap=True)
+    run_for(app, 0.2)
+    assert app.heat is not None and app.heat.best == 0
+    before = app.screen.get_at(app.view.cell_rect(0).center)
+    app.settings.heatmap = False
+    app.step([])
+    after = app.screen.get_at(app.view.cell_rect(0).center)
+    assert before != after  # the most visited cell was tinted
+
+
+def test_autosave_restores_the_right_game():
+    from game.ui.cli import prepare
+    from game.ui.savefile import game_to_json
+    from game.ui.settings import save_settings, write_autosave
+
+    spec = Session.from_text("uttt", "e5 d4").spec
+    assert write_autosave(game_to_json(spec, [40, 30])) is None
+    assert save_settings(Settings(game="uttt")) is None
+
+    class Args:
+        game = position = load = None
+        new = False
+
+    settings, session, notices = prepare(Args(), headless=False)
+    assert session.spec.name == "uttt" and session.moves_text == "e5 d4" and settings.game == "uttt"
+
+
+def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps):
+    from game.ui.grid_view import PLACE_SECONDS
+
+    app, _ = apps("tictactoe")
+    app.step([])
+    start = app.now
+    app.step([click(cell_centre(app, "c1"))], now=start)
+    assert app.animation is None and app.placed is not None and app.placed[0] == 2
+    rect = app.view.cell_rect(2)
+    probe = (rect.centerx + round(rect.width * 0.27), rect.centery + round(rect.height * 0.27))  # near a stroke end
+    app.step([], now=start + PLACE_SECONDS * 0.05)
+    early = app.screen.get_at(probe)
+    app.step([], now=start + PLACE_SECONDS * 3)
+    late = app.screen.get_at(probe)
+    assert early != late  # the X was still small at first, full size later

@@ -1,0 +1,97 @@
+"""Pieces of the app without a window: turn logic, undo targets, difficulty list, heat parsing, discs."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game import get_game
+from game.ui import controller
+from game.ui.heat import heat_from_info
+from game.ui.players import DIFFICULTIES, BotSetting, is_bot, step_custom
+from game.ui.session import Session
+from game.ui.settings import Settings
+
+
+def test_difficulty_levels_and_budgets():
+    assert [d.label for d in DIFFICULTIES][:4] == ["Random", "Easy", "Medium", "Hard"]
+    assert BotSetting("random").time_ms is None
+    assert [BotSetting(k).time_ms for k in ("easy", "medium", "hard")] == [100, 1000, 5000]
+    assert BotSetting("custom", 750).time_ms == 750
+    assert step_custom(1000, 1) > 1000 > step_custom(1000, -1)
+    assert BotSetting("hard").cycled(1).level == "custom" and BotSetting("random").cycled(-1).level == "perfect"
+    perfect = BotSetting("perfect")
+    assert perfect.difficulty.exact and perfect.time_ms == 5000 and perfect.label() == "Perfect"
+    assert not any(BotSetting(k).difficulty.exact for k in ("easy", "medium", "hard"))
+
+
+def test_who_is_a_bot_in_each_mode():
+    assert not is_bot("hotseat", 0, 0) and not is_bot("hotseat", 0, 1)
+    assert is_bot("bot-vs-bot", 0, 0) and is_bot("bot-vs-bot", 0, 1)
+    assert not is_bot("vs-bot", 1, 1) and is_bot("vs-bot", 1, 0)
+
+
+def test_session_play_undo_and_branching():
+    s = Session.from_text("connect4", "4453")
+    s.record_eval(4, 0.7)  # first player to move after 4 moves
+    assert s.eval_at(4) == pytest.approx(0.7)
+    s.go_to(2)
+    assert s.moves_text == "44" and s.line_text == "4453"
+    s.play(4)  # the same move as the line: keeps the rest for redo
+    assert s.line_text == "4453" and s.cursor == 3
+    s.play(0)  # a different move cuts the line
+    assert s.line_text == "4451" and 4 not in s.evals
+    s.record_eval(4, 0.2)
+    assert s.eval_at(4) == pytest.approx(0.2)
+
+
+def test_undo_against_a_bot_returns_to_the_humans_turn():
+    settings = Settings(mode="vs-bot", human_player=0)
+    s = Session.from_text("connect4", "4453")  # human (first) to move
+    assert controller.undo_target(settings, s) == 2
+    s.go_to(2)
+    assert controller.redo_target(settings, s) == 4
+    hotseat = Settings(mode="hotseat")
+    s.go_to(4)
+    assert controller.undo_target(hotseat, s) == 3
+
+
+def test_wanted_search_per_situation():
+    settings = Settings(mode="vs-bot", human_player=0, heatmap=False, eval_bar=False)
+    s = Session.from_text("connect4", "4")
+    assert controller.wanted_search(settings, s, False, False) == ("bot", 1000)
+    s.go_to(0)
+    assert controller.wanted_search(settings, s, False, False) is None  # human's turn, no analysis asked
+    settings.heatmap = True
+    assert controller.wanted_search(settings, s, False, False) == ("analysis", controller.ANALYSIS_HEATMAP_MS)
+    won = Session.from_text("connect4", "1212121")
+    assert controller.wanted_search(settings, won, False, False) is None
+    settings.mode = "bot-vs-bot"
+    settings.bots = [BotSetting("random"), BotSetting("random")]
+    assert controller.wanted_search(settings, Session.from_text("connect4"), False, False) == ("bot", 0)
+
+
+def test_heat_from_an_info_line_ignores_bad_children():
+    spec = get_game("connect4")
+    msg = {"iterations": 40, "children": [
+        {"move": "4", "visits": 30, "value": 0.6, "proven": None, "score": None},
+        {"move": "1", "visits": 10, "value": 0.4, "proven": "loss", "score": -3},
+        {"move": "x", "visits": 99},
+        "junk",
+    ]}
+    heat = heat_from_info(spec, 0, msg)
+    assert heat is not None and set(heat.entries) == {3, 0}
+    assert heat.entries[3].share == pytest.approx(0.75) and heat.best == 3
+    assert heat.entries[0].proven == "loss"
+    assert heat_from_info(spec, 0, {"children": []}) is None
+
+
+def test_colour_blind_discs_differ_by_a_mark_not_only_colour():
+    pygame.init()
+    from game.ui.discs import disc_sprite
+
+    grey = (128, 128, 128)
+    ring, cross, plain = (disc_sprite(grey, 30, m) for m in (0, 1, None))
+    def pixels(s: pygame.Surface) -> bytes:
+        return pygame.image.tobytes(s, "RGBA")
+    assert pixels(ring) != pixels(cross) != pixels(plain) and pixels(ring) != pixels(plain)
