@@ -22,6 +22,7 @@ from game.base import GameSpec, Position
 
 VERSION = "0.1.0"
 NAME = "connect4-mcts"
+ENGINE_NICENESS = 4
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,8 +41,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"connect4 engine: error: {problem}", file=sys.stderr)
         return 2
     out = _protocol_stdout()
+    _yield_to_the_window()
     engine = Engine(out, threads=args.threads, seed=args.seed, max_nodes=args.max_nodes)
     return engine.serve(sys.stdin.buffer)
+
+
+def _yield_to_the_window() -> None:
+    """Run a little below normal priority so the app's frames stay smooth on a busy machine."""
+    if hasattr(os, "nice") and os.environ.get("CONNECT4_ENGINE_NICE", "1") != "0":
+        try:
+            os.nice(ENGINE_NICENESS)
+        except OSError:
+            pass
 
 
 def _bad_arguments(args: argparse.Namespace) -> str | None:
@@ -150,11 +161,11 @@ class Engine:
 
     # -- searches ---------------------------------------------------------------------------
     def _searcher(self, spec: GameSpec) -> Any:
-        from ai.mcts import Searcher
+        from ai.hybrid import HybridSearcher
 
         searcher = self._searchers.get(spec.name)
         if searcher is None:
-            searcher = Searcher(spec, seed=self._seed, max_nodes=self._max_nodes, threads=self._threads)
+            searcher = HybridSearcher(spec, seed=self._seed, max_nodes=self._max_nodes, threads=self._threads)
             self._searchers[spec.name] = searcher
         return searcher
 
@@ -183,6 +194,7 @@ class Engine:
             on_info=on_info if go.info_ms else None,
             info_ms=go.info_ms or 100.0,
             stop_event=self._stop_event,
+            exact=go.exact,
         )
         self.emit(protocol.result_message("bestmove", spec, result, go.search_id))
 
