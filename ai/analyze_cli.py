@@ -1,9 +1,14 @@
-"""``python main.py analyze MOVES``: search one position (or one per stdin line with MOVES = ``-``)."""
+"""``python main.py analyze MOVES``: search one position (or one per stdin line with MOVES = ``-``).
+
+The engine's searcher (``ai.hybrid``): MCTS, with the exact solver beside it on Connect 4 unless
+``--no-exact``. ``exact`` in the output is true when the move is proven optimal.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -23,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="random seed (same seed + iterations = same result)")
     parser.add_argument("--threads", type=int, default=0, help="search threads (0 = all cores but one)")
     parser.add_argument("--json", action="store_true", help="one JSON object per position")
+    parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=True,
+                        help="Connect 4: run the exact solver beside the search (default on)")
 
 
 def result_to_json(spec: Any, position: Any, result: SearchResult) -> dict[str, Any]:
@@ -32,12 +39,14 @@ def result_to_json(spec: Any, position: Any, result: SearchResult) -> dict[str, 
         "best_move": text(result.best_move),
         "value": round(result.value, 4),
         "proven": _PROVEN_TEXT[result.proven],
+        "exact": bool(result.exact),
         "iterations": result.iterations,
         "elapsed_ms": round(result.elapsed_ms, 1),
         "max_depth": result.max_depth,
         "pv": [text(m) for m in result.pv],
         "children": [
-            {"move": text(c.move), "visits": c.visits, "value": round(c.value, 4), "proven": _PROVEN_TEXT[c.proven]}
+            {"move": text(c.move), "visits": c.visits, "value": round(c.value, 4), "proven": _PROVEN_TEXT[c.proven],
+             "score": c.score}
             for c in result.children
         ],
     }
@@ -45,16 +54,18 @@ def result_to_json(spec: Any, position: Any, result: SearchResult) -> dict[str, 
 
 def _print_table(data: dict[str, Any]) -> None:
     print(f"position '{data['position']}'  best move {data['best_move']}  value {data['value']:.3f}"
-          + (f" (proven {data['proven']})" if data["proven"] else ""))
+          + (f" (proven {data['proven']})" if data["proven"] else "") + (" exact" if data["exact"] else ""))
     print(f"{data['iterations']:,} iterations in {data['elapsed_ms']:.0f} ms, depth {data['max_depth']}, "
           f"pv {' '.join(data['pv'])}")
-    print(f"{'move':>5} {'visits':>10} {'value':>7}  proven")
+    print(f"{'move':>5} {'visits':>10} {'value':>7}  {'proven':<6} score")
     for c in data["children"]:
-        print(f"{c['move']:>5} {c['visits']:>10,} {c['value']:>7.3f}  {c['proven'] or ''}")
+        score = "" if c["score"] is None else str(c["score"])
+        print(f"{c['move']:>5} {c['visits']:>10,} {c['value']:>7.3f}  {c['proven'] or '':<6} {score}")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ai.mcts import Searcher, supports
+    from ai.hybrid import HybridSearcher
+    from ai.mcts import supports
     from game import get_game
     from game.errors import GameError
 
@@ -69,11 +80,11 @@ def run(args: argparse.Namespace) -> int:
     if args.iterations is not None and args.iterations < 1:
         print("error: --iterations must be at least 1", file=sys.stderr)
         return 2
-    if args.time_ms is not None and not args.time_ms > 0:
-        print("error: --time-ms must be positive", file=sys.stderr)
+    if args.time_ms is not None and not (args.time_ms > 0 and math.isfinite(args.time_ms)):
+        print("error: --time-ms must be a positive finite number", file=sys.stderr)
         return 2
     time_ms = 1000.0 if args.time_ms is None and args.iterations is None else args.time_ms
-    searcher = Searcher(spec, seed=args.seed, threads=args.threads)
+    searcher = HybridSearcher(spec, seed=args.seed, threads=args.threads)
     searcher.warm_up()  # load the compiled code before the clock starts
 
     def analyze(text: str) -> dict[str, Any]:
@@ -82,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
             raise GameError(f"the game is over after {text.strip()!r}")
         searcher.clear()
         searcher.set_position(position)
-        return result_to_json(spec, position, searcher.search(time_ms=time_ms, iterations=args.iterations))
+        result = searcher.search(time_ms=time_ms, iterations=args.iterations, exact=args.exact)
+        return result_to_json(spec, position, result)
 
     if args.moves != "-":
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -58,8 +59,8 @@ def _measure(spec: Any, moves: str, seconds: float, threads: int) -> dict[str, A
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.seconds > 0:
-        print("error: --seconds must be positive", file=sys.stderr)
+    if not (args.seconds > 0 and math.isfinite(args.seconds)):
+        print("error: --seconds must be a positive finite number", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     from ai.jit import NUMBA_AVAILABLE

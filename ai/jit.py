@@ -6,6 +6,7 @@ JIT cost is paid once per machine. Set ``CONNECT4_NO_NUMBA=1`` to force plain Py
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import warnings
@@ -24,7 +25,28 @@ def _cache_dir() -> str:
         base = user_cache_dir(APP_NAME, appauthor=False)
     except ImportError:  # pragma: no cover - platformdirs is a runtime dependency
         base = os.path.join(os.path.expanduser("~"), ".cache", APP_NAME)
-    return os.path.join(base, "numba")
+    if getattr(sys, "frozen", False):  # the frozen app's locator keys on the executable
+        return os.path.join(base, "numba")
+    return os.path.join(base, "numba", _sources_digest())
+
+
+def _sources_digest() -> str:
+    """A digest of the compiled sources (``ai/**/*.py`` with ``@jit``): numba keys a cached function on its own
+    file only, so a caller (``mcts.core.run_chunk``) would keep stale code after a callee's file
+    (a kernel) changed."""
+    digest = hashlib.sha256()
+    root = os.path.dirname(os.path.abspath(__file__))
+    for folder, dirs, files in sorted(os.walk(root)):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(f for f in files if f.endswith(".py")):
+            try:
+                with open(os.path.join(folder, name), "rb") as fh:
+                    text = fh.read()
+            except OSError:
+                continue
+            if b"@jit" in text:  # only files with compiled functions
+                digest.update(name.encode() + text)
+    return digest.hexdigest()[:16]
 
 
 if os.environ.get("CONNECT4_NO_NUMBA"):

@@ -233,3 +233,15 @@ def test_an_unfinished_solve_is_retried_once_with_a_longer_budget():
     assert controller.wanted_search(settings, bot_turn, False, False, 500, analysis_only=True) == ("exact", 500)
     settings.exact = False
     assert controller.wanted_search(settings, human_turn, False, False, 500)[0] == "analysis"
+
+
+def test_a_solution_line_is_not_taken_for_a_heatmap():
+    app, client = make_app(moves="4453", heatmap=True, exact=True)
+    try:
+        app.step([])  # asks the solver first
+        assert client.searches and "solve_ms" in client.searches[-1]
+        app.step([])  # the solution arrives (and the analysis starts)
+        assert app.exact_cache.get("connect4", "4453") is not None
+        assert app.heat is None or app.heat.iterations > 0
+    finally:
+        shutdown(app)

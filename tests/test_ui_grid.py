@@ -3,6 +3,8 @@ driven headless through the real frame function with synthetic events."""
 
 from __future__ import annotations
 
+import time
+
 import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
@@ -12,6 +14,7 @@ from game.ui.board_view import Connect4View
 from game.ui.engine_driver import EngineDriver
 from game.ui.game_choices import GAME_CHOICES
 from game.ui.grid_view import GridView
+from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
 from game.ui.window import create_app, shutdown
@@ -248,3 +251,24 @@ def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps):
     app.step([], now=start + PLACE_SECONDS * 3)
     late = app.screen.get_at(probe)
     assert early != late  # the X was still small at first, full size later
+
+
+@pytest.mark.slow
+def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers():
+    settings = Settings(mode="vs-bot", window=(1000, 700), sound=False, heatmap=True,
+                        bots=[BotSetting("easy"), BotSetting("easy")])
+    app = create_app(settings, Session.from_text("tictactoe"), persist=False)
+    app.min_bot_delay = 0.0
+    try:
+        app.step([])
+        app.step([click(cell_centre(app, "b2"))])
+        deadline = time.monotonic() + 120  # the first search of a game may compile its kernel
+        while len(app.session.line) < 2 or app.heat is None or app.heat_moves != app.session.moves_text:
+            assert time.monotonic() < deadline, "no answer from the engine"
+            assert not app.driver.refused and app.driver.unavailable is None, app.driver.refused
+            app.step()
+            time.sleep(0.01)
+        assert app.session.line[1] in (0, 2, 6, 8)  # the only replies to the centre that do not lose
+        assert set(app.heat.entries) == set(app.session.position.legal_moves())
+    finally:
+        shutdown(app)

@@ -14,7 +14,10 @@ import numpy as np
 
 from ai.mcts.kernel_connect4 import STATE_LEN as C4_STATE_LEN
 from ai.mcts.kernel_connect4 import c4_params, c4_state
-from ai.mcts.kernels import KIND_CONNECT4
+from ai.mcts.kernel_mnk import mnk_params, mnk_state, mnk_state_len
+from ai.mcts.kernel_uttt import STATE_LEN as UTTT_STATE_LEN
+from ai.mcts.kernel_uttt import uttt_state
+from ai.mcts.kernels import KIND_CONNECT4, KIND_MNK, KIND_UTTT
 from ai.mcts.layout import P_EXPAND, P_KIND, P_MAX_MOVES, P_PLAYOUT, P_STATE_LEN, PARAMS_LEN
 
 
@@ -51,10 +54,57 @@ def _connect4(spec: Any) -> GameAdapter:
     )
 
 
+# m,n,k boards with more cells than this search near the stones only, with capped playouts
+MNK_SMALL_BOARD = 64
+MNK_NEAR = 2  # children: empty cells within 2 of a stone
+MNK_PLAYOUT_NEAR = 1  # playout moves: within 1 of a stone
+MNK_PLAYOUT_CAP = 20  # playout moves before the window score
+MNK_KEEP = 12  # children kept per node (the best by line score; every defence of an open three)
+
+
+def _mnk(spec: Any) -> GameAdapter:
+    cells = spec.width * spec.height
+    small = cells <= MNK_SMALL_BOARD
+
+    def fill(s: Any, params: np.ndarray) -> None:
+        if small:
+            mnk_params(s.width, s.height, s.k, params)
+        else:
+            mnk_params(s.width, s.height, s.k, params, MNK_NEAR, MNK_PLAYOUT_NEAR, MNK_PLAYOUT_CAP, MNK_KEEP)
+
+    return GameAdapter(
+        kind=KIND_MNK,
+        max_moves=cells,
+        state_len=mnk_state_len(cells),
+        fill_params=fill,
+        encode=lambda pos: mnk_state(cells, pos.stones0, pos.stones1, pos.history[-1] if pos.history else -1),
+        default_playout=1,  # take wins, block wins, make / block open fours
+        default_expand=1 if small else 2,
+    )
+
+
+def _uttt() -> GameAdapter:
+    return GameAdapter(
+        kind=KIND_UTTT,
+        max_moves=81,
+        state_len=UTTT_STATE_LEN,
+        fill_params=lambda s, params: None,
+        encode=uttt_state,
+        default_playout=1,  # take a game-winning move
+        default_expand=2,
+    )
+
+
 def adapter_for(spec: Any) -> GameAdapter | None:
     """The adapter of ``spec``'s game, or None if no kernel plays it."""
     from game.connect4 import Connect4Spec
+    from game.mnk import MnkSpec
+    from game.uttt import UtttSpec
 
     if isinstance(spec, Connect4Spec):
         return _connect4(spec)
+    if isinstance(spec, MnkSpec):
+        return _mnk(spec)
+    if isinstance(spec, UtttSpec):
+        return _uttt()
     return None

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from ai.jit import jit
 from ai.mcts.kernel_connect4 import c4_gen_children, c4_play, c4_playout
+from ai.mcts.kernel_mnk import mnk_gen_children, mnk_play, mnk_playout
+from ai.mcts.kernel_uttt import uttt_gen_children, uttt_play, uttt_playout
 from ai.mcts.layout import P_KIND
 
 KIND_CONNECT4 = 1
-# KIND_MNK = 2 and KIND_UTTT = 3 are reserved for the grid-game kernels.
+KIND_MNK = 2  # tic-tac-toe, m,n,k, Gomoku
+KIND_UTTT = 3  # Ultimate tic-tac-toe
 
 
 @jit
@@ -25,6 +28,10 @@ def gen_children(params, state, moves, status):  # type: ignore[no-untyped-def]
     kind = params[P_KIND]
     if kind == KIND_CONNECT4:
         return c4_gen_children(params, state, moves, status)
+    if kind == KIND_MNK:
+        return mnk_gen_children(params, state, moves, status)
+    if kind == KIND_UTTT:
+        return uttt_gen_children(params, state, moves, status)
     return 0
 
 
@@ -33,6 +40,10 @@ def play(params, state, move):  # type: ignore[no-untyped-def]
     kind = params[P_KIND]
     if kind == KIND_CONNECT4:
         return c4_play(params, state, move)
+    if kind == KIND_MNK:
+        return mnk_play(params, state, move)
+    if kind == KIND_UTTT:
+        return uttt_play(params, state, move)
     return 0
 
 
@@ -41,4 +52,8 @@ def playout(params, state, rng):  # type: ignore[no-untyped-def]
     kind = params[P_KIND]
     if kind == KIND_CONNECT4:
         return c4_playout(params, state, rng)
+    if kind == KIND_MNK:
+        return mnk_playout(params, state, rng)
+    if kind == KIND_UTTT:
+        return uttt_playout(params, state, rng)
     return 0.5

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ai.jit import NUMBA_AVAILABLE
-from ai.mcts.core import M_MAX_DEPTH, run_chunk
+from ai.mcts.core import M_MAX_DEPTH, propagate, run_chunk
 from ai.mcts.games import GameAdapter, adapter_for
 from ai.mcts.layout import DRAW, LOSS, UNKNOWN, WIN
 from ai.mcts.tree import DEFAULT_MAX_NODES, Tree
@@ -217,6 +217,24 @@ class Searcher:
             w.tree.reset()
             w.rng[0] = _mix_seed(self.seed, i)
 
+    def mark_root_proofs(self, proofs: dict[int, int]) -> None:
+        """Mark root moves proven by an outside solver (move -> +1 win / 0 draw / -1 loss for the
+        mover) in the calling thread's tree: proven losses get no more visits, a proven win proves
+        the root. Call it between searches or from ``on_info`` (which runs between chunks)."""
+        codes = {1: WIN, 0: DRAW, -1: LOSS}
+        t = self._workers[0].tree
+        fc = int(t.first_child[0])
+        if fc < 0 or t.proven[0] != UNKNOWN:
+            return
+        changed = False
+        for i in range(fc, fc + int(t.n_children[0])):
+            code = codes.get(proofs.get(int(t.move[i]), 2), UNKNOWN)
+            if code != UNKNOWN and t.proven[i] == UNKNOWN:
+                t.proven[i] = code
+                changed = True
+        if changed:
+            propagate(0, t.parent, t.first_child, t.n_children, t.proven)
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False)
@@ -227,6 +245,7 @@ class Searcher:
         w = _Worker(self._adapter, self._workers[0].params, 1, 1024)
         w.root_state[:] = self._adapter.encode(self.spec.start())
         w.run(64, self.exploration)
+        propagate(0, w.tree.parent, w.tree.first_child, w.tree.n_children, w.tree.proven)  # mark_root_proofs
         child = int(w.tree.first_child[0])
         if child >= 0:
             w.tree.reroot(child)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from game.errors import GameError
 from game.ui import controller
+from game.ui.exact import EXACT_BUDGETS_MS
 from game.ui.players import BotSetting
 from game.ui.savefile import SaveFileError, load_game
 from game.ui.session import Session
@@ -169,11 +170,13 @@ def screenshot(app, path: Path, wait_s: float) -> int:  # type: ignore[no-untype
     """Save the frame once the engine's analysis (heatmap, eval, exact verdicts) has arrived.
 
     Waits up to ``STARTUP_WAIT_S`` for the engine to start (a cold start compiles the search core),
-    then up to ``wait_s`` for the analysis; without an engine it captures anyway and says why on stderr.
+    then up to ``wait_s`` for the analysis (plus the solver's budgets with exact verdicts on); without
+    an engine it captures anyway and says why on stderr.
     """
     from game.ui import window
 
     app.analysis_only = True
+    exact_s = sum(EXACT_BUDGETS_MS) / 1000 if app.settings.exact and controller.exact_available(app.session) else 0
     start = time.monotonic()
     ready_at: float | None = None
     problem = None
@@ -197,7 +200,7 @@ def screenshot(app, path: Path, wait_s: float) -> int:  # type: ignore[no-untype
             if ready_at is None and now - start > STARTUP_WAIT_S:
                 problem = f"the engine did not start within {STARTUP_WAIT_S:.0f} s"
                 break
-            if ready_at is not None and now - ready_at > wait_s:
+            if ready_at is not None and now - ready_at > wait_s + exact_s:
                 problem = f"no {' / '.join(missing)} from the engine within {wait_s:g} s"
                 break
             time.sleep(1 / 60)
@@ -240,6 +243,9 @@ def smoke(settings: Settings, session: Session) -> int:
                 raise RuntimeError("the window was closed")
             if app.driver.unavailable:
                 raise RuntimeError(app.driver.unavailable)
+            if app.driver.refused:
+                raise RuntimeError(f"the engine cannot search {app.session.spec.name}: "
+                                   f"{next(iter(app.driver.refused.values()))}")
             if len(app.session.line) != last_len:
                 last_len = len(app.session.line)
                 moves_by_engine += 1

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from game.errors import GameError
 from game.ui.players import is_bot
 from game.ui.session import Session
 from game.ui.settings import Settings
@@ -82,3 +85,35 @@ def redo_target(settings: Settings, session: Session) -> int:
         ):
             target += 1
     return target
+
+
+def refusal_text(pos: Any, move: int) -> str | None:
+    """A short reason for an Ultimate TTT cell outside the board(s) one may play in (else None)."""
+    allowed = getattr(pos, "allowed_boards", None)
+    if allowed is None or pos.outcome.is_over:
+        return None
+    from game.uttt import board_name, board_of
+
+    boards = allowed()
+    if not 0 <= move < 81 or board_of(move) in boards or len(boards) != 1:
+        return None
+    return f"Play in the framed board {board_name(boards[0])}"
+
+
+def best_scored_move(session: Session, msg: dict[str, Any]) -> int:
+    """The column with the best exact score in a solver answer (ties: nearest the centre)."""
+    spec, pos = session.spec, session.position
+    legal = pos.legal_moves()
+    centre = (spec.width - 1) / 2
+    scores: dict[int, int] = {}
+    for child in msg.get("children") or []:
+        if not isinstance(child, dict) or not isinstance(child.get("score"), int):
+            continue
+        try:
+            move = spec.parse_move(str(child.get("move")))
+        except GameError:
+            continue
+        if move in legal:
+            scores[move] = child["score"]
+    pool = [m for m in legal if m in scores] or list(legal)
+    return max(pool, key=lambda m: (scores.get(m, -999), -abs(m - centre)))

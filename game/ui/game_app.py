@@ -163,7 +163,7 @@ class App:
         try:
             after = self.session.play(move)
         except GameError as exc:
-            self.set_notice(refusal_text(before, move) or str(exc))
+            self.set_notice(controller.refusal_text(before, move) or str(exc))
             return False
         self.driver.cancel()  # whatever it was searching is now the past
         if self.animation is not None:
@@ -202,6 +202,7 @@ class App:
     def go_to(self, ply: int) -> None:
         if self.session.go_to(ply):
             self.animation = None
+            self.placed = None
             self._landed_sound = True
             self.pending_move = None
             self._dirty_game = True
@@ -266,8 +267,8 @@ class App:
         consistent = self.session.spec.moves_to_text(self.session.line[: search.ply]) == search.moves
         if not consistent:
             return
-        heat = heat_from_info(self.session.spec, search.ply, msg)
-        if heat is not None:
+        heat = heat_from_info(self.session.spec, search.ply, msg) if kind in ("info", "bestmove") else None
+        if heat is not None:  # (a solver's "solution" has scores, not visits)
             self.heat, self.heat_moves = heat, search.moves
         value = msg.get("value")
         searched = msg.get("iterations") or msg.get("proven")  # a result of 0 iterations says nothing
@@ -278,7 +279,7 @@ class App:
             self.exact_cache.put(search.game, search.moves, scores, search.budget_ms)
             return
         if kind == "solution" and search.kind == "solve":
-            move = best_scored_move(self.session, msg)
+            move = controller.best_scored_move(self.session, msg)
             self.pending_move = (search.moves, move, self.turn_started + self.min_bot_delay)
             return
         if kind == "bestmove" and search.kind == "bot":
@@ -368,38 +369,6 @@ class App:
 
 
 
-def refusal_text(pos: Any, move: int) -> str | None:
-    """A short reason for an Ultimate TTT cell outside the board(s) one may play in (else None)."""
-    allowed = getattr(pos, "allowed_boards", None)
-    if allowed is None or pos.outcome.is_over:
-        return None
-    from game.uttt import board_name, board_of
-
-    boards = allowed()
-    if not 0 <= move < 81 or board_of(move) in boards or len(boards) != 1:
-        return None
-    return f"Play in the framed board {board_name(boards[0])}"
-
-
 def set_caption(game: str) -> None:
     title = game_title(game)
     pygame.display.set_caption(title if game == "connect4" else f"{title} · Connect 4 MCTS")
-
-
-def best_scored_move(session: Session, msg: dict[str, Any]) -> int:
-    """The column with the best exact score in a solver answer (ties: nearest the centre)."""
-    spec, pos = session.spec, session.position
-    legal = pos.legal_moves()
-    centre = (spec.width - 1) / 2
-    scores: dict[int, int] = {}
-    for child in msg.get("children") or []:
-        if not isinstance(child, dict) or not isinstance(child.get("score"), int):
-            continue
-        try:
-            move = spec.parse_move(str(child.get("move")))
-        except GameError:
-            continue
-        if move in legal:
-            scores[move] = child["score"]
-    pool = [m for m in legal if m in scores] or list(legal)
-    return max(pool, key=lambda m: (scores.get(m, -999), -abs(m - centre)))

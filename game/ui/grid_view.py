@@ -102,7 +102,7 @@ class GridView:
             rect = self.cell_rect(scene.hover)
             pygame.draw.rect(surface, mix(theme.hole, scene.colour_of(scene.preview_player), 0.25),
                              rect.inflate(-self._inset() * 2, -self._inset() * 2), width=2, border_radius=6)
-            self._piece(surface, scene, scene.preview_player, rect, 1.0, 120)
+            self._piece(surface, scene, scene.preview_player, rect, 1.0, 85 if scene.heat is not None else 120)
         if scene.key_cursor is not None and 0 <= scene.key_cursor < self.width * self.height:
             rect = self.cell_rect(scene.key_cursor).inflate(-2, -2)
             pygame.draw.rect(surface, theme.accent, rect, width=max(2, self.cell // 16), border_radius=6)
@@ -151,7 +151,7 @@ class GridView:
             if self.uttt and len(allowed) == 1:  # sent to one board: frame it (a free choice shows only the dots)
                 for board in allowed:
                     frame = self.board_rect(board).inflate(round(self.gap * 0.7), round(self.gap * 0.7))
-                    pygame.draw.rect(layer, mix(theme.hole, theme.heat_warm, 0.75), frame, border_radius=pad)
+                    pygame.draw.rect(layer, theme.win_ring, frame, border_radius=pad)
             heat = scene.heat
             top = 1.0
             if heat is not None:
@@ -208,12 +208,14 @@ class GridView:
             if entry.share < 0.01 and entry.move != best:
                 continue
             rect = self.cell_rect(entry.move)
-            colour = shade(theme.accent, 0.8) if entry.move == best else theme.text
+            background = layer.get_at(rect.center)[:3]  # the tint painted just before
+            light = 0.299 * background[0] + 0.587 * background[1] + 0.114 * background[2] > 140
+            colour = (24, 28, 36) if light else (242, 244, 248)  # readable on any tint, in every theme
             y = rect.centery - (size * 0.6 if two_lines else 0)
             fonts.blit_text(layer, f"{entry.share * 100:.0f}%", size, colour, (rect.centerx, y), "center",
                             bold=entry.move == best)
             if two_lines:
-                fonts.blit_text(layer, verdict_text(entry), size - 3, theme.text_dim,
+                fonts.blit_text(layer, verdict_text(entry), size - 3, mix(colour, background, 0.35),
                                 (rect.centerx, y + size * 1.15), "center")
 
     def _coordinates(self, layer: pygame.Surface, theme: Theme, pad: int) -> None:

@@ -38,6 +38,10 @@ def parse_game_text(text: str, default_game: str = "connect4") -> tuple[GameSpec
             data = json.loads(stripped)
         except json.JSONDecodeError as exc:
             raise SaveFileError(f"not a valid game file: {exc.msg} at line {exc.lineno}") from None
+        except RecursionError:
+            raise SaveFileError("not a valid game file: nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer longer than Python converts
+            raise SaveFileError(f"not a valid game file: {str(exc).splitlines()[0][:80]}") from None
         if not isinstance(data, dict) or not isinstance(data.get("moves", ""), str):
             raise SaveFileError("not a game file: expected an object with \"game\" and \"moves\"")
         game = data.get("game", default_game)
@@ -65,13 +69,28 @@ def parse_game_text(text: str, default_game: str = "connect4") -> tuple[GameSpec
 GameTuple = tuple[GameSpec, tuple[int, ...], int | None]
 
 
+MAX_FILE_BYTES = 1_000_000
+
+
+def read_small_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of a small file; ValueError if it is larger than ``limit`` bytes (never reads
+    more than that, so /dev/zero or a huge file cannot exhaust memory). OSError as usual."""
+    with open(path, "rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"{path} is too large (over {limit // 1000} kB)")
+    return data.decode("utf-8")
+
+
 def load_game(path: str | os.PathLike[str], default_game: str = "connect4") -> GameTuple:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_small_text(path)
+    except UnicodeDecodeError:
+        raise SaveFileError(f"cannot read {path}: not UTF-8 text") from None
+    except OSError as exc:
         raise SaveFileError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    if len(text) > 1_000_000:
-        raise SaveFileError(f"{path} is too large to be a saved game")
+    except ValueError as exc:
+        raise SaveFileError(f"{exc}: not a saved game") from None
     return parse_game_text(text, default_game)
 
 

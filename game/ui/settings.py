@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from game.ui.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, MODES, BotSetting
-from game.ui.savefile import SaveFileError, game_to_json, parse_game_text, write_atomic
+from game.ui.savefile import game_to_json, parse_game_text, read_small_text, write_atomic
 
 APP_NAME = "connect4-mcts"
 SETTINGS_FILE = "settings.json"
@@ -128,8 +128,8 @@ def load_settings(directory: Path | None = None) -> tuple[Settings, str | None]:
     if not path.exists():
         return Settings(), None
     try:
-        return Settings.from_dict(json.loads(path.read_text(encoding="utf-8"))), None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return Settings.from_dict(json.loads(read_small_text(path))), None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         notice = f"Settings file was unreadable ({_one_line(exc)}); defaults restored"
         try:
             write_atomic(path, Settings().to_json())
@@ -164,8 +164,8 @@ def load_autosave(directory: Path | None = None):  # type: ignore[no-untyped-def
     if not path.exists():
         return None, None
     try:
-        return parse_game_text(path.read_text(encoding="utf-8")), None
-    except (OSError, UnicodeDecodeError, SaveFileError) as exc:
+        return parse_game_text(read_small_text(path)), None
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and SaveFileError are ValueErrors
         try:
             path.unlink()
         except OSError:
