@@ -95,3 +95,12 @@ def test_colour_blind_discs_differ_by_a_mark_not_only_colour():
     def pixels(s: pygame.Surface) -> bytes:
         return pygame.image.tobytes(s, "RGBA")
     assert pixels(ring) != pixels(cross) != pixels(plain) and pixels(ring) != pixels(plain)
+
+
+def test_share_labels_never_show_zero_for_a_visited_move() -> None:
+    from game.ui.heat import share_text
+
+    assert share_text(0.0) == "0%"
+    assert share_text(0.003) == "<1%"
+    assert share_text(0.006) == "1%"
+    assert share_text(0.6) == "60%"

@@ -19,7 +19,7 @@ from game.ui import fonts
 from game.ui.animation import DropAnimation
 from game.ui.discs import draw_disc
 from game.ui.exact import Verdict
-from game.ui.heat import HeatData, verdict_text
+from game.ui.heat import HeatData, share_text, verdict_text
 from game.ui.themes import Color, Theme, mix, shade
 
 
@@ -259,7 +259,7 @@ class Connect4View:
             for move, entry in heat.entries.items():
                 x, _ = self.center(move, 0)
                 colour = theme.accent if move == best else theme.text
-                share = f"{entry.share * 100:.0f}%"
+                share = share_text(entry.share)
                 fonts.blit_text(surface, share, size, colour, (x, y0), "midtop", bold=move == best)
                 if verdicts is None:
                     fonts.blit_text(surface, verdict_text(entry), size - 1, theme.text_dim, (x, y0 + size * 1.3),

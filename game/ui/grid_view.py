@@ -14,7 +14,7 @@ import pygame
 from game import GameSpec
 from game.ui import fonts
 from game.ui.board_view import BoardScene
-from game.ui.heat import HeatData, verdict_text
+from game.ui.heat import HeatData, share_text, verdict_text
 from game.ui.marks import draw_piece
 from game.ui.themes import Theme, mix, shade
 
@@ -212,7 +212,7 @@ class GridView:
             light = 0.299 * background[0] + 0.587 * background[1] + 0.114 * background[2] > 140
             colour = (24, 28, 36) if light else (242, 244, 248)  # readable on any tint, in every theme
             y = rect.centery - (size * 0.6 if two_lines else 0)
-            fonts.blit_text(layer, f"{entry.share * 100:.0f}%", size, colour, (rect.centerx, y), "center",
+            fonts.blit_text(layer, share_text(entry.share), size, colour, (rect.centerx, y), "center",
                             bold=entry.move == best)
             if two_lines:
                 fonts.blit_text(layer, verdict_text(entry), size - 3, mix(colour, background, 0.35),

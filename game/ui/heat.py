@@ -66,6 +66,13 @@ def heat_from_info(spec: GameSpec, ply: int, msg: dict) -> HeatData | None:
     return HeatData(ply, entries, int(iterations) if isinstance(iterations, int | float) else total)
 
 
+def share_text(share: float) -> str:
+    """A visit share as a label: whole percents, "<1%" for a sliver, "0%" only for none at all."""
+    if 0 < share < 0.005:
+        return "<1%"
+    return f"{share * 100:.0f}%"
+
+
 def verdict_text(entry: HeatEntry) -> str:
     """The second label under a column: the win rate, or the proven result."""
     if entry.proven == "win":

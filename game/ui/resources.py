@@ -1,11 +1,11 @@
-"""Where bundled assets live, from a checkout or a PyInstaller bundle."""
+"""Where bundled assets live: found through importlib.resources from a checkout and frozen alike."""
 
 from __future__ import annotations
 
-import sys
+import importlib.resources
 from pathlib import Path
 
 
 def asset_path(*parts: str) -> Path:
-    base = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[2]))
-    return base.joinpath("assets", *parts)
+    """A real file path of ``assets/<parts>`` (``assets`` is a package, also in the bundle)."""
+    return Path(str(importlib.resources.files("assets").joinpath(*parts)))

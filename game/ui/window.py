@@ -15,6 +15,7 @@ from game.ui import fonts  # noqa: E402
 from game.ui.discs import disc_sprite  # noqa: E402
 from game.ui.engine_driver import EngineDriver, default_client_factory  # noqa: E402
 from game.ui.game_app import App  # noqa: E402
+from game.ui.resources import asset_path  # noqa: E402
 from game.ui.session import Session  # noqa: E402
 from game.ui.settings import MIN_WINDOW, Settings  # noqa: E402
 from game.ui.sounds import Sounds  # noqa: E402
@@ -24,6 +25,11 @@ FPS = 60
 
 
 def _icon() -> pygame.Surface:
+    """The bundled icon (assets/icon.png), or a drawn one if it cannot be read."""
+    try:
+        return pygame.image.load(str(asset_path("icon.png")))
+    except (pygame.error, OSError, FileNotFoundError):
+        pass
     icon = pygame.Surface((64, 64), pygame.SRCALPHA)
     pygame.draw.rect(icon, THEMES["classic"].board, icon.get_rect(), border_radius=12)
     icon.blit(disc_sprite(THEMES["classic"].discs[0], 13, None), (2, 32))
