@@ -24,6 +24,7 @@ use ``exact=False`` for reproducible searches).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 import time
@@ -201,7 +202,31 @@ class HybridSearcher:
         finally:
             root.stop()
         self.last_solver_error = root.error
-        return merge(result, root.facts, elapsed_ms=(time.perf_counter() - start) * 1000.0)
+        merged = merge(result, root.facts, elapsed_ms=(time.perf_counter() - start) * 1000.0)
+        return with_book(merged, position)
+
+
+def with_book(result: SearchResult, position: Any) -> SearchResult:
+    """Play the opening book's move when the solver proved nothing about the root this time."""
+    from ai.opening_book import lookup
+
+    if result.proven is not None:
+        return result
+    entry = lookup(position)
+    if entry is None:
+        return result
+    children = tuple(
+        MoveStats(c.move, c.visits, _VALUE[entry.result], entry.result, c.score) if c.move == entry.move else c
+        for c in result.children
+    )
+    return dataclasses.replace(
+        result,
+        best_move=entry.move,
+        value=_VALUE[entry.result],
+        proven=entry.result,
+        children=children,
+        pv=result.pv if result.pv[:1] == (entry.move,) else (entry.move,),
+    )
 
 
 def _budget_ok(time_ms: float | None, iterations: int | None) -> bool:
