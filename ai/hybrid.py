@@ -215,6 +215,8 @@ def with_book(result: SearchResult, position: Any) -> SearchResult:
     entry = lookup(position)
     if entry is None:
         return result
+    if entry.result < 0:  # every move keeps a loss: leave the choice to the search, report the result
+        return dataclasses.replace(result, value=_VALUE[-1], proven=-1)
     children = tuple(
         MoveStats(c.move, c.visits, _VALUE[entry.result], entry.result, c.score) if c.move == entry.move else c
         for c in result.children

@@ -67,3 +67,9 @@ def test_engine_opens_in_the_centre_with_exact_play() -> None:
     result = searcher.search(time_ms=150, exact=True)
     assert result.best_move == 3
     assert result.proven == 1
+
+
+def test_a_lost_book_position_keeps_the_search_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(opening_book, "entries", lambda: {"4": BookEntry(-1, 3)})
+    booked = with_book(_result(best=5), SPEC.parse_position("4"))
+    assert booked.best_move == 5 and booked.proven == -1 and booked.value == 0.0

@@ -1,7 +1,7 @@
 """Build ai/opening_book.json: for the first plies of 7x6 Connect 4, the game result and a move
 that keeps it, proved by our own solver (weak win/draw/loss searches; slow: minutes per entry).
 
-    python tools/make_opening_book.py [--plies 1] [--tt-bits 24] [--out ai/opening_book.json]
+    python tools/make_opening_book.py [--plies 1] [--positions 41 42 ...] [--tt-bits 24] [--out FILE]
 
 Only positions whose mirror image is not already in the book are searched; the engine mirrors
 on lookup. ``python -m ai.benchmarks.verify_book`` re-proves the entries.
@@ -51,6 +51,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", type=int, default=1, help="book every position up to this many plies")
     parser.add_argument("--tt-bits", type=int, default=24)
+    parser.add_argument("--positions", nargs="*", default=None,
+                        help="book exactly these positions (move strings) instead of every position")
     parser.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "ai" / "opening_book.json"))
     args = parser.parse_args()
     spec = get_game("connect4")
@@ -58,6 +60,9 @@ def main() -> int:
     out = Path(args.out)
     book: dict[str, dict[str, str]] = json.loads(out.read_text())["connect4"] if out.exists() else {}
     frontier = [spec.start()]
+    if args.positions is not None:
+        frontier = [spec.parse_position(text) for text in args.positions]
+        args.plies = 0
     for _ply in range(args.plies + 1):
         following = []
         for position in frontier:
