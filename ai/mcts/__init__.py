@@ -6,6 +6,9 @@ Layout
 ------
 * ``layout.py``   the ``params`` header, proof codes (UNKNOWN/LOSS/DRAW/WIN) and the in-kernel RNG.
 * ``kernel_connect4.py``  the Connect 4 kernel (bitboards, any W x H with W * (H + 1) <= 64).
+* ``kernel_mnk.py`` / ``mnk_lines.py``  tic-tac-toe and m,n,k up to 19x19 (Gomoku: candidate cells near
+  stones, tactical playouts capped at 20 moves and scored by counting lines).
+* ``kernel_uttt.py``  Ultimate tic-tac-toe (nine 9-bit boards per player).
 * ``kernels.py``  dispatch: ``gen_children`` / ``play`` / ``playout`` branch on ``params[P_KIND]``.
 * ``core.py``     the compiled UCT loop over a node pool of arrays, and subtree compaction.
 * ``tree.py``     the node pool: 7 arrays, 29 bytes per node, capped (default 512 MB in all);
@@ -63,7 +66,8 @@ Adding a game kernel (e.g. m,n,k or Ultimate TTT)
 4. Moves must fit in int16 (cell indices up to 32767) and ``max_moves`` children per node are
    allocated at each expansion, so ``max_nodes`` bounds memory for every game.
 Nothing in ``core.py``, ``tree.py`` or ``search.py`` changes; the whole core recompiles once
-(numba cache) after a kernel is added.
+after a kernel is added (``ai.jit`` keys the numba cache on a digest of every jitted source file,
+because numba itself only notices changes to a function's own file).
 """
 
 from ai.mcts.search import DEFAULT_C, Searcher, default_threads, supports
