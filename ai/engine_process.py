@@ -194,6 +194,7 @@ class Engine:
             on_info=on_info if go.info_ms else None,
             info_ms=go.info_ms or 100.0,
             stop_event=self._stop_event,
+            early_stop=go.early_stop,
             exact=go.exact,
         )
         self.emit(protocol.result_message("bestmove", spec, result, go.search_id))

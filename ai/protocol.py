@@ -36,6 +36,7 @@ class Go:
     info_ms: float | None
     search_id: Any
     exact: bool
+    early_stop: bool = True
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,10 @@ def _parse_go(obj: dict[str, Any]) -> Go:
     exact = obj.get("exact", True)
     if not isinstance(exact, bool):
         raise ProtocolError('"exact" must be true or false')
-    return Go(time_ms, None if iterations is None else int(iterations), info_ms, _search_id(obj), exact)
+    early_stop = obj.get("early_stop", True)
+    if not isinstance(early_stop, bool):
+        raise ProtocolError('"early_stop" must be true or false')
+    return Go(time_ms, None if iterations is None else int(iterations), info_ms, _search_id(obj), exact, early_stop)
 
 
 def _number(obj: dict[str, Any], key: str, low: float, high: float, default: float | None = None) -> float | None:

@@ -32,6 +32,10 @@ def test_go_fields() -> None:
     assert cmd == Go(250.0, None, 100.0, 7, True)
     cmd = protocol.parse_command('{"cmd": "go", "iterations": 5000, "exact": false}')
     assert cmd == Go(None, 5000, None, None, False)
+    cmd = protocol.parse_command('{"cmd": "go", "time_ms": 50, "early_stop": false}')
+    assert isinstance(cmd, Go) and cmd.early_stop is False
+    with pytest.raises(ProtocolError, match="early_stop"):
+        protocol.parse_command('{"cmd": "go", "time_ms": 50, "early_stop": "no"}')
 
 
 def test_simple_and_solve() -> None:

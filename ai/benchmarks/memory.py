@@ -124,7 +124,8 @@ def search_phase(seconds: float, engine_args: list[str], max_nodes: int | None, 
 
         engine.send({"cmd": "position", "game": "connect4", "moves": ""})
         started = time.monotonic()
-        engine.send({"cmd": "go", "time_ms": seconds * 1000, "info_ms": 500, "id": "long"})
+        engine.send({"cmd": "go", "time_ms": seconds * 1000, "info_ms": 500, "id": "long",
+                     "exact": False, "early_stop": False})
         best = engine.until("bestmove", "long", timeout=seconds + 60, on_message=sample)
         wall = time.monotonic() - started
         peak = status_kb(engine.pid, "VmHWM")
