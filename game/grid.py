@@ -115,3 +115,26 @@ class GridNotation:
         """Play the moves of ``text`` from the empty board; errors name the move number."""
         moves = self.parse_moves(text)
         return play_all(self.start(), moves, text, self.move_to_text)  # type: ignore[attr-defined]
+
+
+class TwoStoneSets:
+    """Counting and ownership for a position kept as one bitboard per player (``stones0``, ``stones1``);
+    a mixin for frozen dataclasses."""
+
+    stones0: int
+    stones1: int
+
+    @property
+    def occupied(self) -> int:
+        return self.stones0 | self.stones1
+
+    @property
+    def ply(self) -> int:
+        return self.occupied.bit_count()
+
+    @property
+    def to_move(self) -> int:
+        return self.ply % 2
+
+    def stones(self, player: int) -> int:
+        return self.stones1 if player else self.stones0

@@ -18,7 +18,7 @@ from numbers import Integral
 
 from game.base import DRAW, ONGOING, Outcome, Status
 from game.errors import IllegalMoveError, NotationError
-from game.grid import MAX_SIDE, GridNotation
+from game.grid import MAX_SIDE, GridNotation, TwoStoneSets
 
 # (dx, dy) of the four line directions: right, up, up-right, up-left.
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))
@@ -105,28 +105,13 @@ class MnkSpec(GridNotation):
 
 
 @dataclass(frozen=True)
-class MnkPosition:
+class MnkPosition(TwoStoneSets):
     """An immutable m,n,k position; equality and hash ignore the move order (``history``)."""
 
     spec: MnkSpec
     stones0: int
     stones1: int
     history: tuple[int, ...] = field(default=(), compare=False)
-
-    @property
-    def occupied(self) -> int:
-        return self.stones0 | self.stones1
-
-    @property
-    def ply(self) -> int:
-        return self.occupied.bit_count()
-
-    @property
-    def to_move(self) -> int:
-        return self.ply % 2
-
-    def stones(self, player: int) -> int:
-        return self.stones1 if player else self.stones0
 
     @cached_property
     def outcome(self) -> Outcome:

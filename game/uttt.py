@@ -30,7 +30,7 @@ from numbers import Integral
 
 from game.base import DRAW, ONGOING, Outcome, Status
 from game.errors import IllegalMoveError
-from game.grid import GridNotation, cell_name
+from game.grid import GridNotation, TwoStoneSets, cell_name
 
 SIDE = 9
 CELLS = SIDE * SIDE
@@ -94,7 +94,7 @@ class UtttSpec(GridNotation):
 
 
 @dataclass(frozen=True)
-class UtttPosition:
+class UtttPosition(TwoStoneSets):
     """An immutable UTTT position; equality and hash ignore the move order (``history``).
 
     ``board`` is the local board the side to move must play in, or ``ANY_BOARD`` (-1) when it
@@ -108,21 +108,6 @@ class UtttPosition:
     won1: int
     board: int
     history: tuple[int, ...] = field(default=(), compare=False)
-
-    @property
-    def occupied(self) -> int:
-        return self.stones0 | self.stones1
-
-    @property
-    def ply(self) -> int:
-        return self.occupied.bit_count()
-
-    @property
-    def to_move(self) -> int:
-        return self.ply % 2
-
-    def stones(self, player: int) -> int:
-        return self.stones1 if player else self.stones0
 
     def boards_won(self, player: int) -> int:
         """9-bit mask of the local boards ``player`` has won."""
