@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from numbers import Integral
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from game.errors import IllegalMoveError, NotationError
 
@@ -121,8 +121,10 @@ class TwoStoneSets:
     """Counting and ownership for a position kept as one bitboard per player (``stones0``, ``stones1``);
     a mixin for frozen dataclasses."""
 
+    spec: Any
     stones0: int
     stones1: int
+    history: tuple[int, ...]
 
     @property
     def occupied(self) -> int:
@@ -138,3 +140,17 @@ class TwoStoneSets:
 
     def stones(self, player: int) -> int:
         return self.stones1 if player else self.stones0
+
+    def cell(self, index: int) -> int | None:
+        """Owner (0 or 1) of the cell ``row * width + col``, or None if it is empty."""
+        size = self.spec.width * self.spec.height
+        if not (0 <= index < size):
+            raise IndexError(f"cell index {index} is out of range 0-{size - 1}")
+        if (self.stones0 >> index) & 1:
+            return 0
+        if (self.stones1 >> index) & 1:
+            return 1
+        return None
+
+    def to_text(self) -> str:
+        return self.spec.moves_to_text(self.history)

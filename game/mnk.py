@@ -148,18 +148,6 @@ class MnkPosition(TwoStoneSets):
             return MnkPosition(spec, self.stones0 | bit, self.stones1, self.history + (move,))
         return MnkPosition(spec, self.stones0, self.stones1 | bit, self.history + (move,))
 
-    def cell(self, index: int) -> int | None:
-        if not (0 <= index < self.spec.size):
-            raise IndexError(f"cell index {index} is out of range 0-{self.spec.size - 1}")
-        if (self.stones0 >> index) & 1:
-            return 0
-        if (self.stones1 >> index) & 1:
-            return 1
-        return None
-
-    def to_text(self) -> str:
-        return self.spec.moves_to_text(self.history)
-
     def __repr__(self) -> str:
         return f"MnkPosition({self.spec.name}, {self.to_text()!r})"
 

@@ -196,18 +196,6 @@ class UtttPosition(TwoStoneSets):
             target = ANY_BOARD
         return UtttPosition(self.spec, stones0, stones1, won0, won1, target, self.history + (move,))
 
-    def cell(self, index: int) -> int | None:
-        if not (0 <= index < CELLS):
-            raise IndexError(f"cell index {index} is out of range 0-{CELLS - 1}")
-        if (self.stones0 >> index) & 1:
-            return 0
-        if (self.stones1 >> index) & 1:
-            return 1
-        return None
-
-    def to_text(self) -> str:
-        return self.spec.moves_to_text(self.history)
-
     def __repr__(self) -> str:
         return f"UtttPosition({self.to_text()!r})"
 
