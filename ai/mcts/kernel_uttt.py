@@ -221,31 +221,12 @@ def _gives_a_win(s, move):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _gives_a_board(s, move):  # type: ignore[no-untyped-def]
-    """True if ``move`` sends the opponent to a closed board (free choice) or to a board where it
-    can complete a local line at once."""
-    q = s[S_PLY] % 2
-    b = CELL_BOARD[move]
-    loc = CELL_LOCAL[move]
-    if (s[S_CLOSED] >> loc) & 1:
-        return True
-    own = s[q * 9 + loc] | (1 << loc) if loc == b else s[q * 9 + loc]
-    if loc == b:
-        if LINE9[own] or own | s[(1 - q) * 9 + b] == FULL:
-            return True
-    theirs = s[(1 - q) * 9 + loc]
-    return (COMPLETE9[theirs] & ~(own | theirs) & FULL) != 0
-
-
-@jit
 def uttt_playout(params, state, rng):  # type: ignore[no-untyped-def]
     """A random game from ``state`` (unchanged); 1.0 / 0.5 / 0.0 for the leaf's mover. With
     ``P_PLAYOUT`` = 1 a side takes a game-winning move, and draws a random move up to 3 times
     to find one that does not let the opponent win the game at once."""
     s = state.copy()
     smart = params[P_PLAYOUT] >= 1
-    safe = params[P_PLAYOUT] >= 2
-    safe_tries = params[P_PLAYOUT]  # modes >= 2: up to this many draws for a "safe" move
     t = 0  # moves played; the side to move at ``state`` plays when t is even
     while True:
         move = _winning_move(s) if smart else -1
@@ -255,13 +236,6 @@ def uttt_playout(params, state, rng):  # type: ignore[no-untyped-def]
             while smart and tries < 3 and _gives_a_win(s, move):
                 move = _random_move(s, rng)
                 tries += 1
-            if safe and not _gives_a_win(s, move):
-                tries = 1
-                while tries < safe_tries and _gives_a_board(s, move):
-                    alt = _random_move(s, rng)
-                    tries += 1
-                    if not _gives_a_win(s, alt):
-                        move = alt
         code = uttt_play(params, s, move)
         if code == MOVER_WON:
             return 0.0 if t % 2 == 0 else 1.0
