@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game import GameSpec
-from game.errors import GameError
-from game.ui.heat import HeatData
+from game.ui.heat import HeatData, engine_children, exact_score
 
 EXACT_BUDGETS_MS = (500, 1500)  # the solver's first look at a position, and one longer retry if it ran out
 EXACT_MS = EXACT_BUDGETS_MS[0]
@@ -61,17 +60,7 @@ def score_verdict(cells: int, ply: int, score: int) -> Verdict:
 
 def scores_from_solution(spec: GameSpec, msg: dict[str, Any]) -> dict[int, int | None]:
     """Column -> exact score (None: unknown) from a ``solution`` line; bad children are skipped."""
-    out: dict[int, int | None] = {}
-    for child in msg.get("children") or []:
-        if not isinstance(child, dict):
-            continue
-        try:
-            move = spec.parse_move(str(child.get("move")))
-        except GameError:
-            continue
-        score = child.get("score")
-        out[move] = score if isinstance(score, int) and not isinstance(score, bool) else None
-    return out
+    return {move: exact_score(child.get("score")) for move, child in engine_children(spec, msg.get("children"))}
 
 
 def column_verdicts(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from game import GameSpec
 from game.errors import GameError
@@ -30,19 +32,29 @@ class HeatData:
         return max(self.entries.values(), key=lambda e: (e.share, e.value)).move
 
 
+def engine_children(spec: GameSpec, children: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(move, child)`` for each well-formed child of an engine line; malformed ones are skipped."""
+    for child in children if isinstance(children, list) else ():
+        if not isinstance(child, dict):
+            continue
+        try:
+            yield spec.parse_move(str(child.get("move"))), child
+        except GameError:
+            continue
+
+
+def exact_score(value: Any) -> int | None:
+    """An engine ``score`` field: an int (not a bool), else unknown."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def heat_from_info(spec: GameSpec, ply: int, msg: dict) -> HeatData | None:
     """Parse the ``children`` of an info/bestmove line; None when there is nothing usable."""
     children = msg.get("children")
     if not isinstance(children, list) or not children:
         return None
     parsed: list[tuple[int, int, float, str | None, int | None]] = []
-    for child in children:
-        if not isinstance(child, dict):
-            continue
-        try:
-            move = spec.parse_move(str(child.get("move")))
-        except GameError:
-            continue
+    for move, child in engine_children(spec, children):
         visits = child.get("visits", 0)
         value = child.get("value", 0.5)
         proven = child.get("proven")
@@ -53,7 +65,7 @@ def heat_from_info(spec: GameSpec, ply: int, msg: dict) -> HeatData | None:
                 int(visits) if isinstance(visits, int | float) else 0,
                 float(value) if isinstance(value, int | float) else 0.5,
                 proven if proven in ("win", "loss", "draw") else None,
-                score if isinstance(score, int) and not isinstance(score, bool) else None,
+                exact_score(score),
             )
         )
     total = sum(p[1] for p in parsed)
