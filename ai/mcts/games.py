@@ -90,6 +90,11 @@ def _uttt() -> GameAdapter:
     # them scored 52.5% against uniform ones (kept, 20 games); also greedily taking local-board
     # wins scored 31.7% against them (dropped). 1 s against 100 ms: 73% with game-wins-only
     # playouts, 79% with the kept ones (50 games each, ai/benchmarks/games.py).
+    # Later trials, none kept: MAST playouts (the move with the best average result in the tree's
+    # playouts, 70% / 25% of the time) scored 35.9% / 38.3% against these at 100 ms (64 games
+    # each; 0.63x the iterations). C = 0.7 scored 41.9% against 0.5 at 100 ms (74 games) and
+    # 47.1% at 1 s (35 games). The 10x time ratio is worth less as the level rises: the 100 ms
+    # bot scored 88.3% against a 10 ms bot (60 games), the 1 s bot 78-79% against the 100 ms bot.
     return GameAdapter(
         kind=KIND_UTTT,
         max_moves=81,

@@ -6,9 +6,10 @@ won by player 0 / 1, ``[20]`` the closed boards (won or full), ``[21]`` the boar
 move must play in (-1: any open board), ``[22]`` the ply. Moves are grid cells
 ``row * 9 + col``.
 
-Children get WIN (wins the game), DRAW (closes the last open board without a line) or LOSS
-(the opponent can then win the game at once in a board it may play in). Playouts are uniform
-random; with ``P_PLAYOUT`` = 1 (the default) they take a game-winning move when there is one
+Children get WIN (wins the game), DRAW (closes the last open board without a line, or leaves
+no line of boards that either side can still complete: a dead draw) or LOSS (the opponent can
+then win the game at once in a board it may play in). Playouts are uniform random and stop at a
+dead draw; with ``P_PLAYOUT`` = 1 (the default) they take a game-winning move when there is one
 and mostly avoid moves that give the opponent one (see ``uttt_playout``).
 """
 
@@ -52,6 +53,7 @@ def _tables() -> tuple[np.ndarray, ...]:
 
 
 LINE9, COMPLETE9, POPCOUNT9, CELL_BOARD, CELL_LOCAL, BOARD_CELL = _tables()
+TRIPLES9 = np.array(_TRIPLES, dtype=np.int64)
 
 
 def uttt_state(position) -> np.ndarray:  # type: ignore[no-untyped-def]
@@ -92,6 +94,16 @@ def _opponent_wins_at_once(state, q, won_opp, closed, target, b, own_b):  # type
 
 
 @jit
+def _dead_draw(won0, won1, closed):  # type: ignore[no-untyped-def]
+    """True when neither side can complete a line of boards any more (every line holds a closed
+    board the side did not win): the game can only end drawn."""
+    for t in TRIPLES9:  # noqa: SIM110 - a loop compiles under numba, all() of a generator does not
+        if (t & closed & ~won0) == 0 or (t & closed & ~won1) == 0:
+            return False
+    return True
+
+
+@jit
 def uttt_gen_children(params, state, moves, status):  # type: ignore[no-untyped-def]
     """Legal moves with WIN / DRAW / LOSS / UNKNOWN; returns how many."""
     q = state[S_PLY] % 2
@@ -120,7 +132,7 @@ def uttt_gen_children(params, state, moves, status):  # type: ignore[no-untyped-
             moves[n] = BOARD_CELL[b * 9 + loc]
             if LINE9[won2]:
                 status[n] = WIN
-            elif closed2 == FULL:
+            elif closed2 == FULL or _dead_draw(won2 if q == 0 else won_opp, won_opp if q == 0 else won2, closed2):
                 status[n] = DRAW
             elif _opponent_wins_at_once(state, q, won_opp, closed2, loc, b, new_own):
                 status[n] = LOSS
@@ -236,9 +248,10 @@ def uttt_playout(params, state, rng):  # type: ignore[no-untyped-def]
             while smart and tries < 3 and _gives_a_win(s, move):
                 move = _random_move(s, rng)
                 tries += 1
+        closed = s[S_CLOSED]
         code = uttt_play(params, s, move)
         if code == MOVER_WON:
             return 0.0 if t % 2 == 0 else 1.0
-        if code == DRAWN:
+        if code == DRAWN or (s[S_CLOSED] != closed and _dead_draw(s[S_WON], s[S_WON + 1], s[S_CLOSED])):
             return 0.5
         t += 1
