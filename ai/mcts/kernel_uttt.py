@@ -94,11 +94,11 @@ def _opponent_wins_at_once(state, q, won_opp, closed, target, b, own_b):  # type
 
 
 @jit
-def _dead_draw(won0, won1, closed):  # type: ignore[no-untyped-def]
+def _dead_draw(won_a, won_b, closed):  # type: ignore[no-untyped-def]
     """True when neither side can complete a line of boards any more (every line holds a closed
-    board the side did not win): the game can only end drawn."""
+    board the side did not win): the game can only end drawn. Symmetric in the two sides."""
     for t in TRIPLES9:  # noqa: SIM110 - a loop compiles under numba, all() of a generator does not
-        if (t & closed & ~won0) == 0 or (t & closed & ~won1) == 0:
+        if (t & closed & ~won_a) == 0 or (t & closed & ~won_b) == 0:
             return False
     return True
 
@@ -132,7 +132,7 @@ def uttt_gen_children(params, state, moves, status):  # type: ignore[no-untyped-
             moves[n] = BOARD_CELL[b * 9 + loc]
             if LINE9[won2]:
                 status[n] = WIN
-            elif closed2 == FULL or _dead_draw(won2 if q == 0 else won_opp, won_opp if q == 0 else won2, closed2):
+            elif closed2 == FULL or _dead_draw(won2, won_opp, closed2):
                 status[n] = DRAW
             elif _opponent_wins_at_once(state, q, won_opp, closed2, loc, b, new_own):
                 status[n] = LOSS
