@@ -256,3 +256,66 @@ def test_rejects_finished_games_and_missing_budgets() -> None:
     with pytest.raises(ValueError, match="over"):
         searcher.search(iterations=10)
     assert supports(C4)
+
+
+C4_SMALL_DEAD = "1322323121"  # connect4:4x4, no line can be completed: every playout is a draw
+
+
+def test_draw_contempt_scores_draws_below_half_for_the_root_side_only() -> None:
+    spec = get_game("connect4:4x4")
+    pos = spec.parse_position(C4_SMALL_DEAD)
+    for contempt, expected in ((0.0, 0.5), (0.1, 0.4), (0.25, 0.25)):
+        searcher = Searcher(spec, seed=3, contempt=contempt)
+        searcher.set_position(pos)
+        result = searcher.search(iterations=30)  # too few to prove the draw: values are playout means
+        assert result.proven is None
+        assert [c.value for c in result.children] == pytest.approx([expected] * len(result.children))
+    # two plies on (the same side to move), the kept subtree still scores draws for that side
+    searcher = Searcher(spec, seed=3, contempt=0.1)
+    searcher.set_position(pos)
+    first = searcher.search(iterations=400)
+    a = first.best_move
+    b = pos.play(a).legal_moves()[0]
+    searcher.set_position(pos.play(a).play(b))
+    kept = searcher.search(iterations=1)
+    assert searcher.root_visits > 1
+    assert [c.value for c in kept.children if c.proven is None] == pytest.approx(
+        [0.4] * sum(c.proven is None for c in kept.children))
+
+
+def test_draw_contempt_keeps_the_tree_only_for_the_same_side() -> None:
+    pos = C4.parse_position("44")
+    for contempt, kept_after_one in ((0.0, True), (0.1, False)):
+        searcher = Searcher(C4, seed=2, contempt=contempt)
+        searcher.set_position(pos)
+        searcher.search(iterations=3000)
+        move = searcher.search(iterations=1).best_move
+        searcher.set_position(pos.play(move))
+        assert (searcher.root_visits > 0) is kept_after_one
+    searcher = Searcher(C4, seed=2, contempt=0.1)
+    searcher.set_position(pos)
+    result = searcher.search(iterations=3000)
+    reply = max(result.pv[1:2] or pos.play(result.best_move).legal_moves()[:1])
+    searcher.set_position(pos.play(result.best_move).play(reply))
+    assert searcher.root_visits > 0
+
+
+@pytest.mark.parametrize("contempt", [-0.1, 0.5, float("nan")])
+def test_rejects_contempt_outside_zero_to_half(contempt: float) -> None:
+    with pytest.raises(ValueError, match="contempt"):
+        Searcher(C4, contempt=contempt)
+
+
+@pytest.mark.parametrize("moves", [C4_SMALL_DEAD, C4_SMALL_DEAD[:-1]])
+def test_draw_contempt_proves_a_dead_draw_as_fast(moves: str) -> None:
+    """Every result is a draw, so contempt shifts every value alike and the search (visits, proofs)
+    barely changes; a proven draw scored from the wrong side would soak up the visits instead."""
+    spec = get_game("connect4:4x4")
+    counts = {}
+    for contempt in (0.0, 0.1, 0.3):
+        searcher = Searcher(spec, seed=3, contempt=contempt)
+        searcher.set_position(spec.parse_position(moves))
+        result = searcher.search(iterations=20_000)
+        assert result.proven == 0
+        counts[contempt] = result.iterations
+    assert max(counts.values()) <= 1.1 * counts[0.0]

@@ -12,6 +12,8 @@
   colours alternating.
 
 Each bot is one ``Searcher`` (one thread unless ``--threads``) that keeps its tree between moves.
+``--contempt X`` gives the measured bot (not the opponents) draw contempt X (a draw is then worth
+0.5 - X to it; the default 0 counts draws 0.5, as the app does).
 A running tally is printed after every game (so a cut-short run still reports).
 """
 
@@ -30,8 +32,9 @@ from game import get_game
 Player = Callable[[Any], int]  # position -> move
 
 
-def bot(spec: Any, time_ms: float, seed: int, threads: int, stats: dict[str, float]) -> Player:
-    searcher = Searcher(spec, seed=seed, threads=threads)
+def bot(spec: Any, time_ms: float, seed: int, threads: int, stats: dict[str, float],
+        contempt: float = 0.0) -> Player:
+    searcher = Searcher(spec, seed=seed, threads=threads, contempt=contempt)
     searcher.warm_up()
 
     def choose(pos: Any) -> int:
@@ -157,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weak-ms", type=float, default=100.0, help="uttt: the weaker bot's time per move")
     parser.add_argument("--threads", type=int, default=1, help="search threads per bot")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--contempt", type=float, default=0.0, help="the measured bot's draw contempt (default 0)")
     parser.add_argument("--only", choices=["bot", "random", "heuristic"], default=None, help="run one match only")
     args = parser.parse_args(argv)
     spec = get_game(args.game)
@@ -166,9 +170,12 @@ def main(argv: list[str] | None = None) -> int:
     stats: dict[str, float] = {}
 
     def strong(g: int) -> Player:
-        return bot(spec, time_ms, args.seed * 1000 + 2 * g, args.threads, stats)
+        return bot(spec, time_ms, args.seed * 1000 + 2 * g, args.threads, stats, args.contempt)
 
-    print(f"{args.game}: {games} games per match, bot {time_ms:g} ms per move, {args.threads} thread(s)", flush=True)
+    if not 0.0 <= args.contempt < 0.5:
+        parser.error(f"--contempt must be in [0, 0.5), not {args.contempt:g}")
+    print(f"{args.game}: {games} games per match, bot {time_ms:g} ms per move, {args.threads} thread(s)"
+          + (f", draw contempt {args.contempt:g}" if args.contempt else ""), flush=True)
     if args.game == "tictactoe":
         result = match(spec, games, strong, lambda g: bot(spec, time_ms, args.seed * 1000 + 2 * g + 1,
                                                           args.threads, {}), "self-play")

@@ -9,6 +9,12 @@ expanded; the children are contiguous), ``n_children[i]``, ``move[i]`` (the move
 A leaf is expanded (all its children at once) when the search reaches it with
 ``params[P_EXPAND]`` visits (1 = on the second visit). When the pool is full the search goes on with
 playouts from the leaves and stops growing.
+
+Draw contempt (``params[P_CONTEMPT]`` thousandths, 0 by default, so a draw counts 0.5): a drawn
+result (a playout or a proof worth exactly 0.5) scores ``0.5 - contempt`` for the side to move at
+the root and ``0.5 + contempt`` for its opponent, so the root side prefers unclear play to a draw.
+The values in the tree then hold for the root side only (``Searcher`` drops the tree when the side
+to move at the root changes).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import numpy as np
 
 from ai.jit import jit
 from ai.mcts.kernels import gen_children, play, playout
-from ai.mcts.layout import DRAW, LOSS, P_EXPAND, P_STATE_LEN, UNKNOWN, WIN
+from ai.mcts.layout import DRAW, LOSS, P_CONTEMPT, P_EXPAND, P_STATE_LEN, UNKNOWN, WIN
 
 # meta: int64 counters shared with the Python driver
 M_USED = 0  # nodes in use
@@ -69,6 +75,7 @@ def run_chunk(  # type: ignore[no-untyped-def]
     Stops early once the root is proven (and expanded, so its moves can be read)."""
     state_len = params[P_STATE_LEN]
     expand_at = max(1, params[P_EXPAND])
+    contempt = params[P_CONTEMPT] / 1000.0
     cap = parent.shape[0]
     used = meta[M_USED]
     done = 0
@@ -112,6 +119,7 @@ def run_chunk(  # type: ignore[no-untyped-def]
                 continue
             nc = n_children[node]
             explore = c * math.sqrt(math.log(visits[node] + 1.0))
+            draw_q = 0.5 - contempt if depth % 2 == 0 else 0.5 + contempt  # to the children's mover
             best = -1
             best_score = -1.0e300
             for j in range(nc):
@@ -124,7 +132,7 @@ def run_chunk(  # type: ignore[no-untyped-def]
                     best = ch
                     break
                 inv = 1.0 / vc
-                q = 0.5 if pc == DRAW else value[ch] * inv
+                q = draw_q if pc == DRAW else value[ch] * inv
                 score = q + explore * math.sqrt(inv)
                 if score > best_score:
                     best_score = score
@@ -138,6 +146,8 @@ def run_chunk(  # type: ignore[no-untyped-def]
             depth += 1
         if depth > meta[M_MAX_DEPTH]:
             meta[M_MAX_DEPTH] = depth
+        if result == 0.5 and contempt != 0.0:  # a draw, for the mover of ``node`` (the root side at odd depths)
+            result = 0.5 - contempt if depth % 2 == 1 else 0.5 + contempt
         n = node
         r = result
         while n >= 0:

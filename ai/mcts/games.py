@@ -95,6 +95,14 @@ def _uttt() -> GameAdapter:
     # each; 0.63x the iterations). C = 0.7 scored 41.9% against 0.5 at 100 ms (74 games) and
     # 47.1% at 1 s (35 games). The 10x time ratio is worth less as the level rises: the 100 ms
     # bot scored 88.3% against a 10 ms bot (60 games), the 1 s bot 78-79% against the 100 ms bot.
+    # Where the 1 s bot drops points (190 games against the 100 ms bot): as first it scores ~90%,
+    # as second ~62%, mostly draws. In drawn games 8 s searches of 105 of its positions (plies
+    # 28-50) valued them ~0.5 and proved one win: the draws are settled early, when the second
+    # player (valued ~0.44 by playouts) steers for a draw worth 0.5. Searching the whole second
+    # instead of stopping early (both bots, 80 games) scored 76.9%, no better. Draw contempt 0.1
+    # for the 1 s bot (``Searcher(contempt=)``, off in the app: draws count 0.5) scored 82.5%
+    # (60 games) and 81.0% in ``ai.benchmarks.games uttt --only bot --contempt 0.1`` (50 games):
+    # fewer draws, more losses.
     return GameAdapter(
         kind=KIND_UTTT,
         max_moves=81,

@@ -14,6 +14,7 @@ P_MAX_MOVES = 1  # the largest number of legal moves in any position
 P_STATE_LEN = 2  # entries of the state array
 P_PLAYOUT = 3  # playout policy: 0 = uniform random, 1 = random + take wins / block threats
 P_EXPAND = 4  # a leaf is expanded once it has this many visits (>= 1; the root always is)
+P_CONTEMPT = 5  # draw contempt in thousandths (0: a draw is worth 0.5 to both sides; see core.py)
 P_GAME = 8  # first kernel-specific entry
 PARAMS_LEN = 64
 

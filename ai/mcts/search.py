@@ -23,7 +23,7 @@ import numpy as np
 from ai.jit import NUMBA_AVAILABLE
 from ai.mcts.core import M_MAX_DEPTH, propagate, run_chunk
 from ai.mcts.games import GameAdapter, adapter_for
-from ai.mcts.layout import DRAW, LOSS, UNKNOWN, WIN
+from ai.mcts.layout import DRAW, LOSS, P_CONTEMPT, UNKNOWN, WIN
 from ai.mcts.tree import DEFAULT_MAX_NODES, Tree
 from ai.results import MoveStats, SearchResult
 
@@ -136,7 +136,12 @@ def _stats(ch: tuple[int, int, float, int]) -> MoveStats:
 
 class Searcher:
     """UCT search of one game's positions. Not re-entrant: one search() at a time;
-    ``stop()`` may be called from any thread."""
+    ``stop()`` may be called from any thread.
+
+    ``contempt`` (0 by default: a draw counts 0.5) makes a draw worth ``0.5 - contempt`` to the
+    side to move at the root and ``0.5 + contempt`` to its opponent (see ``core.py``); the tree is
+    then kept between moves only while the same side is to move at the root. The values of
+    unproven moves then include the contempt; proven draws still show 0.5."""
 
     def __init__(
         self,
@@ -148,18 +153,23 @@ class Searcher:
         threads: int = 1,
         playout: int | None = None,
         expand: int | None = None,
+        contempt: float = 0.0,
     ) -> None:
         adapter = adapter_for(spec)
         if adapter is None:
             raise ValueError(f"the MCTS search has no kernel for the game {getattr(spec, 'name', spec)!r}")
         if not (exploration >= 0 and math.isfinite(exploration)):
             raise ValueError(f"exploration must be a finite number >= 0, not {exploration!r}")
+        if not 0.0 <= contempt < 0.5:
+            raise ValueError(f"contempt must be a number in [0, 0.5), not {contempt!r}")
         self.spec = spec
         self.exploration = float(exploration)
         self.threads = default_threads() if threads <= 0 else int(threads)
         self.seed = secrets.randbits(63) if seed is None else int(seed)
         self._adapter = adapter
         params = adapter.make_params(spec, playout, expand)
+        params[P_CONTEMPT] = round(contempt * 1000)  # see core.py: a draw then scores 0.5 - contempt
+        self.contempt = params[P_CONTEMPT] / 1000.0
         per_worker = max(1024, (DEFAULT_MAX_NODES if max_nodes is None else int(max_nodes)) // self.threads)
         self._workers = [_Worker(adapter, params, _mix_seed(self.seed, i), per_worker) for i in range(self.threads)]
         self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
@@ -193,6 +203,8 @@ class Searcher:
         extra: tuple[int, ...] | None = None
         if old is not None and position.history[: old.ply] == old.history:
             extra = position.history[old.ply:]
+            if self.contempt and len(extra) % 2:  # the values were for the other side: start afresh
+                extra = None
         for w in self._workers:
             node = 0
             for m in extra or ():
