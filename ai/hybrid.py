@@ -199,6 +199,9 @@ class HybridSearcher:
             if result.proven is not None and deadline is not None:  # MCTS is done: let the solver finish
                 while not halt.is_set() and root.running and time.perf_counter() < deadline:
                     time.sleep(0.001)
+                    if on_info is not None and time.perf_counter() >= next_info[0]:  # still alive: keep reporting
+                        on_info(merge(result, root.facts, elapsed_ms=(time.perf_counter() - start) * 1000.0))
+                        next_info[0] = time.perf_counter() + info_ms / 1000.0
         finally:
             root.stop()
         self.last_solver_error = root.error

@@ -7,8 +7,11 @@ import os
 import random
 import subprocess
 import sys
+import threading
+import time
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -139,6 +142,48 @@ def test_unsettled_position_still_answers_within_about_the_budget() -> None:
     assert not result.exact and result.proven is None
     assert result.best_move in C4.parse_position("4453").legal_moves() and result.iterations > 0
     assert result.elapsed_ms < 150.0 + 1000.0  # loose: the real figure is a benchmark
+
+
+class _StalledSolver:
+    """A solver that proves nothing: each call waits until it is stopped or its time is up."""
+
+    def __init__(self) -> None:
+        self._stopped = threading.Event()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def _wait(self, time_ms: float | None) -> None:
+        self._stopped.clear()  # like the real solver, a call clears an earlier stop
+        self._stopped.wait(None if time_ms is None else time_ms / 1000.0)
+
+    def table_move(self, position: object) -> None:
+        return None
+
+    def bounds(self, position: object, alpha: int, beta: int, *, time_ms: float | None = None,
+               max_nodes: int | None = None) -> None:
+        self._wait(time_ms)
+        return None
+
+    def solve(self, position: object, *, time_ms: float | None = None, max_nodes: int | None = None) -> SimpleNamespace:
+        self._wait(time_ms)
+        return SimpleNamespace(score=None)
+
+
+def test_info_keeps_coming_while_a_proven_search_waits_for_the_solver() -> None:
+    """MCTS proves the root at once (a win in one), the solver gets nowhere: the search waits for it
+    until the deadline and must still report, or the app's client takes the engine for hung."""
+    searcher = HybridSearcher(C4, seed=4, threads=1, solver=_StalledSolver())
+    searcher.set_position(C4.parse_position("121212"))  # the first player wins with 1
+    times: list[float] = []
+    start = time.perf_counter()
+    result = searcher.search(time_ms=1200.0, info_ms=50.0, early_stop=False,
+                             on_info=lambda r: times.append(time.perf_counter()))
+    end = time.perf_counter()
+    assert result.proven == 1 and result.best_move == 0
+    assert end - start > 1.0  # it did wait for the solver
+    gaps = [b - a for a, b in zip([start, *times], [*times, end], strict=True)]
+    assert max(gaps) < 0.5, f"{len(times)} info calls, longest silence {max(gaps):.2f} s"
 
 
 def test_merge_never_plays_a_proven_loss_while_another_move_is_open() -> None:
