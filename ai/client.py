@@ -6,7 +6,8 @@ the middle of a search, ``poll()`` restarts it, sends the position again, resume
 search under the same id, and reports ``{"type": "engine_restarted", "message": ...}``.
 An ``error`` carrying the running search's id ends that search (it will never answer).
 The first search of a game in an engine process may compile that game's search core, so
-until it answers it gets the startup allowance instead of the short hang limit.
+until it answers it gets the startup allowance instead of the short hang limit, and every search
+may take ``SETUP_GRACE_S`` more before its first line (the engine may re-root a big kept tree).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from typing import IO, Any
 
 STARTUP_TIMEOUT_S = 120.0  # a cold start compiles the search core
 HANG_GRACE_S = 0.8  # silence beyond the info period (or the budget) that counts as a hang
+# more allowed before a search's first line: the engine may first re-root the tree it kept
+# (0.45 s measured for 12M nodes; the default 512 MB pool holds 18.5M)
+SETUP_GRACE_S = 2.0
 MAX_RESTARTS = 3
 RESTART_WINDOW_S = 30.0
 
@@ -160,7 +164,7 @@ class EngineClient:
     def _write(self, command: dict[str, Any]) -> None:
         if self._proc is None or self._proc.stdin is None:
             raise OSError("engine not running")
-        wire = {k: v for k, v in command.items() if k not in ("sent_at", "_game")}
+        wire = {k: v for k, v in command.items() if k not in ("sent_at", "_game", "_heard")}
         self._proc.stdin.write((json.dumps(wire) + "\n").encode())
         self._proc.stdin.flush()
 
@@ -187,6 +191,7 @@ class EngineClient:
                 self._warm_games.add("connect4")  # the engine warms it up before "ready"
             elif active is not None and "id" in message and message.get("id") == active["id"]:
                 self._warm_games.add(active["_game"])
+                active["_heard"] = True
                 if kind in ("bestmove", "solution", "error"):
                     self._active = None
             messages.append(message)
@@ -218,7 +223,7 @@ class EngineClient:
         if active["_game"] not in self._warm_games:
             limit = STARTUP_TIMEOUT_S  # this game's search core may be compiling
         elif active["cmd"] == "go" and active.get("info_ms"):
-            limit = active["info_ms"] / 1000 + HANG_GRACE_S
+            limit = active["info_ms"] / 1000 + HANG_GRACE_S + (0.0 if active.get("_heard") else SETUP_GRACE_S)
         else:
             limit = active.get("time_ms", 60_000) / 1000 + 2 * HANG_GRACE_S
         if now - max(self._last_heard, active["sent_at"]) > limit:
@@ -247,6 +252,7 @@ class EngineClient:
         resumed = ""
         if self._active is not None:
             self._active["sent_at"] = time.monotonic()
+            self._active["_heard"] = False
             self._send(self._active)
             resumed = " and resumed the search"
         return {"type": "engine_restarted", "message": f"{problem}{tail}; restarted it{resumed}"}

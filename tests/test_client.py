@@ -103,6 +103,11 @@ for line in sys.stdin:
     elif cmd["cmd"] == "go":
         if moves == "hang":
             time.sleep(60)
+        if moves == "slow start":  # e.g. re-rooting a big kept tree, then regular info lines
+            time.sleep(1.5)
+            for _ in range(5):
+                print(json.dumps({"type": "info", "id": cmd["id"]}), flush=True)
+                time.sleep(0.1)
         if game != "connect4":
             time.sleep(2.0)  # "compiling" this game's search core: silent
         print(json.dumps({"type": "bestmove", "id": cmd["id"], "move": "a1"}), flush=True)
@@ -127,5 +132,22 @@ def test_first_search_of_a_game_may_be_silent_while_it_compiles(tmp_path) -> Non
         fake.go(time_ms=100, info_ms=50)
         restarted, _ = wait_for(fake, lambda m: m["type"] == "engine_restarted", timeout=20)
         assert "stopped answering" in restarted["message"]
+    finally:
+        fake.close()
+
+
+def test_a_search_may_take_a_moment_before_its_first_line(tmp_path) -> None:
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+    fake = EngineClient(command=[sys.executable, str(script)])
+    fake.start()
+    try:
+        wait_for(fake, lambda m: m["type"] == "ready", timeout=20)
+        fake.set_position("connect4", "slow start")  # silent for 1.5 s, then an info every 0.1 s
+        search_id = fake.go(time_ms=100, info_ms=50)
+        best, seen = wait_for(fake, lambda m: m["type"] == "bestmove", timeout=20)
+        assert best["id"] == search_id
+        assert [m["type"] for m in seen].count("info") == 5
+        assert not [m for m in seen if m["type"].startswith("engine_")]
     finally:
         fake.close()
