@@ -183,14 +183,17 @@ class HybridSearcher:
         root.start()
         next_info = [start + info_ms / 1000.0]
 
+        def report(result: SearchResult, elapsed_ms: float | None = None) -> None:  # every info_ms
+            if on_info is not None and time.perf_counter() >= next_info[0]:
+                on_info(merge(result, root.facts, elapsed_ms))
+                next_info[0] = time.perf_counter() + info_ms / 1000.0
+
         def mcts_info(result: SearchResult) -> None:  # between chunks of the calling thread's tree
             facts = root.facts
             favourite[0] = result.best_move if result.iterations > 0 else None
             if deadline is not None:
                 self.mcts.mark_root_proofs({c: -1 for c in range(len(facts.columns)) if facts.column_class(c) == -1})
-            if on_info is not None and time.perf_counter() >= next_info[0]:
-                on_info(merge(result, facts))
-                next_info[0] = time.perf_counter() + info_ms / 1000.0
+            report(result)
 
         try:
             left_ms = None if time_ms is None else max(0.0, time_ms - (time.perf_counter() - start) * 1000.0)
@@ -199,9 +202,7 @@ class HybridSearcher:
             if result.proven is not None and deadline is not None:  # MCTS is done: let the solver finish
                 while not halt.is_set() and root.running and time.perf_counter() < deadline:
                     time.sleep(0.001)
-                    if on_info is not None and time.perf_counter() >= next_info[0]:  # still alive: keep reporting
-                        on_info(merge(result, root.facts, elapsed_ms=(time.perf_counter() - start) * 1000.0))
-                        next_info[0] = time.perf_counter() + info_ms / 1000.0
+                    report(result, (time.perf_counter() - start) * 1000.0)  # still alive: keep reporting
         finally:
             root.stop()
         self.last_solver_error = root.error
