@@ -116,38 +116,36 @@ for line in sys.stdin:
 '''
 
 
-def test_first_search_of_a_game_may_be_silent_while_it_compiles(tmp_path) -> None:
+@pytest.fixture()
+def fake(tmp_path):
+    """A client of ``FAKE_ENGINE``, ready."""
     script = tmp_path / "fake_engine.py"
     script.write_text(FAKE_ENGINE)
-    fake = EngineClient(command=[sys.executable, str(script)])
-    fake.start()
+    c = EngineClient(command=[sys.executable, str(script)])
+    c.start()
     try:
-        wait_for(fake, lambda m: m["type"] == "ready", timeout=20)
-        fake.set_position("gomoku", "")
-        search_id = fake.go(time_ms=100, info_ms=50)
-        best, seen = wait_for(fake, lambda m: m["type"] == "bestmove", timeout=20)
-        assert best["id"] == search_id
-        assert not [m for m in seen if m["type"].startswith("engine_")]
-        fake.set_position("connect4", "hang")  # a warmed-up game that goes silent is a hang
-        fake.go(time_ms=100, info_ms=50)
-        restarted, _ = wait_for(fake, lambda m: m["type"] == "engine_restarted", timeout=20)
-        assert "stopped answering" in restarted["message"]
+        wait_for(c, lambda m: m["type"] == "ready", timeout=20)
+        yield c
     finally:
-        fake.close()
+        c.close()
 
 
-def test_a_search_may_take_a_moment_before_its_first_line(tmp_path) -> None:
-    script = tmp_path / "fake_engine.py"
-    script.write_text(FAKE_ENGINE)
-    fake = EngineClient(command=[sys.executable, str(script)])
-    fake.start()
-    try:
-        wait_for(fake, lambda m: m["type"] == "ready", timeout=20)
-        fake.set_position("connect4", "slow start")  # silent for 1.5 s, then an info every 0.1 s
-        search_id = fake.go(time_ms=100, info_ms=50)
-        best, seen = wait_for(fake, lambda m: m["type"] == "bestmove", timeout=20)
-        assert best["id"] == search_id
-        assert [m["type"] for m in seen].count("info") == 5
-        assert not [m for m in seen if m["type"].startswith("engine_")]
-    finally:
-        fake.close()
+def test_first_search_of_a_game_may_be_silent_while_it_compiles(fake: EngineClient) -> None:
+    fake.set_position("gomoku", "")
+    search_id = fake.go(time_ms=100, info_ms=50)
+    best, seen = wait_for(fake, lambda m: m["type"] == "bestmove", timeout=20)
+    assert best["id"] == search_id
+    assert not [m for m in seen if m["type"].startswith("engine_")]
+    fake.set_position("connect4", "hang")  # a warmed-up game that goes silent is a hang
+    fake.go(time_ms=100, info_ms=50)
+    restarted, _ = wait_for(fake, lambda m: m["type"] == "engine_restarted", timeout=20)
+    assert "stopped answering" in restarted["message"]
+
+
+def test_a_search_may_take_a_moment_before_its_first_line(fake: EngineClient) -> None:
+    fake.set_position("connect4", "slow start")  # silent for 1.5 s, then an info every 0.1 s
+    search_id = fake.go(time_ms=100, info_ms=50)
+    best, seen = wait_for(fake, lambda m: m["type"] == "bestmove", timeout=20)
+    assert best["id"] == search_id
+    assert [m["type"] for m in seen].count("info") == 5
+    assert not [m for m in seen if m["type"].startswith("engine_")]
