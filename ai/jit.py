@@ -67,6 +67,70 @@ if numba is None:
 
 def jit(fn: F) -> F:
     """Compile ``fn`` with numba (nopython, cached, GIL released) or return it unchanged."""
+    return _compile(fn, None)
+
+
+def jit_unit(fn: F, key: str) -> F:
+    """Like :func:`jit` for a closure made by a factory (one compile unit per ``key``).
+
+    numba keys a cached closure on a pickle of the values it closes over, which differs from one
+    process to the next for compiled functions, so it would never be found again: ``key`` (stable,
+    naming what the closure holds) stands in for that pickle. The sources digest of the cache
+    directory still catches any change of the code."""
+    return _compile(fn, key)
+
+
+def _compile(fn: F, key: str | None) -> F:
     if numba is None:
         return fn
-    return numba.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+    dispatcher = numba.njit(cache=False, nogil=True)(fn)
+    cache = _make_cache(fn, key)
+    if cache is not None:
+        dispatcher._cache = cache
+    return dispatcher  # type: ignore[no-any-return]
+
+
+_cache_warned = False
+
+
+def _warn_no_cache(reason: str) -> None:
+    """One line, once per process: the engine runs on, compiling in memory only."""
+    global _cache_warned
+    if not _cache_warned:
+        _cache_warned = True
+        print(f"warning: compiled code is not cached ({reason}); every start compiles again", file=sys.stderr)
+
+
+def _make_cache(fn: Callable[..., Any], key: str | None) -> Any:
+    """numba's file cache for ``fn``, made to survive a cache it cannot write (full disk, read-only
+    or missing directory): then the function is compiled in memory and the process goes on."""
+    from numba.core.caching import FunctionCache
+
+    class _TolerantCache(FunctionCache):  # type: ignore[misc]
+        def _index_key(self, sig: Any, codegen: Any) -> Any:
+            if key is None:
+                return super()._index_key(sig, codegen)
+            code = hashlib.sha256(self._py_func.__code__.co_code).hexdigest()
+            return (sig, codegen.magic_tuple(), (code, key))
+
+        def save_overload(self, sig: Any, data: Any) -> None:
+            try:
+                super().save_overload(sig, data)
+            except OSError as exc:
+                _warn_no_cache(f"{exc.strerror or exc} under {config_cache_dir()}")
+
+        def load_overload(self, sig: Any, target_context: Any) -> Any:
+            try:
+                return super().load_overload(sig, target_context)
+            except OSError:
+                return None
+
+    try:
+        return _TolerantCache(fn)
+    except (OSError, RuntimeError) as exc:  # no writable place for this function's cache
+        _warn_no_cache(str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__)
+        return None
+
+
+def config_cache_dir() -> str:
+    return os.environ.get("NUMBA_CACHE_DIR", "")

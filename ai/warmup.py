@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from game import get_game
 from game.base import GameSpec
 
@@ -46,16 +48,43 @@ _prepared: set[str] = set()
 
 
 def _steps(spec: GameSpec) -> list[PrepareStep]:
+    """The compile steps of one game, cheapest first. Each kernel function is compiled on its own
+    (with the argument types the search loop uses, so the loop reuses it), which makes the progress
+    of a first launch move in several real steps rather than one long one."""
     from ai.mcts import Searcher, supports
+    from ai.mcts.games import adapter_for
+    from ai.mcts.kernels import KERNELS
 
     steps: list[PrepareStep] = []
-    if supports(spec):
-        steps.append(PrepareStep(f"{spec.name} search", lambda: Searcher(spec, seed=1).warm_up()))
-    if spec.name.startswith("connect4"):
-        from ai import solver
+    adapter = adapter_for(spec) if supports(spec) else None
+    if adapter is not None:
+        gen_children, play, playout = KERNELS[adapter.kind]
+        params = adapter.make_params(spec)
+        start = adapter.encode(spec.start())
 
-        steps.append(PrepareStep("connect4 solver", solver.warm_up))
+        def moves() -> None:
+            buf = np.zeros(adapter.max_moves, dtype=np.int64)
+            gen_children(params, start.copy(), buf, np.zeros(adapter.max_moves, dtype=np.int64))
+            play(params, start.copy(), np.int16(buf[0]))
+
+        def playouts() -> None:
+            playout(params, start.copy(), np.array([1], dtype=np.int64))
+
+        steps += [PrepareStep(f"{spec.name} moves", moves), PrepareStep(f"{spec.name} playouts", playouts),
+                  PrepareStep(f"{spec.name} search", lambda: Searcher(spec, seed=1).warm_up())]
+    if spec.name.startswith("connect4"):
+        steps.append(PrepareStep("connect4 solver", _warm_solver))
     return steps
+
+
+def _warm_solver() -> None:
+    from ai import solver_kernel
+    from ai.exact_root import RootSolver
+    from ai.solver import Solver
+    from game.connect4 import Connect4Spec
+
+    small = Solver(tt_bits=solver_kernel.MIN_TT_BITS)
+    RootSolver(small, Connect4Spec(4, 4).parse_position("1234"), deadline=None).start().join()
 
 
 def unit_of(spec: GameSpec) -> str:

@@ -9,7 +9,8 @@ Layout
 * ``kernel_mnk.py`` / ``mnk_lines.py``  tic-tac-toe and m,n,k up to 19x19 (Gomoku: candidate cells near
   stones, tactical playouts capped at 20 moves and scored by counting lines).
 * ``kernel_uttt.py``  Ultimate tic-tac-toe (nine 9-bit boards per player).
-* ``kernels.py``  dispatch: ``gen_children`` / ``play`` / ``playout`` branch on ``params[P_KIND]``.
+* ``kernels.py``  the kernel table: ``KIND_*`` -> (``gen_children``, ``play``, ``playout``), and the UCT loop
+                   compiled per kind (``run_chunk_for``), so a game compiles only its own code.
 * ``core.py``     the compiled UCT loop over a node pool of arrays, and subtree compaction.
 * ``tree.py``     the node pool: 7 arrays, 29 bytes per node, capped (default 512 MB in all);
                   lazily mapped memory, so only the nodes in use take RAM.
@@ -58,8 +59,7 @@ Adding a game kernel (e.g. m,n,k or Ultimate TTT)
    plus ply/last move; UTTT: 81-cell bitboards per player, the big-board status, the forced
    sub-board). ``state`` must fully describe the position, because the core replays moves
    from a copy of the root state along the selected path.
-2. In ``kernels.py`` add ``KIND_<GAME> = n`` and one ``elif kind == KIND_<GAME>:`` branch to
-   each of ``gen_children``, ``play`` and ``playout`` (all branches must return the same type).
+2. In ``kernels.py`` add ``KIND_<GAME> = n`` and its row ``(gen_children, play, playout)`` to ``KERNELS``.
 3. In ``games.py`` add an adapter in ``adapter_for``: ``kind``, ``max_moves`` (largest number
    of legal moves, e.g. width * height), ``state_len``, ``fill_params(spec, params)`` and
    ``encode(position) -> state`` (int64 array).

@@ -23,8 +23,7 @@ import math
 
 import numpy as np
 
-from ai.jit import jit
-from ai.mcts.kernels import gen_children, play, playout
+from ai.jit import jit, jit_unit
 from ai.mcts.layout import DRAW, LOSS, P_CONTEMPT, P_EXPAND, P_STATE_LEN, UNKNOWN, WIN
 
 # meta: int64 counters shared with the Python driver
@@ -65,99 +64,105 @@ def propagate(node, parent, first_child, n_children, proven):  # type: ignore[no
             break
 
 
-@jit
-def run_chunk(  # type: ignore[no-untyped-def]
-    params, root_state, work, moves_buf, status_buf,
-    parent, first_child, n_children, move, visits, value, proven,
-    meta, rng, n_iter, c,
-):
-    """Run up to ``n_iter`` iterations from the root (node 0); return how many ran.
-    Stops early once the root is proven (and expanded, so its moves can be read)."""
-    state_len = params[P_STATE_LEN]
-    expand_at = max(1, params[P_EXPAND])
-    contempt = params[P_CONTEMPT] / 1000.0
-    cap = parent.shape[0]
-    used = meta[M_USED]
-    done = 0
-    while done < n_iter and (proven[0] == UNKNOWN or first_child[0] < 0):
-        for k in range(state_len):
-            work[k] = root_state[k]
-        node = 0
-        depth = 0
-        result = 0.5
-        while True:
-            fc = first_child[node]
-            if proven[node] != UNKNOWN and (fc >= 0 or node != 0):
-                result = proof_result(proven[node])
-                break
-            if fc < 0:
-                if visits[node] < expand_at and node != 0:
-                    result = playout(params, work, rng)
+def make_run_chunk(gen_children, play, playout):  # type: ignore[no-untyped-def]
+    """The UCT loop compiled for one game's kernel functions: a compile unit per game, so a game
+    compiles (and caches) only its own code."""
+
+    def run_chunk(  # type: ignore[no-untyped-def]
+        params, root_state, work, moves_buf, status_buf,
+        parent, first_child, n_children, move, visits, value, proven,
+        meta, rng, n_iter, c,
+    ):
+        """Run up to ``n_iter`` iterations from the root (node 0); return how many ran.
+        Stops early once the root is proven (and expanded, so its moves can be read)."""
+        state_len = params[P_STATE_LEN]
+        expand_at = max(1, params[P_EXPAND])
+        contempt = params[P_CONTEMPT] / 1000.0
+        cap = parent.shape[0]
+        used = meta[M_USED]
+        done = 0
+        while done < n_iter and (proven[0] == UNKNOWN or first_child[0] < 0):
+            for k in range(state_len):
+                work[k] = root_state[k]
+            node = 0
+            depth = 0
+            result = 0.5
+            while True:
+                fc = first_child[node]
+                if proven[node] != UNKNOWN and (fc >= 0 or node != 0):
+                    result = proof_result(proven[node])
                     break
-                nc = gen_children(params, work, moves_buf, status_buf)
-                if used + nc > cap or nc == 0:
-                    meta[M_FULL] = 1
-                    result = playout(params, work, rng)
-                    break
-                any_proven = False
-                for j in range(nc):
-                    ch = used + j
-                    parent[ch] = node
-                    first_child[ch] = -1
-                    n_children[ch] = 0
-                    move[ch] = moves_buf[j]
-                    visits[ch] = 0
-                    value[ch] = 0.0
-                    proven[ch] = status_buf[j]
-                    if status_buf[j] != UNKNOWN:
-                        any_proven = True
-                first_child[node] = used
-                n_children[node] = nc
-                used += nc
-                if any_proven:
-                    propagate(node, parent, first_child, n_children, proven)
-                continue
-            nc = n_children[node]
-            explore = c * math.sqrt(math.log(visits[node] + 1.0))
-            draw_q = 0.5 - contempt if depth % 2 == 0 else 0.5 + contempt  # to the children's mover
-            best = -1
-            best_score = -1.0e300
-            for j in range(nc):
-                ch = fc + j
-                pc = proven[ch]
-                if pc == LOSS:
+                if fc < 0:
+                    if visits[node] < expand_at and node != 0:
+                        result = playout(params, work, rng)
+                        break
+                    nc = gen_children(params, work, moves_buf, status_buf)
+                    if used + nc > cap or nc == 0:
+                        meta[M_FULL] = 1
+                        result = playout(params, work, rng)
+                        break
+                    any_proven = False
+                    for j in range(nc):
+                        ch = used + j
+                        parent[ch] = node
+                        first_child[ch] = -1
+                        n_children[ch] = 0
+                        move[ch] = moves_buf[j]
+                        visits[ch] = 0
+                        value[ch] = 0.0
+                        proven[ch] = status_buf[j]
+                        if status_buf[j] != UNKNOWN:
+                            any_proven = True
+                    first_child[node] = used
+                    n_children[node] = nc
+                    used += nc
+                    if any_proven:
+                        propagate(node, parent, first_child, n_children, proven)
                     continue
-                vc = visits[ch]
-                if vc == 0:
-                    best = ch
+                nc = n_children[node]
+                explore = c * math.sqrt(math.log(visits[node] + 1.0))
+                draw_q = 0.5 - contempt if depth % 2 == 0 else 0.5 + contempt  # to the children's mover
+                best = -1
+                best_score = -1.0e300
+                for j in range(nc):
+                    ch = fc + j
+                    pc = proven[ch]
+                    if pc == LOSS:
+                        continue
+                    vc = visits[ch]
+                    if vc == 0:
+                        best = ch
+                        break
+                    inv = 1.0 / vc
+                    q = draw_q if pc == DRAW else value[ch] * inv
+                    score = q + explore * math.sqrt(inv)
+                    if score > best_score:
+                        best_score = score
+                        best = ch
+                if best < 0:  # every child loses: prove the node (cannot normally happen)
+                    propagate(node, parent, first_child, n_children, proven)
+                    result = proof_result(proven[node])
                     break
-                inv = 1.0 / vc
-                q = draw_q if pc == DRAW else value[ch] * inv
-                score = q + explore * math.sqrt(inv)
-                if score > best_score:
-                    best_score = score
-                    best = ch
-            if best < 0:  # every child loses: prove the node (cannot normally happen)
-                propagate(node, parent, first_child, n_children, proven)
-                result = proof_result(proven[node])
-                break
-            play(params, work, move[best])
-            node = best
-            depth += 1
-        if depth > meta[M_MAX_DEPTH]:
-            meta[M_MAX_DEPTH] = depth
-        if result == 0.5 and contempt != 0.0:  # a draw, for the mover of ``node`` (the root side at odd depths)
-            result = 0.5 - contempt if depth % 2 == 1 else 0.5 + contempt
-        n = node
-        r = result
-        while n >= 0:
-            visits[n] += 1
-            value[n] += r
-            r = 1.0 - r
-            n = parent[n]
-        done += 1
-    meta[M_USED] = used
-    return done
+                play(params, work, move[best])
+                node = best
+                depth += 1
+            if depth > meta[M_MAX_DEPTH]:
+                meta[M_MAX_DEPTH] = depth
+            if result == 0.5 and contempt != 0.0:  # a draw, for the mover of ``node`` (the root side at odd depths)
+                result = 0.5 - contempt if depth % 2 == 1 else 0.5 + contempt
+            n = node
+            r = result
+            while n >= 0:
+                visits[n] += 1
+                value[n] += r
+                r = 1.0 - r
+                n = parent[n]
+            done += 1
+        meta[M_USED] = used
+        return done
+
+    key = "/".join(f.__name__ if hasattr(f, "__name__") else repr(f) for f in (gen_children, play, playout))
+    return jit_unit(run_chunk, key)
 
 
 @jit

@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 
 from ai.jit import NUMBA_AVAILABLE
-from ai.mcts.core import M_MAX_DEPTH, propagate, run_chunk
+from ai.mcts.core import M_MAX_DEPTH, propagate
 from ai.mcts.games import GameAdapter, adapter_for
+from ai.mcts.kernels import run_chunk_for
 from ai.mcts.layout import DRAW, LOSS, P_CONTEMPT, UNKNOWN, WIN
 from ai.mcts.tree import DEFAULT_MAX_NODES, Tree
 from ai.results import MoveStats, SearchResult
@@ -59,6 +60,7 @@ class _Worker:
 
     def __init__(self, adapter: GameAdapter, params: np.ndarray, seed: int, max_nodes: int) -> None:
         self.params = params
+        self.run_chunk = run_chunk_for(adapter.kind)
         self.max_moves = adapter.max_moves
         self.tree = Tree(max_nodes)
         self.rng = np.array([seed], dtype=np.int64)
@@ -74,7 +76,7 @@ class _Worker:
         tree = self.tree
         tree.ensure_free(n * self.max_moves)
         return int(
-            run_chunk(self.params, self.root_state, self.work, self.moves_buf, self.status_buf,
+            self.run_chunk(self.params, self.root_state, self.work, self.moves_buf, self.status_buf,
                       *tree.arrays(), tree.meta, self.rng, n, c)
         )
 
