@@ -69,8 +69,13 @@ def main(argv: list[str] | None = None) -> int:
     return int(app.run(parser.parse_args(argv)) or 0)
 
 
-if __name__ == "__main__":
+def entry_point() -> None:
+    """The ``connect4`` command of an installed copy (and ``python main.py``)."""
     import multiprocessing
 
     multiprocessing.freeze_support()
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

@@ -4,7 +4,6 @@ the engine protocol, the pure-MCTS path, and the root solver without numba."""
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 import threading
@@ -22,24 +21,11 @@ from ai.results import MoveStats, SearchResult
 from ai.solver import Solver
 from game import get_game
 from tests.engine_helpers import EngineProcess
+from tests.positions import sample
 
 ROOT = Path(__file__).resolve().parents[1]
 C4 = get_game("connect4")
 BUDGET_MS = 600.0  # generous: these positions are settled by the solver in a few milliseconds
-
-
-def _positions_dir() -> Path:
-    default = ROOT.parent / "shared" / "connect4-positions"
-    env = os.environ.get("CONNECT4_POSITIONS_DIR")
-    for candidate in (default, Path(env) if env else None):
-        if candidate is not None and candidate.is_dir():
-            return candidate
-    pytest.fail(f"reference positions not found at {default} (set CONNECT4_POSITIONS_DIR)")
-
-
-def _sample(name: str, count: int, seed: int) -> list[tuple[str, int]]:
-    lines = [ln.split() for ln in (_positions_dir() / name).read_text().splitlines() if ln.strip()]
-    return [(moves, int(score)) for moves, score in random.Random(seed).sample(lines, count)]
 
 
 @cache
@@ -70,7 +56,7 @@ def _search(moves: str, **kwargs: object) -> SearchResult:
 def _lost_positions_with_spread(count: int) -> list[str]:
     """Lost positions where the losing columns do not all lose equally fast."""
     found = []
-    for moves, score in _sample("Test_L2_R1", 200, seed=11):
+    for moves, score in sample("Test_L2_R1", 200, seed=11):
         if score < 0:
             scores = [s for s in _column_scores(moves) if s is not None]
             if len(set(scores)) > 1:
@@ -80,7 +66,7 @@ def _lost_positions_with_spread(count: int) -> list[str]:
     pytest.fail("no lost positions with different loss lengths in the sample")
 
 
-@pytest.mark.parametrize(("moves", "score"), _sample("Test_L3_R1", 3, seed=5) + _sample("Test_L2_R1", 3, seed=6))
+@pytest.mark.parametrize(("moves", "score"), sample("Test_L3_R1", 3, seed=5) + sample("Test_L2_R1", 3, seed=6))
 def test_root_solver_finds_an_optimal_column_and_every_score(moves: str, score: int) -> None:
     root = RootSolver(_solver(), C4.parse_position(moves), deadline=None).start()
     root.join()
@@ -92,7 +78,7 @@ def test_root_solver_finds_an_optimal_column_and_every_score(moves: str, score: 
     assert [facts.column_score(c) for c in range(C4.width)] == list(scores)
 
 
-@pytest.mark.parametrize(("moves", "score"), _sample("Test_L3_R1", 3, seed=1) + _sample("Test_L2_R1", 3, seed=2))
+@pytest.mark.parametrize(("moves", "score"), sample("Test_L3_R1", 3, seed=1) + sample("Test_L2_R1", 3, seed=2))
 def test_plays_an_exact_best_move_with_exact_flag_and_scores(moves: str, score: int) -> None:
     result = _search(moves)
     scores = _column_scores(moves)
@@ -114,7 +100,7 @@ def test_plays_the_slowest_loss() -> None:
 
 
 def test_takes_the_fastest_win() -> None:
-    for moves, score in _sample("Test_L2_R1", 40, seed=8):
+    for moves, score in sample("Test_L2_R1", 40, seed=8):
         scores = [s for s in _column_scores(moves) if s is not None]
         if score > 0 and len({s for s in scores if s > 0}) > 1:  # several wins of different lengths
             result = _search(moves)
@@ -211,7 +197,7 @@ def test_other_games_use_plain_mcts() -> None:
 
 
 def test_engine_bestmove_carries_exact_and_scores() -> None:
-    moves, score = _sample("Test_L3_R1", 1, seed=4)[0]
+    moves, score = sample("Test_L3_R1", 1, seed=4)[0]
     engine = EngineProcess("--seed", "1")
     try:
         assert engine.read()["type"] == "ready"
@@ -257,7 +243,7 @@ def test_analyze_reports_exact_and_scores(capsys: pytest.CaptureFixture[str]) ->
 
     import main
 
-    moves, score = _sample("Test_L3_R1", 1, seed=12)[0]
+    moves, score = sample("Test_L3_R1", 1, seed=12)[0]
     assert main.main(["analyze", moves, "--json", "--time-ms", str(BUDGET_MS), "--threads", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["exact"] is True and _column_scores(moves)[C4.parse_move(data["best_move"])] == score

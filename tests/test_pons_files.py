@@ -1,19 +1,15 @@
 """Pascal Pons' benchmark files parse as legal, unfinished Connect 4 positions.
 
-The files live in ``shared/connect4-positions`` beside the clone (or in ``$CONNECT4_POSITIONS_DIR``).
-A missing directory is a failure, not a skip: CI runs with ``shared/`` in place.
+The files are shipped in ``tests/data/connect4-positions`` (see its README); a missing file is a failure.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from game import Status, get_game
+from tests.positions import FILES, positions_dir
 
-FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 PLY_RANGES = {  # stones already played, from the README of the files
     "Test_L3_R1": (29, 41),
     "Test_L2_R1": (15, 28),
@@ -22,20 +18,6 @@ PLY_RANGES = {  # stones already played, from the README of the files
     "Test_L1_R2": (4, 14),
     "Test_L1_R3": (1, 13),
 }
-
-
-def positions_dir() -> Path:
-    candidates = [Path(__file__).resolve().parents[2] / "shared" / "connect4-positions"]
-    if os.environ.get("CONNECT4_POSITIONS_DIR"):
-        candidates.append(Path(os.environ["CONNECT4_POSITIONS_DIR"]))
-    for path in candidates:
-        if all((path / name).is_file() for name in FILES):
-            return path
-    pytest.fail(
-        "Pons' Test_L*_R* files not found in "
-        + " or ".join(str(p) for p in candidates)
-        + ": put shared/connect4-positions beside the clone or set CONNECT4_POSITIONS_DIR"
-    )
 
 
 @pytest.mark.parametrize("name", FILES)

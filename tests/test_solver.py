@@ -15,25 +15,14 @@ import pytest
 
 from ai.solver import ColumnScores, Solver, analyze_columns, max_score, solve
 from game import GameError, get_game
+from tests.positions import positions_dir, sample
 
 ROOT = Path(__file__).resolve().parents[1]
 C4 = get_game("connect4")
 
 
-def positions_dir() -> Path:
-    default = Path(__file__).resolve().parents[2] / "shared" / "connect4-positions"
-    if default.is_dir():
-        return default
-    env = os.environ.get("CONNECT4_POSITIONS_DIR")
-    if env and Path(env).is_dir():
-        return Path(env)
-    pytest.fail(f"reference positions not found at {default} (set CONNECT4_POSITIONS_DIR)")
-
-
 def sample_lines(name: str, count: int, seed: int = 2024) -> list[tuple[str, int]]:
-    lines = [ln.split() for ln in (positions_dir() / name).read_text().splitlines() if ln.strip()]
-    assert len(lines) >= count
-    return [(moves, int(score)) for moves, score in random.Random(seed).sample(lines, count)]
+    return sample(name, count, seed)
 
 
 @pytest.fixture(scope="module")
