@@ -3,7 +3,8 @@
     .venv/bin/python tools/measure_bundle.py [EXE]      (default dist/connect4/connect4)
 
 Prints figures (no thresholds); exits 1 only if the engine does not start or runs without numba.
-The cold run uses a fresh temporary NUMBA_CACHE_DIR, the warm runs the same directory again; all
+The cold run uses a fresh temporary NUMBA_CACHE_DIR and HOME (the bundle then copies the compiled
+code it ships, see tools/prime_bundle_cache.py), the warm runs the same directories again; all
 launches run from a neutral working directory.
 Launch to first frame: ``EXE --screenshot PNG --screenshot-wait 0`` under the dummy SDL drivers; the
 clock stops when the PNG appears, which the app writes right after rendering its first frame.
@@ -58,7 +59,7 @@ def main(argv: list[str]) -> int:
         print(f"measure_bundle: {exe} does not exist; build it first (see README)", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="connect4-measure-") as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"),
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"), HOME=str(Path(tmp) / "home"),
                    SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
         env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
         cold, message, err = engine_ready_s(exe, env, tmp)

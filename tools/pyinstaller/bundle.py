@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import uuid
 
 from PyInstaller.utils.hooks import collect_submodules
 
@@ -39,7 +40,8 @@ def analysis_options(root: str) -> dict[str, object]:
         "scripts": [os.path.join(root, "main.py")],
         "pathex": [root, HERE],
         "datas": [(os.path.join(root, "assets"), "assets"),
-                  (os.path.join(root, "ai", "opening_book.json"), "ai")],
+                  *_package_data(root),
+                  (write_build_id(root), ".")],
         # assets: a package, so importlib.resources finds its files (datas above) in the bundle too;
         # numba._devicearray: imported from C by numba, invisible to the analysis once numba.cuda is excluded
         "hiddenimports": [*hidden, "assets", "frozen_numba_cache", "numba._devicearray"],
@@ -48,6 +50,23 @@ def analysis_options(root: str) -> dict[str, object]:
         "noarchive": False,
         "optimize": 0,  # like a source run: asserts and docstrings kept
     }
+
+
+def write_build_id(root: str) -> str:
+    """A fresh id for this build (``build/connect4_build_id.txt``): the frozen app's compiled-code
+    cache is keyed on it (see frozen_numba_cache.py)."""
+    path = os.path.join(root, "build", "connect4_build_id.txt")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="ascii") as fh:
+        fh.write(uuid.uuid4().hex + "\n")
+    return path
+
+
+def _package_data(root: str) -> list[tuple[str, str]]:
+    """The data files of the ``ai`` package (the opening book), as pyproject.toml ships them in the wheel."""
+    folder = os.path.join(root, "ai")
+    kinds = (".json", ".bin", ".gz", ".npz", ".xz")
+    return [(os.path.join(folder, name), "ai") for name in sorted(os.listdir(folder)) if name.endswith(kinds)]
 
 
 def icon(root: str) -> str | None:

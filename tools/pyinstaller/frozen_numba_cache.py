@@ -8,23 +8,76 @@ Why numba's own locators are not enough when frozen:
   of the one-file build (it unpacks to a fresh ``_MEIxxxxxx`` directory), so nothing is reused.
 
 This locator keys the cache on the bundle-relative path (stable across launches and install
-places) inside ``NUMBA_CACHE_DIR`` (set by ``ai/jit.py`` to the user cache dir), and stamps entries
-with the size and mtime of the executable, so a rebuilt executable compiles afresh once.
-The runtime hook ``rth_numba_cache.py`` selects it through ``NUMBA_CACHE_LOCATOR_CLASSES``.
+places) inside ``$NUMBA_CACHE_DIR/frozen/<build id>`` (``ai/jit.py`` sets ``NUMBA_CACHE_DIR`` to
+the user cache dir), and stamps entries with the build id written into the bundle when it was
+built, so a rebuilt executable compiles afresh while a copied or reinstalled one does not.
+
+A bundle may ship compiled code: ``tools/prime_bundle_cache.py`` runs the built app once with its
+cache in ``<bundle>/numba_cache`` for a portable CPU (the runtime hook sets ``NUMBA_CPU_NAME=generic``),
+and the first start on a user's machine copies that folder into the user cache instead of compiling.
+If numba rejects the shipped code (another CPU architecture), it compiles as it would without it.
+The runtime hook ``rth_numba_cache.py`` selects this locator through ``NUMBA_CACHE_LOCATOR_CLASSES``.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 
 from numba.core import config
 from numba.core.caching import _CacheLocator
 
+BUILD_ID_FILE = "connect4_build_id.txt"
+SHIPPED_CACHE = "numba_cache"
+
+
+def bundle_dir() -> str:
+    return getattr(sys, "_MEIPASS", os.path.dirname(os.path.abspath(sys.executable)))
+
+
+def build_id() -> str:
+    """The id written at build time (the executable's size and mtime if it is missing)."""
+    try:
+        with open(os.path.join(bundle_dir(), BUILD_ID_FILE), encoding="ascii") as fh:
+            return fh.read().strip() or "unknown"
+    except OSError:
+        st = os.stat(sys.executable)
+        return f"exe-{st.st_size}-{int(st.st_mtime)}"
+
+
+def cache_root() -> str:
+    base = config.CACHE_DIR or os.path.join(tempfile.gettempdir(), "connect4-mcts-numba")
+    return os.path.join(base, "frozen", build_id())
+
+
+_seeded = False
+
+
+def seed_from_bundle() -> None:
+    """Once per process: copy the bundle's shipped cache into the user cache if it is not there yet
+    (into a temporary name first, then renamed, so two processes starting at once cannot mix)."""
+    global _seeded
+    if _seeded:
+        return
+    _seeded = True
+    target = cache_root()
+    shipped = os.path.join(bundle_dir(), SHIPPED_CACHE, "frozen", build_id())
+    if os.path.isdir(target) or not os.path.isdir(shipped) or os.path.abspath(shipped) == os.path.abspath(target):
+        return
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=".seed-", dir=os.path.dirname(target))
+        shutil.copytree(shipped, os.path.join(staging, "cache"))
+        os.rename(os.path.join(staging, "cache"), target)
+        shutil.rmtree(staging, ignore_errors=True)
+    except OSError:  # full disk, read-only cache, or another process won the rename: compile as usual
+        pass
+
 
 class FrozenCacheLocator(_CacheLocator):
-    """Cache in ``$NUMBA_CACHE_DIR/frozen/<package path>``, valid while the executable is unchanged."""
+    """Cache in ``$NUMBA_CACHE_DIR/frozen/<build id>/<package path>``, valid for this build."""
 
     def __init__(self, py_func, py_file: str) -> None:  # noqa: ANN001 - numba's signature
         self._lineno = py_func.__code__.co_firstlineno
@@ -33,15 +86,13 @@ class FrozenCacheLocator(_CacheLocator):
         if bundle and os.path.isabs(relative) and relative.startswith(bundle + os.sep):
             relative = relative[len(bundle) + 1:]
         package = os.path.dirname(os.path.normpath(relative)).replace(os.sep, ".").replace("..", "_").strip(".")
-        base = config.CACHE_DIR or os.path.join(tempfile.gettempdir(), "connect4-mcts-numba")
-        self._cache_path = os.path.join(base, "frozen", package or "_top")
+        self._cache_path = os.path.join(cache_root(), package or "_top")
 
     def get_cache_path(self) -> str:
         return self._cache_path
 
-    def get_source_stamp(self) -> tuple[float, int]:
-        st = os.stat(sys.executable)
-        return st.st_mtime, st.st_size
+    def get_source_stamp(self) -> str:
+        return build_id()
 
     def get_disambiguator(self) -> str:
         return str(self._lineno)
@@ -50,6 +101,7 @@ class FrozenCacheLocator(_CacheLocator):
     def from_function(cls, py_func, py_file: str):  # noqa: ANN001, ANN206 - numba's signature
         if not getattr(sys, "frozen", False):
             return None
+        seed_from_bundle()
         locator = cls(py_func, py_file)
         try:
             locator.ensure_cache_path()

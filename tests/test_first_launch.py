@@ -1,0 +1,106 @@
+"""First launch: each game compiles only its own search code, the compiled code is found again by
+the next process, a cache that cannot be written does not stop the search, and the frozen app's
+shipped cache is copied into the user's cache once."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai import jit as jit_module
+
+ROOT = Path(__file__).resolve().parents[1]
+PREPARE = (
+    "import json, sys\n"
+    "from ai.warmup import prepare\n"
+    "steps = []\n"
+    "for game in sys.argv[1:]:\n"
+    "    prepare(game, lambda p: steps.append([p.game, p.done, p.total, p.label, p.compiling]))\n"
+    "print(json.dumps(steps))\n"
+)
+
+
+def _prepare_in_new_process(cache: Path, *games: str) -> list[list[object]]:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", PREPARE, *games], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=280)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _cached(cache: Path) -> set[str]:
+    return {p.name for p in cache.rglob("*.nbc")}
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(not jit_module.NUMBA_AVAILABLE, reason="compile units exist only with numba")
+def test_a_game_compiles_only_its_own_code_and_the_next_process_reuses_it(tmp_path: Path) -> None:
+    steps = _prepare_in_new_process(tmp_path, "connect4")
+    assert [s[1] for s in steps] == list(range(steps[0][2] + 1)), "progress counts every step once, in order"
+    assert steps[-1][4] is True, "a fresh cache compiles"
+    first = _cached(tmp_path)
+    assert any("kernel_connect4" in name for name in first)
+    assert not any("kernel_mnk" in name or "kernel_uttt" in name for name in first), sorted(first)
+
+    again = _prepare_in_new_process(tmp_path, "connect4")
+    assert _cached(tmp_path) == first, "the second process compiled again instead of loading the cache"
+    assert again[-1][4] is False
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(not jit_module.NUMBA_AVAILABLE, reason="the file cache exists only with numba")
+def test_a_cache_that_cannot_be_written_still_compiles_and_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from numba.core import caching
+
+    def full_disk(self: object, *args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(caching.IndexDataCacheFile, "save", full_disk)
+    monkeypatch.setattr(jit_module, "_cache_warned", False)
+
+    def add_one(values):  # type: ignore[no-untyped-def]
+        total = 0
+        for v in values:
+            total += v + 1
+        return total
+
+    compiled = jit_module.jit(add_one)
+    assert compiled(np.arange(4, dtype=np.int64)) == 10
+    assert "not cached (No space left on device" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(60)
+def test_the_frozen_app_copies_the_shipped_cache_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("numba")
+    sys.path.insert(0, str(ROOT / "tools" / "pyinstaller"))
+    try:
+        import frozen_numba_cache as frozen
+    finally:
+        sys.path.remove(str(ROOT / "tools" / "pyinstaller"))
+    bundle = tmp_path / "bundle"
+    shipped = bundle / frozen.SHIPPED_CACHE / "frozen" / "build-7" / "ai.mcts"
+    shipped.mkdir(parents=True)
+    (shipped / "core.run_chunk-1.py311.nbi").write_bytes(b"index")
+    (bundle / frozen.BUILD_ID_FILE).write_text("build-7\n")
+    user_cache = tmp_path / "user-cache"
+    monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
+    monkeypatch.setattr(frozen.config, "CACHE_DIR", str(user_cache))
+    monkeypatch.setattr(frozen, "_seeded", False)
+
+    frozen.seed_from_bundle()
+    copied = user_cache / "frozen" / "build-7" / "ai.mcts" / "core.run_chunk-1.py311.nbi"
+    assert copied.read_bytes() == b"index"
+    assert frozen.cache_root() == str(user_cache / "frozen" / "build-7")
+
+    copied.write_bytes(b"compiled here later")  # a later start keeps what the user's cache holds
+    monkeypatch.setattr(frozen, "_seeded", False)
+    frozen.seed_from_bundle()
+    assert copied.read_bytes() == b"compiled here later"
