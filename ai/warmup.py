@@ -1,8 +1,11 @@
 """Compile (or load from numba's cache) what one game's search needs, one step at a time.
 
-The engine runs :func:`prepare` for the game being played first, then for the others, and reports
-each step as a :class:`PrepareProgress`, so a first launch can show a real fraction while it
-compiles. A step that loads from the cache takes a few milliseconds; ``compiling`` tells them apart.
+Compiled code comes in units: the MCTS kernel of each kind of game (Connect 4 of any size; every
+m,n,k board from tic-tac-toe to Gomoku; Ultimate TTT) and the Connect 4 solver. :func:`prepare`
+readies the units of one game (the solver only when the search is to be exact), reporting each step
+as a :class:`PrepareProgress`, so a first launch can show a real fraction while it compiles. Each
+unit has its own lock: a search that does not need the solver never waits for it to compile.
+A step that loads from the cache takes a few milliseconds; ``compiling`` tells them apart.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from game.base import GameSpec
 
 # A step that takes longer than this was compiled, not loaded from the cache.
 COMPILED_AFTER_S = 0.5
+SOLVER_UNIT = "connect4 solver"
 
 
 @dataclass(frozen=True)
@@ -43,38 +47,39 @@ class PrepareProgress:
         return 1.0 if self.total == 0 else self.done / self.total
 
 
-_lock = threading.Lock()
+_units_lock = threading.Lock()
+_unit_locks: dict[str, threading.Lock] = {}
 _prepared: set[str] = set()
 
 
-def _steps(spec: GameSpec) -> list[PrepareStep]:
-    """The compile steps of one game, cheapest first. Each kernel function is compiled on its own
-    (with the argument types the search loop uses, so the loop reuses it), which makes the progress
-    of a first launch move in several real steps rather than one long one."""
+def _search_unit(spec: GameSpec) -> tuple[str, list[PrepareStep]] | None:
+    """The MCTS unit of ``spec`` and its steps. Each kernel function is compiled on its own (with the
+    argument types the search loop uses, so the loop reuses it), which makes the progress of a first
+    launch move in several real steps rather than one long one."""
     from ai.mcts import Searcher, supports
     from ai.mcts.games import adapter_for
     from ai.mcts.kernels import KERNELS
 
-    steps: list[PrepareStep] = []
     adapter = adapter_for(spec) if supports(spec) else None
-    if adapter is not None:
-        gen_children, play, playout = KERNELS[adapter.kind]
-        params = adapter.make_params(spec)
-        start = adapter.encode(spec.start())
+    if adapter is None:
+        return None
+    gen_children, play, playout = KERNELS[adapter.kind]
+    params = adapter.make_params(spec)
+    start = adapter.encode(spec.start())
 
-        def moves() -> None:
-            buf = np.zeros(adapter.max_moves, dtype=np.int64)
-            gen_children(params, start.copy(), buf, np.zeros(adapter.max_moves, dtype=np.int64))
-            play(params, start.copy(), np.int16(buf[0]))
+    def moves() -> None:
+        buf = np.zeros(adapter.max_moves, dtype=np.int64)
+        gen_children(params, start.copy(), buf, np.zeros(adapter.max_moves, dtype=np.int64))
+        play(params, start.copy(), np.int16(buf[0]))
 
-        def playouts() -> None:
-            playout(params, start.copy(), np.array([1], dtype=np.int64))
+    def playouts() -> None:
+        playout(params, start.copy(), np.array([1], dtype=np.int64))
 
-        steps += [PrepareStep(f"{spec.name} moves", moves), PrepareStep(f"{spec.name} playouts", playouts),
-                  PrepareStep(f"{spec.name} search", lambda: Searcher(spec, seed=1).warm_up())]
-    if spec.name.startswith("connect4"):
-        steps.append(PrepareStep("connect4 solver", _warm_solver))
-    return steps
+    return f"search kernel {adapter.kind}", [
+        PrepareStep(f"{spec.name} moves", moves),
+        PrepareStep(f"{spec.name} playouts", playouts),
+        PrepareStep(f"{spec.name} search", lambda: Searcher(spec, seed=1).warm_up()),
+    ]
 
 
 def _warm_solver() -> None:
@@ -87,30 +92,47 @@ def _warm_solver() -> None:
     RootSolver(small, Connect4Spec(4, 4).parse_position("1234"), deadline=None).start().join()
 
 
-def unit_of(spec: GameSpec) -> str:
-    """The compile unit a game belongs to (games of one kernel share their compiled code)."""
-    return spec.name
+def _units(spec: GameSpec, exact: bool) -> list[tuple[str, list[PrepareStep]]]:
+    units = []
+    search = _search_unit(spec)
+    if search is not None:
+        units.append(search)
+    if exact and spec.name.startswith("connect4"):
+        units.append((SOLVER_UNIT, [PrepareStep(SOLVER_UNIT, _warm_solver)]))
+    return units
 
 
-def prepared(game: str | GameSpec) -> bool:
+def _unit_lock(name: str) -> threading.Lock:
+    with _units_lock:
+        return _unit_locks.setdefault(name, threading.Lock())
+
+
+def prepared(game: str | GameSpec, *, exact: bool = True) -> bool:
+    """True when a search of ``game`` (exact or not) will not compile anything."""
     spec = get_game(game) if isinstance(game, str) else game
-    return unit_of(spec) in _prepared
+    return all(name in _prepared for name, _ in _units(spec, exact))
 
 
-def prepare(game: str | GameSpec, on_progress: Callable[[PrepareProgress], None] | None = None) -> None:
-    """Compile or load everything a search of ``game`` needs; call ``on_progress`` before the first
-    step and after each one. Safe to call from several threads (one prepares, the others wait)."""
+def prepare(game: str | GameSpec, on_progress: Callable[[PrepareProgress], None] | None = None, *,
+            exact: bool = True) -> None:
+    """Compile or load everything a search of ``game`` needs (the solver only if ``exact``); call
+    ``on_progress`` before the first step and after each one. Safe from several threads: a unit
+    being prepared by another thread is waited for, and never prepared twice."""
     spec = get_game(game) if isinstance(game, str) else game
-    with _lock:
-        steps = [] if unit_of(spec) in _prepared else _steps(spec)
-        compiling = False
-        if on_progress is not None:
-            label = steps[0].label if steps else "ready"
-            on_progress(PrepareProgress(spec.name, 0, len(steps), label, False))
-        for index, step in enumerate(steps, start=1):
-            started = time.perf_counter()
-            step.run()
-            compiling = compiling or time.perf_counter() - started > COMPILED_AFTER_S
-            if on_progress is not None:
-                on_progress(PrepareProgress(spec.name, index, len(steps), step.label, compiling))
-        _prepared.add(unit_of(spec))
+    units = [(name, steps) for name, steps in _units(spec, exact) if name not in _prepared]
+    total = sum(len(steps) for _, steps in units)
+    done = 0
+    compiling = False
+    if on_progress is not None:
+        on_progress(PrepareProgress(spec.name, 0, total, units[0][1][0].label if units else "ready", False))
+    for name, steps in units:
+        with _unit_lock(name):
+            for step in steps:
+                if name not in _prepared:
+                    started = time.perf_counter()
+                    step.run()
+                    compiling = compiling or time.perf_counter() - started > COMPILED_AFTER_S
+                done += 1
+                if on_progress is not None:
+                    on_progress(PrepareProgress(spec.name, done, total, step.label, compiling))
+            _prepared.add(name)

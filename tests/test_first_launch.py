@@ -104,3 +104,21 @@ def test_the_frozen_app_copies_the_shipped_cache_once(tmp_path: Path, monkeypatc
     monkeypatch.setattr(frozen, "_seeded", False)
     frozen.seed_from_bundle()
     assert copied.read_bytes() == b"compiled here later"
+
+
+@pytest.mark.timeout(200)
+def test_a_search_without_the_solver_never_waits_for_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from ai import warmup
+
+    monkeypatch.setattr(warmup, "_prepared", set())
+    steps: list[object] = []
+    with warmup._unit_lock(warmup.SOLVER_UNIT):  # as if another thread were compiling the solver
+        worker = threading.Thread(target=warmup.prepare, args=("connect4", steps.append), kwargs={"exact": False})
+        worker.start()
+        worker.join(timeout=150)
+        assert not worker.is_alive(), "prepare(exact=False) waited for the solver's lock"
+    assert warmup.prepared("connect4", exact=False)
+    assert not warmup.prepared("connect4", exact=True)
+    assert warmup.SOLVER_UNIT not in {getattr(p, "label", None) for p in steps}
