@@ -32,8 +32,11 @@ EXCLUDES = [
 ]
 
 
-def analysis_options(root: str) -> dict[str, object]:
-    """Keyword arguments for PyInstaller's ``Analysis``; ``root`` is the repository (SPECPATH)."""
+def analysis_options(root: str, reuse_onedir_cache: bool = False) -> dict[str, object]:
+    """Keyword arguments for PyInstaller's ``Analysis``; ``root`` is the repository (SPECPATH).
+    ``reuse_onedir_cache``: ship the compiled code primed in the onedir build (``dist/connect4``,
+    tools/prime_bundle_cache.py) under its build id, when there is one (the one-file release)."""
+    shipped = _primed_onedir(root) if reuse_onedir_cache else None
     # main.py imports its subcommands with importlib, so name every app module explicitly.
     hidden = collect_submodules("ai") + collect_submodules("game")
     return {
@@ -41,7 +44,8 @@ def analysis_options(root: str) -> dict[str, object]:
         "pathex": [root, HERE],
         "datas": [(os.path.join(root, "assets"), "assets"),
                   *_package_data(root),
-                  (write_build_id(root), ".")],
+                  *([(shipped[1], "numba_cache")] if shipped else []),
+                  (shipped[0] if shipped else write_build_id(root), ".")],
         # assets: a package, so importlib.resources finds its files (datas above) in the bundle too;
         # numba._devicearray: imported from C by numba, invisible to the analysis once numba.cuda is excluded
         "hiddenimports": [*hidden, "assets", "frozen_numba_cache", "numba._devicearray"],
@@ -60,6 +64,13 @@ def write_build_id(root: str) -> str:
     with open(path, "w", encoding="ascii") as fh:
         fh.write(uuid.uuid4().hex + "\n")
     return path
+
+
+def _primed_onedir(root: str) -> tuple[str, str] | None:
+    """(build id file, primed cache folder) of the onedir build, if it was primed."""
+    internal = os.path.join(root, "dist", "connect4", "_internal")
+    build_id, cache = os.path.join(internal, "connect4_build_id.txt"), os.path.join(internal, "numba_cache")
+    return (build_id, cache) if os.path.isfile(build_id) and os.path.isdir(cache) else None
 
 
 def _package_data(root: str) -> list[tuple[str, str]]:
