@@ -11,12 +11,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ai.limits import MAX_ITERATIONS, MAX_LINE, MAX_MOVES_TEXT, MAX_TIME_MS
 from game import GameError, get_game
 from game.base import GameSpec, Position
-
-MAX_LINE = 1 << 16
-MAX_TIME_MS = 24 * 3600 * 1000
-MAX_ITERATIONS = 10**12
 
 
 class ProtocolError(ValueError):
@@ -90,6 +87,8 @@ def _parse_position(obj: dict[str, Any]) -> SetPosition:
     except GameError as exc:
         raise ProtocolError(str(exc)) from None
     moves = obj.get("moves", "")
+    if isinstance(moves, str | list) and len(moves) > MAX_MOVES_TEXT:
+        raise ProtocolError(f'"moves" is too long ({len(moves)}, at most {MAX_MOVES_TEXT})')
     try:
         if isinstance(moves, str):
             position = spec.parse_position(moves)

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from ai import limits
 from game.connect4 import Connect4Spec
 from game.errors import GameError
 from game.registry import get_game
@@ -23,11 +24,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    line = message.splitlines()[0] if message else "bad input"
+    print(f"error: {line if len(line) <= 200 else line[:200] + '…'}", file=sys.stderr)
     return 2
 
 
 def run(args: argparse.Namespace) -> int:
+    if len(args.moves) > limits.MAX_MOVES_TEXT:
+        return _fail(f"MOVES is too long ({len(args.moves)} characters, at most {limits.MAX_MOVES_TEXT})")
+    if args.time_ms is not None and not (0 <= args.time_ms <= limits.MAX_TIME_MS):  # also rejects NaN
+        return _fail(f"--time-ms must be a number from 0 to {limits.MAX_TIME_MS} (one hour)")
     try:
         spec = get_game(args.game)
         if not isinstance(spec, Connect4Spec):
@@ -37,8 +43,6 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if position.outcome.is_over:
         return _fail(f"position {position.to_text()!r} is already over")
-    if args.time_ms is not None and not (args.time_ms >= 0):  # also rejects NaN
-        return _fail("--time-ms must be a non-negative number")
 
     from ai.solver import analyze_columns, warm_up
 
