@@ -167,7 +167,7 @@ def test_fuzz_engine_handle(engine: RecordingEngine, line: str) -> None:
 
 def test_rejected_go_echoes_its_id(engine: RecordingEngine) -> None:
     engine.handle('{"cmd": "go", "time_ms": -1, "id": 42}')
-    assert engine.lines() == [{"type": "error", "message": '"time_ms" must be between 1 and 8.64e+07, got -1',
+    assert engine.lines() == [{"type": "error", "message": '"time_ms" must be between 1 and 3.6e+06, got -1',
                                "id": 42}]
     engine.handle('{"cmd": "position", "moves": "1212121"}')
     engine.handle('{"cmd": "go", "iterations": 10, "id": "x"}')
