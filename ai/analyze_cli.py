@@ -10,8 +10,7 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Iterator
-from typing import IO, Any
+from typing import Any
 
 from ai import limits
 from ai.results import SearchResult
@@ -107,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             _print_table(data)
         return 0
-    for text, too_long in bounded_lines(sys.stdin.buffer):
+    for text, too_long in limits.bounded_lines(sys.stdin.buffer):
         try:
             if too_long:
                 raise GameError(f"line too long (more than {limits.MAX_LINE} characters)")
@@ -136,19 +135,3 @@ def _bad_budget(args: argparse.Namespace) -> str | None:
 def _one_line(exc: Exception) -> str:
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return text if len(text) <= 200 else text[:200] + "…"
-
-
-def bounded_lines(stream: IO[bytes], limit: int = limits.MAX_LINE) -> Iterator[tuple[str, bool]]:
-    """Stripped lines of ``stream`` decoded as UTF-8; a line longer than ``limit`` is read in
-    pieces and thrown away (it gives ``(its first characters, True)``), so no line fills memory."""
-    while True:
-        raw = stream.readline(limit + 1)
-        if not raw:
-            return
-        if len(raw) > limit and not raw.endswith(b"\n"):
-            head = raw[:100]
-            while raw and not raw.endswith(b"\n"):
-                raw = stream.readline(limit + 1)
-            yield head.decode("utf-8", errors="replace"), True
-            continue
-        yield raw.decode("utf-8", errors="replace").strip(), False

@@ -4,6 +4,9 @@ line), never clamped silently; echoes of bad input are cut to ``ECHO_CHARS``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import IO
+
 MAX_LINE = 1 << 16  # characters in one protocol line or one ``analyze -`` input line
 MAX_MOVES_TEXT = 4096  # characters of a position string (Gomoku 15x15 needs at most 675)
 MAX_TIME_MS = 3_600_000  # one hour: the longest search, solve or benchmark step
@@ -30,3 +33,19 @@ def check_range(name: str, value: float, low: float, high: float) -> str | None:
         shown = f"{value:g}" if isinstance(value, float) or abs(value) < 10**15 else "a huge number"
         return f"{name} must be between {low:g} and {high:g}, not {shown}"
     return None
+
+
+def bounded_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[tuple[str, bool]]:
+    """Stripped lines of ``stream`` decoded as UTF-8. A line longer than ``limit`` gives
+    ``(its first characters, True)`` as soon as it is seen to be too long, and the rest of it is
+    read in pieces and thrown away, so no line (not even ``/dev/zero``) can fill memory."""
+    while True:
+        raw = stream.readline(limit + 1)
+        if not raw:
+            return
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            yield raw[:100].decode("utf-8", errors="replace"), True
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(limit + 1)
+            continue
+        yield raw.decode("utf-8", errors="replace").strip(), False
