@@ -32,7 +32,8 @@ class ScriptedEngine:
 
     next_pid = 1000
 
-    def __init__(self, *, silent: bool = False, prepared: tuple[str, ...] = ("connect4", "gomoku"), on_go: Callable[[ScriptedEngine, dict[str, Any]], None] | None = None,
+    def __init__(self, *, silent: bool = False, prepared: tuple[str, ...] = ("connect4", "gomoku"),
+                 on_go: Callable[[ScriptedEngine, dict[str, Any]], None] | None = None,
                  exits_with: int | None = None) -> None:
         ScriptedEngine.next_pid += 1
         self.pid = ScriptedEngine.next_pid
