@@ -202,13 +202,15 @@ class Engine:
 
     def _start(self, target: Any, command: Any) -> None:
         self._stop_event = threading.Event()
-        self._worker = threading.Thread(target=self._guarded, args=(target, command), daemon=True)
+        received = time.perf_counter()
+        self._worker = threading.Thread(target=self._guarded, args=(target, command, received), daemon=True)
         self._worker.start()
 
-    def _guarded(self, target: Any, command: Any) -> None:
+    def _guarded(self, target: Any, command: Any, received: float) -> None:
         try:
+            waits = not self.preparer.is_prepared(self.spec)
             if self._wait_for_preparation(command):
-                target(command)
+                target(command, time.perf_counter() if waits else received)  # the budget starts once prepared
         except Exception as exc:  # noqa: BLE001 - report, keep the process alive
             self.emit(protocol.error(f"search failed: {type(exc).__name__}: {exc}", command.search_id))
 
@@ -227,16 +229,19 @@ class Engine:
         self.emit(protocol.error(problem, command.search_id))
         return False
 
-    def _run_search(self, go: protocol.Go) -> None:
+    def _run_search(self, go: protocol.Go, received: float) -> None:
         spec, position = self.spec, self.position
         searcher = self._searcher(spec)
         searcher.set_position(position)
+        time_ms = go.time_ms
+        if time_ms is not None:  # time_ms counts from the go line
+            time_ms = max(1.0, time_ms - (time.perf_counter() - received) * 1000)
 
         def on_info(result: Any) -> None:
             self.emit(protocol.result_message("info", spec, result, go.search_id))
 
         result = searcher.search(
-            time_ms=go.time_ms,
+            time_ms=time_ms,
             iterations=go.iterations,
             on_info=on_info if go.info_ms else None,
             info_ms=go.info_ms or 100.0,
@@ -246,7 +251,7 @@ class Engine:
         )
         self.emit(protocol.result_message("bestmove", spec, result, go.search_id))
 
-    def _run_solve(self, solve: protocol.Solve) -> None:
+    def _run_solve(self, solve: protocol.Solve, received: float) -> None:
         from ai.solver import shared_solver
 
         spec, position = self.spec, self.position
