@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from ai.results import Preparing
+from ai.results import ErrorReply, Preparing, Reply
 from game import get_game
 from game.base import GameSpec
 from game.errors import GameError
@@ -20,7 +20,7 @@ BACKGROUND_GAMES = ("connect4", "tictactoe", "mnk:6x6:4", "gomoku", "uttt")
 
 
 class Preparer:
-    def __init__(self, report: Callable[[Preparing], None], games: tuple[str, ...] = BACKGROUND_GAMES) -> None:
+    def __init__(self, report: Callable[[Reply], None], games: tuple[str, ...] = BACKGROUND_GAMES) -> None:
         self._report = report
         self._queue: list[str] = []
         for name in games:
@@ -79,9 +79,13 @@ class Preparer:
                 warmup.prepare(name, lambda p: self._report(
                     Preparing(p.game, p.done, p.total, p.label, p.compiling)))
             except Exception as exc:  # noqa: BLE001 - a game that cannot compile must not stop the others
+                words = str(exc).splitlines()[0][:200] if str(exc) else ""
+                reason = f"cannot prepare {name}: {type(exc).__name__}: {words}"
                 with self._changed:
-                    self._failed[name] = f"cannot prepare {name}: {type(exc).__name__}: {str(exc)[:200]}"
+                    self._failed[name] = reason
+                    self._current = None
                     self._changed.notify_all()
+                self._report(ErrorReply(reason))  # one line; the engine carries on with the other games
                 continue
             with self._changed:
                 self._done.add(name)

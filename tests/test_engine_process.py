@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import io
+import json
 import os
 import subprocess
 import sys
@@ -185,3 +186,28 @@ def _rss_kb(pid: int) -> int:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     raise AssertionError("no VmRSS")
+
+
+@pytest.mark.timeout(60)
+def test_a_game_that_cannot_be_prepared_is_one_error_line_and_the_engine_carries_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from ai import warmup
+
+    def full_disk(game, on_progress=None):  # type: ignore[no-untyped-def]
+        if str(game) == "tictactoe":
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(warmup, "prepare", full_disk)
+    out = io.StringIO()
+    engine = Engine(out, threads=1)
+    engine.preparer.prefer(get_game("tictactoe"))
+    engine.preparer.start()
+    engine.handle('{"cmd": "position", "game": "tictactoe", "moves": ""}')
+    engine.handle('{"cmd": "go", "iterations": 10, "id": 5}')
+    assert engine._worker is not None
+    engine._worker.join(timeout=30)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    errors = [m for m in lines if m["type"] == "error"]
+    assert errors and all("\n" not in m["message"] and "Errno 28" in m["message"] for m in errors)
+    assert any(m.get("id") == 5 for m in errors)
+    engine.handle('{"cmd": "isready"}')
+    assert json.loads(out.getvalue().splitlines()[-1]) == {"type": "readyok"}
