@@ -17,6 +17,7 @@ import argparse
 import gc
 import json
 import os
+import queue
 import sys
 import threading
 import time
@@ -125,27 +126,51 @@ class Engine:
                         self._threads))
         self.preparer.prefer(self.spec)
         self.preparer.start()
+        commands: queue.Queue[protocol.Command | None] = queue.Queue()
+        dispatcher = threading.Thread(target=self._dispatch_all, args=(commands,), name="dispatch", daemon=True)
+        dispatcher.start()
         for text, too_long in limits.bounded_lines(stdin):
             if too_long:
                 self.emit(protocol.error(f"line too long (more than {limits.MAX_LINE} characters): "
                                          f"{limits.excerpt(text, 40)}"))
                 continue
-            if text and not self.handle(text):
+            command = self._parse(text) if text else None
+            if isinstance(command, protocol.Simple) and command.cmd == "isready":
+                self.emit(ReadyOk())  # at once: the heartbeat says this process reads its input
+                continue
+            if isinstance(command, protocol.Simple) and command.cmd == "stop":
+                self._stop_event.set()  # at once, even while the dispatcher waits for something
+            if command is not None:
+                commands.put(command)
+            if isinstance(command, protocol.Simple) and command.cmd == "quit" or not dispatcher.is_alive():
                 break
+        commands.put(None)
+        dispatcher.join()
         self.finish()
         return 0
 
+    def _dispatch_all(self, commands: queue.Queue[protocol.Command | None]) -> None:
+        while (command := commands.get()) is not None:
+            if not self._dispatch_safely(command):
+                return
+
     def handle(self, line: str) -> bool:
-        """Act on one line; False means quit."""
+        """Act on one line at once (parse and dispatch in the calling thread); False means quit."""
+        command = self._parse(line)
+        return True if command is None else self._dispatch_safely(command)
+
+    def _parse(self, line: str) -> protocol.Command | None:
+        """The command of one line, or None after emitting its one-line error."""
         try:
-            command = protocol.parse_command(line)
+            return protocol.parse_command(line)
         except protocol.ProtocolError as exc:
             self.emit(protocol.error(str(exc), _search_id_of(line)))
-            return True
         except Exception as exc:  # noqa: BLE001 - a reader bug must not kill the engine
             self.emit(protocol.error(f"internal error reading the line: {type(exc).__name__}: {exc}",
                                      _search_id_of(line)))
-            return True
+        return None
+
+    def _dispatch_safely(self, command: protocol.Command) -> bool:
         try:
             return self._dispatch(command)
         except Exception as exc:  # noqa: BLE001 - the engine must stay alive on any failure

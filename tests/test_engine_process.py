@@ -8,13 +8,14 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import weakref
 
 import pytest
 from engine_helpers import ROOT, EngineProcess
 
-from ai import limits
+from ai import limits, protocol
 from ai.engine_process import Engine, default_threads
 from game import get_game
 
@@ -211,3 +212,44 @@ def test_a_game_that_cannot_be_prepared_is_one_error_line_and_the_engine_carries
     assert any(m.get("id") == 5 for m in errors)
     engine.handle('{"cmd": "isready"}')
     assert json.loads(out.getvalue().splitlines()[-1]) == {"type": "readyok"}
+
+
+class _SlowToStop(Engine):
+    """A dispatcher that takes 3 s over one command (as a search slow to stop would)."""
+
+    def _dispatch(self, command):  # type: ignore[no-untyped-def, override]
+        if isinstance(command, protocol.SetPosition):
+            time.sleep(3.0)
+        return super()._dispatch(command)
+
+
+class _Lines(io.TextIOBase):
+    """A thread-safe text sink whose lines can be awaited."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.lines.extend(line for line in text.splitlines() if line)
+        return len(text)
+
+
+@pytest.mark.timeout(30)
+def test_isready_is_answered_while_the_dispatcher_is_busy() -> None:
+    read_fd, write_fd = os.pipe()
+    out = _Lines()
+    engine = _SlowToStop(out, threads=1)
+    engine.preparer.start = lambda: None  # type: ignore[method-assign]  # no compiling in this test
+    with os.fdopen(read_fd, "rb") as stdin, os.fdopen(write_fd, "wb", buffering=0) as feed:
+        server = threading.Thread(target=engine.serve, args=(stdin,), daemon=True)
+        server.start()
+        feed.write(b'{"cmd": "position", "moves": "44"}\n')
+        time.sleep(0.2)
+        sent = time.monotonic()
+        feed.write(b'{"cmd": "isready"}\n')
+        while not any('"readyok"' in line for line in out.lines):
+            assert time.monotonic() - sent < 1.0, "isready waited for the busy dispatcher"
+            time.sleep(0.01)
+        feed.write(b'{"cmd": "quit"}\n')
+        server.join(timeout=10)
+    assert not server.is_alive()
