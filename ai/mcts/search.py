@@ -382,7 +382,7 @@ class Searcher:
 
     def _pv(self, worker: _Worker) -> tuple[int, ...]:
         t = worker.tree
-        node, pv = 0, []
+        node, pv = 0, list[int]()
         while len(pv) < 64 and int(t.first_child[node]) >= 0:
             fc, nc = int(t.first_child[node]), int(t.n_children[node])
             kids = [(i, int(t.visits[i]), float(t.value[i]), int(t.proven[i])) for i in range(fc, fc + nc)]
