@@ -108,7 +108,7 @@ class EngineClient:
 
     def __init__(self, command: list[str] | None = None, *, threads: int | None = None,
                  spawn: Callable[[], Transport] | None = None, clock: Callable[[], float] = time.monotonic,
-                 policy: RestartPolicy | None = None) -> None:
+                 policy: RestartPolicy | None = None, expected_startup_s: float | None = None) -> None:
         self.command = command or default_command()
         self._spawn_transport = spawn or (lambda: ProcessTransport(self.command))
         self._clock = clock
@@ -126,6 +126,8 @@ class EngineClient:
         self._unavailable = False
         self._closed = False
         self._startup_samples: collections.deque[float] = collections.deque(maxlen=5)
+        if expected_startup_s is not None and expected_startup_s > 0:  # e.g. measured in an earlier session
+            self._startup_samples.append(float(expected_startup_s))
         self.restart_log: list[RestartRecord] = []
 
     # -- life cycle -------------------------------------------------------------------------
@@ -160,6 +162,12 @@ class EngineClient:
         if self._threads is not None:
             return self._threads
         return self._proc.ready.threads if self._proc is not None and self._proc.ready is not None else None
+
+    @property
+    def startup_s(self) -> float | None:
+        """The last measured start-up time (launch to ``ready``): the app may keep it for the next
+        session's ``expected_startup_s``."""
+        return self._startup_samples[-1] if self._startup_samples else None
 
     @property
     def status(self) -> EngineStatus:

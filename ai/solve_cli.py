@@ -19,7 +19,8 @@ from game.registry import get_game
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="?", default="", help="columns played from the empty board, e.g. 4453")
     parser.add_argument("--game", default="connect4", help="connect4 (7x6) or connect4:WxH")
-    parser.add_argument("--time-ms", type=float, default=None, help="give up after this long (unknown scores)")
+    parser.add_argument("--time-ms", type=float, default=None,
+                        help="give up after this long (unknown scores; default and at most one hour)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ai.solver import analyze_columns, warm_up
 
     warm_up()  # load the compiled code before the clock starts
-    result = analyze_columns(position, time_ms=args.time_ms)
+    result = analyze_columns(position, time_ms=limits.MAX_TIME_MS if args.time_ms is None else args.time_ms)
     score = result.best_score
     if args.json:
         columns = [{"move": spec.move_to_text(c), "score": s} for c, s in enumerate(result.scores)]

@@ -121,3 +121,16 @@ def test_error_for_the_running_search_ends_it_without_a_restart(client: EngineCl
     next_id = client.go(iterations=500)
     best, _ = wait_for(client, lambda m: m["type"] == "bestmove")
     assert best["id"] == next_id
+
+
+def test_an_engine_that_dies_at_start_is_reported_in_one_line_with_its_last_words() -> None:
+    command = [sys.executable, "-c", "raise OSError(28, 'No space left on device')"]
+    client = EngineClient(command=command)
+    client.start()
+    try:
+        restarted, _ = wait_for(client, lambda m: m["type"] == "engine_restarted", timeout=20)
+    finally:
+        client.close()
+    message = restarted["message"]
+    assert "\n" not in message and "exit code 1" in message
+    assert "last words: OSError: [Errno 28] No space left on device" in message

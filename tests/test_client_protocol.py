@@ -203,3 +203,27 @@ def test_a_policy_can_be_given() -> None:
     client = EngineClient(spawn=spawner, clock=clock, policy=RestartPolicy(quick_restarts=1))
     client.start()
     assert first(run_for(client, clock, 1.0), EngineFailed)
+
+
+def test_lines_of_a_replaced_engine_never_arrive(rig) -> None:  # type: ignore[no-untyped-def]
+    client, spawner, clock = rig
+    search_id = client.go(time_ms=5000, info_ms=100)
+    run_for(client, clock, 0.1)
+    old = spawner.last
+    old.hang()
+    run_for(client, clock, 1.5)
+    assert len(spawner.engines) == 2
+    old.hung = False
+    old.say(bestmove(search_id, "1"))  # the stopped engine wakes up and answers late
+    spawner.last.say(bestmove(search_id, "5"))
+    moves = [r.move for r in run_for(client, clock, 0.2) if isinstance(r, BestMove)]
+    assert moves == ["5"]
+
+
+def test_an_expected_start_up_time_sets_the_first_deadline() -> None:
+    clock = FakeClock()
+    spawner = Spawner(lambda: ScriptedEngine(silent=True))
+    client = EngineClient(spawn=spawner, clock=clock, expected_startup_s=0.4)
+    client.start()
+    seen = run_for(client, clock, 2.0)
+    assert "did not start within 1.5 s" in first(seen, EngineRestarted).message
