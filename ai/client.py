@@ -51,8 +51,8 @@ class RestartPolicy:
     ping_after_s: float = 0.25  # silence after which the client sends isready
     hang_after_s: float = 0.65  # an unanswered isready this old means a hang
     first_startup_s: float = 15.0  # start-up deadline before any start-up was measured
-    min_startup_s: float = 1.5  # start-up deadline at least
-    startup_factor: float = 3.0  # ... and this times the slowest start-up measured
+    min_startup_s: float = 3.0  # start-up deadline at least (a loaded machine starts Python slowly)
+    startup_factor: float = 4.0  # ... and this times the slowest start-up measured
     quick_restarts: int = 3  # failures in a row before the engine counts as not available
     first_backoff_s: float = 0.25  # wait before the second restart in a row, doubling after
     max_backoff_s: float = 10.0
@@ -324,7 +324,7 @@ class EngineClient:
         code = proc.transport.exit_code()
         if ended or code is not None:
             if code is None:
-                for _ in range(50):  # the pipe closed; the exit status follows in a moment
+                for _ in range(10):  # the pipe closed; the exit status follows in a moment (at most 0.1 s)
                     time.sleep(0.01)
                     code = proc.transport.exit_code()
                     if code is not None:

@@ -31,11 +31,11 @@ def _poll_until(client: EngineClient, done, timeout: float) -> list[dict]:  # ty
         if done(seen):
             return seen
         time.sleep(FRAME_S)
-    raise RuntimeError(f"timed out; saw {[m['type'] for m in seen][-10:]}")
+    raise RuntimeError(f"timed out; saw {[m['type'] for m in seen][-10:]}; {client.status}")
 
 
 def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[float, float]:
-    _poll_until(client, lambda seen: client.status.state == "ready", 600)
+    _poll_until(client, lambda seen: client.status.state == "ready", 120)
     if searching:
         client.set_position("connect4", "4453")
         client.go(time_ms=3000, info_ms=100)
@@ -58,7 +58,7 @@ def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[
     record = client.restart_log[-1]
     assert record.first_line_at is not None
     if searching:
-        _poll_until(client, lambda seen: any(m["type"] == "bestmove" for m in seen), 600)
+        _poll_until(client, lambda seen: any(m["type"] == "bestmove" for m in seen), 120)
     return record.noticed_at - struck, record.first_line_at - struck
 
 
@@ -79,7 +79,10 @@ def main(argv: list[str] | None = None) -> int:
                     n, r = strike(client, sig, searching)
                     noticed.append(n)
                     recovered.append(r)
-                    time.sleep(1.0)  # let the restart count settle between strikes
+                    settle = time.monotonic() + client.policy.stable_after_s + 0.5
+                    while time.monotonic() < settle:  # a healthy engine again: not a failure streak
+                        client.poll()
+                        time.sleep(FRAME_S)
                 print(f"{sig.name:<7} {'mid-search' if searching else 'idle':<10}: noticed median "
                       f"{statistics.median(noticed):.2f} s (worst {max(noticed):.2f}); new engine's first line median "
                       f"{statistics.median(recovered):.2f} s (worst {max(recovered):.2f}) after the fault "
