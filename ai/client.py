@@ -48,8 +48,8 @@ State = Literal["starting", "preparing", "ready", "restarting", "unavailable", "
 
 @dataclass(frozen=True)
 class RestartPolicy:
-    ping_after_s: float = 0.25  # silence after which the client sends isready
-    hang_after_s: float = 0.65  # an unanswered isready this old means a hang
+    ping_after_s: float = 0.2  # silence after which the client sends isready
+    hang_after_s: float = 0.6  # an unanswered isready this old means a hang (so at most 0.8 s in all)
     first_startup_s: float = 15.0  # start-up deadline before any start-up was measured
     min_startup_s: float = 3.0  # start-up deadline at least (a loaded machine starts Python slowly)
     startup_factor: float = 4.0  # ... and this times the slowest start-up measured
@@ -283,10 +283,13 @@ class EngineClient:
             self._fail(problem, now)
             replies.extend(self._outbox)
             self._outbox = []
-        elif proc.ready is not None and proc.ping_sent_at is None and now - proc.last_heard >= self.policy.ping_after_s:
+        elif proc.first_line_at is not None and proc.ping_sent_at is None and self._silent(proc, now):
             proc.ping_sent_at = now
             self._send({"cmd": "isready"})
         return replies
+
+    def _silent(self, proc: _Process, now: float) -> bool:
+        return now - proc.last_heard >= self.policy.ping_after_s
 
     def _take(self, proc: _Process, reply: Reply, now: float) -> Reply | None:
         """Update the state from one engine reply; None for the client's own heartbeat answers."""
