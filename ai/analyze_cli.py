@@ -12,6 +12,7 @@ import math
 import sys
 from typing import Any
 
+from ai import limits
 from ai.results import SearchResult
 
 _PROVEN_TEXT = {1: "win", 0: "draw", -1: "loss", None: None}
@@ -72,16 +73,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = get_game(args.game)
     except GameError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
     if not supports(spec):
         print(f"error: the search cannot play {spec.name} yet", file=sys.stderr)
         return 2
-    if args.iterations is not None and args.iterations < 1:
-        print("error: --iterations must be at least 1", file=sys.stderr)
-        return 2
-    if args.time_ms is not None and not (args.time_ms > 0 and math.isfinite(args.time_ms)):
-        print("error: --time-ms must be a positive finite number", file=sys.stderr)
+    problem = _bad_budget(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     time_ms = 1000.0 if args.time_ms is None and args.iterations is None else args.time_ms
     searcher = HybridSearcher(spec, seed=args.seed, threads=args.threads)
@@ -100,18 +99,39 @@ def run(args: argparse.Namespace) -> int:
         try:
             data = analyze(args.moves)
         except GameError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"error: {_one_line(exc)}", file=sys.stderr)
             return 2
         if args.json:
             print(json.dumps(data))
         else:
             _print_table(data)
         return 0
-    for line in sys.stdin:
-        text = line.strip()
+    for text, too_long in limits.bounded_lines(sys.stdin.buffer):
         try:
+            if too_long:
+                raise GameError(f"line too long (more than {limits.MAX_LINE} characters)")
             data = analyze(text)
         except GameError as exc:
-            data = {"position": text, "error": str(exc)}
+            data = {"position": limits.excerpt(text)[1:-1] if too_long else text[:limits.MAX_MOVES_TEXT],
+                    "error": _one_line(exc)}
         print(json.dumps(data), flush=True)  # batch mode always writes JSON lines
     return 0
+
+
+def _bad_budget(args: argparse.Namespace) -> str | None:
+    if args.iterations is not None and not 1 <= args.iterations <= limits.MAX_ITERATIONS:
+        return f"--iterations must be between 1 and {limits.MAX_ITERATIONS:,}"
+    if args.time_ms is not None and not (args.time_ms > 0 and math.isfinite(args.time_ms)):
+        return "--time-ms must be a positive finite number"
+    if args.time_ms is not None and args.time_ms > limits.MAX_TIME_MS:
+        return f"--time-ms must be at most {limits.MAX_TIME_MS} (one hour)"
+    if not 0 <= args.threads <= limits.MAX_THREADS:
+        return f"--threads must be between 0 (all cores but one) and {limits.MAX_THREADS}, not {args.threads}"
+    if args.moves != "-" and len(args.moves) > limits.MAX_MOVES_TEXT:
+        return f"MOVES is too long ({len(args.moves)} characters, at most {limits.MAX_MOVES_TEXT})"
+    return None
+
+
+def _one_line(exc: Exception) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text if len(text) <= 200 else text[:200] + "…"

@@ -59,8 +59,14 @@ def _measure(spec: Any, moves: str, seconds: float, threads: int) -> dict[str, A
 
 
 def run(args: argparse.Namespace) -> int:
-    if not (args.seconds > 0 and math.isfinite(args.seconds)):
-        print("error: --seconds must be a positive finite number", file=sys.stderr)
+    from ai import limits
+
+    if not (args.seconds > 0 and math.isfinite(args.seconds)) or args.seconds > limits.MAX_BENCH_SECONDS:
+        print(f"error: --seconds must be a positive number of at most {limits.MAX_BENCH_SECONDS:g}", file=sys.stderr)
+        return 2
+    if not 0 <= args.threads <= limits.MAX_THREADS:
+        print(f"error: --threads must be between 0 (every core) and {limits.MAX_THREADS}, not {args.threads}",
+              file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     from ai.jit import NUMBA_AVAILABLE

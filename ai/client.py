@@ -1,13 +1,19 @@
-"""The app's side of the engine process: spawn, talk JSON lines, notice death or hangs.
+"""The app's side of the engine process: spawn, talk JSON lines, notice death or hangs, recover.
 
-Everything here is non-blocking for the caller: a reader thread queues the engine's lines
-and ``poll()`` hands them over once per frame. When the engine dies or stops answering in
-the middle of a search, ``poll()`` restarts it, sends the position again, resumes the
-search under the same id, and reports ``{"type": "engine_restarted", "message": ...}``.
+Nothing here blocks the caller: ``poll_replies()`` (typed, see ``ai.results``) or ``poll()`` (the
+same as JSON-like dicts) is called once per frame and hands over what arrived. The client
+* sends ``isready`` whenever the engine has been silent for ``ping_after_s`` and counts the engine
+  as hung when that heartbeat is not answered within ``hang_after_s`` (under 1 s in all), at any
+  time: idle, searching or preparing; before its first line a start-up deadline applies, based on
+  the start-up times measured in this session;
+* on a death or a hang restarts the engine (the first time at once, then backing off), sends the
+  options and the position again and resumes the running search under the same id
+  (``EngineRestarted``);
+* after ``quick_restarts`` failures in a row reports ``EngineFailed`` (state "unavailable": no
+  search runs; a ``go`` is answered by an ``error`` with its id) and keeps trying in the
+  background; ``EngineAvailable`` when an engine starts again.
 An ``error`` carrying the running search's id ends that search (it will never answer).
-The first search of a game in an engine process may compile that game's search core, so
-until it answers it gets the startup allowance instead of the short hang limit, and every search
-may take ``SETUP_GRACE_S`` more before its first line (the engine may re-root a big kept tree).
+The process, the clock and the policy can be replaced (tests drive a scripted fake).
 """
 
 from __future__ import annotations
@@ -15,118 +21,195 @@ from __future__ import annotations
 import collections
 import contextlib
 import json
-import os
-import queue
-import subprocess
-import sys
-import threading
 import time
-from pathlib import Path
-from typing import IO, Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-STARTUP_TIMEOUT_S = 120.0  # a cold start compiles the search core
-HANG_GRACE_S = 0.8  # silence beyond the info period (or the budget) that counts as a hang
-# more allowed before a search's first line: the engine may first re-root the tree it kept
-# (0.45 s measured for 12M nodes; the default 512 MB pool holds 18.5M)
-SETUP_GRACE_S = 2.0
-MAX_RESTARTS = 3
-RESTART_WINDOW_S = 30.0
+from ai import wire
+from ai.engine_transport import ProcessTransport, Transport, default_command
+from ai.results import (
+    BestMove,
+    EngineAvailable,
+    EngineFailed,
+    EngineRestarted,
+    ErrorReply,
+    Preparing,
+    Ready,
+    ReadyOk,
+    Reply,
+    Solution,
+)
+
+__all__ = ["EngineClient", "EngineStatus", "RestartPolicy", "RestartRecord", "default_command"]
+
+State = Literal["starting", "preparing", "ready", "restarting", "unavailable", "closed"]
 
 
-def default_command() -> list[str]:
-    """Re-launch this app with the ``engine`` argument, frozen or from source."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable, "engine"]
-    main_py = Path(__file__).resolve().parents[1] / "main.py"
-    return [sys.executable, str(main_py), "engine"]
+@dataclass(frozen=True)
+class RestartPolicy:
+    ping_after_s: float = 0.2  # silence after which the client sends isready
+    hang_after_s: float = 0.6  # an unanswered isready this old means a hang (so at most 0.8 s in all)
+    first_startup_s: float = 15.0  # start-up deadline before any start-up was measured
+    min_startup_s: float = 3.0  # start-up deadline at least (a loaded machine starts Python slowly)
+    startup_factor: float = 4.0  # ... and this times the slowest start-up measured
+    quick_restarts: int = 3  # failures in a row before the engine counts as not available
+    first_backoff_s: float = 0.25  # wait before the second restart in a row, doubling after
+    max_backoff_s: float = 10.0
+    stable_after_s: float = 10.0  # an engine up this long (or that answered a search) resets the count
+
+
+@dataclass(frozen=True)
+class EngineStatus:
+    """What the UI shows about the engine. ``state``: "starting" (process launched, no answer yet),
+    "preparing" (answering, but the current game's compiled code is not ready: see ``preparing``),
+    "ready", "restarting" (waiting ``retry_in_s`` before the next start), "unavailable" (it keeps
+    failing; retried in the background every ``retry_in_s``), "closed"."""
+
+    state: State
+    message: str
+    preparing: Preparing | None = None
+    threads: int | None = None
+    retry_in_s: float | None = None
+
+
+@dataclass(frozen=True)
+class RestartRecord:
+    """One recovery: ``problem`` noticed at ``noticed_at``; the new engine spawned at ``spawned_at``
+    and said its first line at ``first_line_at`` (clock seconds; None until it did)."""
+
+    problem: str
+    noticed_at: float
+    spawned_at: float | None = None
+    first_line_at: float | None = None
+
+
+@dataclass
+class _Search:
+    command: dict[str, Any]
+    game: str
+    sent_at: float = 0.0
+
+
+@dataclass
+class _Process:
+    transport: Transport
+    spawned_at: float
+    first_line_at: float | None = None
+    ready: Ready | None = None
+    last_heard: float = 0.0
+    ping_sent_at: float | None = None
+    prepared: set[str] = field(default_factory=set)
+    progress: dict[str, Preparing] = field(default_factory=dict)
 
 
 class EngineClient:
-    """One engine process, restarted on failure. Call ``poll()`` regularly (each frame)."""
+    """One engine process, restarted on failure. Call ``poll()`` (or ``poll_replies()``) each frame."""
 
-    def __init__(self, command: list[str] | None = None) -> None:
+    def __init__(self, command: list[str] | None = None, *, threads: int | None = None,
+                 spawn: Callable[[], Transport] | None = None, clock: Callable[[], float] = time.monotonic,
+                 policy: RestartPolicy | None = None, expected_startup_s: float | None = None) -> None:
         self.command = command or default_command()
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._inbox: queue.Queue[tuple[int, dict[str, Any] | None]] = queue.Queue()
-        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
-        self._generation = 0
-        self._ready = False
-        self._next_id = 0
+        self._spawn_transport = spawn or (lambda: ProcessTransport(self.command))
+        self._clock = clock
+        self.policy = policy or RestartPolicy()
+        self._threads = threads
+        self._proc: _Process | None = None
+        self._outbox: list[Reply] = []
         self._position: tuple[str, str] | None = None
-        self._active: dict[str, Any] | None = None  # the running go/solve command
-        self._last_heard = 0.0
-        self._spawned_at = 0.0
-        self._restarts: list[float] = []
-        self._warm_games: set[str] = set()  # games whose search core answered in this process
-        self._failed = False
+        self._active: _Search | None = None
+        self._next_id = 0
+        self._streak = 0  # failures in a row
+        self._startup_timeouts = 0  # of them, start-ups that missed the deadline
+        self._next_spawn_at: float | None = None
+        self._pending_problem = ""
+        self._unavailable = False
         self._closed = False
+        self._startup_samples: collections.deque[float] = collections.deque(maxlen=5)
+        if expected_startup_s is not None and expected_startup_s > 0:  # e.g. measured in an earlier session
+            self._startup_samples.append(float(expected_startup_s))
+        self.restart_log: list[RestartRecord] = []
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self) -> None:
-        self._spawn()
-
-    def _spawn(self) -> None:
-        self._generation += 1
-        self._ready = False
-        self._warm_games = set()
-        self._spawned_at = time.monotonic()
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        creation = {"creationflags": subprocess.CREATE_NO_WINDOW} if sys.platform == "win32" else {}
-        self._proc = subprocess.Popen(
-            self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=env, **creation,  # type: ignore[call-overload]
-        )
-        generation = self._generation
-        threading.Thread(target=self._read_stdout, args=(self._proc.stdout, generation), daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(self._proc.stderr,), daemon=True).start()
-
-    def _read_stdout(self, stream: IO[bytes], generation: int) -> None:
-        for raw in stream:
-            try:
-                message = json.loads(raw.decode("utf-8", errors="replace"))
-            except (ValueError, RecursionError):
-                message = {"type": "error", "message": f"engine wrote a non-protocol line: {raw[:80]!r}"}
-            if isinstance(message, dict):
-                self._inbox.put((generation, message))
-        self._inbox.put((generation, None))
-
-    def _read_stderr(self, stream: IO[bytes]) -> None:
-        for raw in stream:
-            self._stderr_tail.append(raw.decode("utf-8", errors="replace").rstrip())
+        if self._proc is None and not self._closed:
+            self._spawn()
 
     def close(self) -> None:
         self._closed = True
-        proc = self._proc
-        if proc is None:
-            return
-        try:
-            self._write({"cmd": "quit"})
-            proc.wait(timeout=2.0)
-        except (subprocess.TimeoutExpired, OSError):
-            proc.kill()
-            proc.wait()
-        finally:
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                if stream is not None:
-                    with contextlib.suppress(OSError):
-                        stream.close()
+        self._next_spawn_at = None
+        if self._proc is not None:
+            with contextlib.suppress(OSError):
+                self._proc.transport.close()
+            self._proc = None
 
     @property
     def is_ready(self) -> bool:
-        return self._ready and not self._failed
-
-    @property
-    def pid(self) -> int | None:
-        return self._proc.pid if self._proc is not None else None
+        return self._proc is not None and self._proc.ready is not None and not self._unavailable
 
     @property
     def failed(self) -> bool:
-        return self._failed
+        """True while the engine is not available (it is still retried in the background)."""
+        return self._unavailable
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.transport.pid if self._proc is not None else None
+
+    @property
+    def threads(self) -> int | None:
+        """The search threads in force: as set, else the engine's default once it said ready."""
+        if self._threads is not None:
+            return self._threads
+        return self._proc.ready.threads if self._proc is not None and self._proc.ready is not None else None
+
+    @property
+    def startup_s(self) -> float | None:
+        """The last measured start-up time (launch to ``ready``): the app may keep it for the next
+        session's ``expected_startup_s``."""
+        return self._startup_samples[-1] if self._startup_samples else None
+
+    @property
+    def status(self) -> EngineStatus:
+        now = self._clock()
+        retry = None if self._next_spawn_at is None else max(0.0, self._next_spawn_at - now)
+        if self._closed:
+            return EngineStatus("closed", "the engine is closed")
+        if self._unavailable:
+            return EngineStatus("unavailable", f"the bot is not available: {self._pending_problem}",
+                                threads=self.threads, retry_in_s=retry)
+        proc = self._proc
+        if proc is None:
+            return EngineStatus("restarting", f"restarting the engine ({self._pending_problem})",
+                                threads=self.threads, retry_in_s=retry)
+        if proc.ready is None:
+            return EngineStatus("starting", "starting the engine", threads=self.threads)
+        game = self._current_game()
+        if game not in proc.prepared:
+            progress = proc.progress.get(game)
+            first = progress is not None and progress.compiling
+            words = "preparing the engine, first launch only" if first else "preparing the engine"
+            return EngineStatus("preparing", words, progress, self.threads)
+        return EngineStatus("ready", "ready", threads=self.threads)
+
+    @property
+    def preparing(self) -> Preparing | None:
+        """The current game's preparation progress while it is not finished, else None."""
+        return self.status.preparing
 
     # -- commands ---------------------------------------------------------------------------
     def set_position(self, game: str, moves: str) -> None:
         self._position = (game, moves)
         self._send({"cmd": "position", "game": game, "moves": moves})
+
+    def set_threads(self, threads: int) -> None:
+        """Search threads from the next search on (kept across restarts); 1..ai.limits.MAX_THREADS."""
+        self._threads = int(threads)
+        self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
+
+    def prepare(self, game: str) -> None:
+        """Ask the engine to prepare ``game``'s compiled code next (e.g. when the player picks it)."""
+        self._send({"cmd": "prepare", "game": game})
 
     def go(self, *, time_ms: int | None = None, iterations: int | None = None, info_ms: int = 100,
            exact: bool = True) -> int:
@@ -148,111 +231,187 @@ class EngineClient:
         self._next_id += 1
         return self._next_id
 
+    def _current_game(self) -> str:
+        if self._active is not None:
+            return self._active.game
+        return self._position[0] if self._position is not None else "connect4"
+
     def _begin(self, command: dict[str, Any]) -> int:
+        search_id = int(command["id"])
+        if self._unavailable or self._closed:
+            self._outbox.append(ErrorReply(f"the engine is not available ({self._pending_problem})", search_id))
+            return search_id
         game = self._position[0] if self._position is not None else "connect4"
-        self._active = dict(command, sent_at=time.monotonic(), _game=game)
-        self._last_heard = time.monotonic()
+        self._active = _Search(command, game, self._clock())
         self._send(command)
-        return int(command["id"])
+        return search_id
 
     def _send(self, command: dict[str, Any]) -> None:
-        if self._proc is None and not self._closed:
+        if self._proc is None and self._next_spawn_at is None and not self._closed and not self._unavailable:
             self._spawn()
-        with contextlib.suppress(OSError):  # the engine is gone; poll() notices and restarts it
-            self._write(command)
-
-    def _write(self, command: dict[str, Any]) -> None:
-        if self._proc is None or self._proc.stdin is None:
-            raise OSError("engine not running")
-        wire = {k: v for k, v in command.items() if k not in ("sent_at", "_game", "_heard")}
-        self._proc.stdin.write((json.dumps(wire) + "\n").encode())
-        self._proc.stdin.flush()
+        if self._proc is not None:
+            with contextlib.suppress(OSError):  # the engine is gone; poll() notices and restarts it
+                self._proc.transport.send(json.dumps(command, separators=(",", ":")))
 
     # -- polling ----------------------------------------------------------------------------
     def poll(self) -> list[dict[str, Any]]:
-        """All messages since the last call; restarts a dead or hung engine."""
-        messages: list[dict[str, Any]] = []
-        exited = False
-        while True:
-            try:
-                generation, message = self._inbox.get_nowait()
-            except queue.Empty:
-                break
-            if generation != self._generation:
-                continue  # from a process we already replaced
-            if message is None:
-                exited = True
-                continue
-            self._last_heard = time.monotonic()
-            kind = message.get("type")
-            active = self._active
-            if kind == "ready":
-                self._ready = True
-                self._warm_games.add("connect4")  # the engine warms it up before "ready"
-            elif active is not None and "id" in message and message.get("id") == active["id"]:
-                self._warm_games.add(active["_game"])
-                active["_heard"] = True
-                if kind in ("bestmove", "solution", "error"):
-                    self._active = None
-            messages.append(message)
-        if self._closed or self._failed or self._proc is None:
-            return messages
-        problem = self._problem(exited)
-        if problem:
-            messages.append(self._restart(problem))
-        return messages
+        """``poll_replies()`` as JSON-like dicts (each with a "type"), as the engine wrote them."""
+        return [wire.encode(reply) for reply in self.poll_replies()]
 
-    def _problem(self, exited: bool) -> str | None:
-        assert self._proc is not None
-        code = self._proc.poll()
-        if exited or code is not None:
-            if code is None:
-                try:
-                    code = self._proc.wait(timeout=0.5)
-                except subprocess.TimeoutExpired:
-                    code = None
-            return f"the engine process stopped (exit code {code})"
-        now = time.monotonic()
-        if not self._ready:
-            if now - self._spawned_at > STARTUP_TIMEOUT_S:
-                return f"the engine did not start within {STARTUP_TIMEOUT_S:.0f} s"
+    def poll_replies(self) -> list[Reply]:
+        """Everything since the last call; restarts a dead or hung engine, sends heartbeats."""
+        now = self._clock()
+        if self._next_spawn_at is not None and now >= self._next_spawn_at and not self._closed:
+            self._next_spawn_at = None
+            self._spawn()
+        replies, self._outbox = self._outbox, []
+        proc = self._proc
+        if proc is None or self._closed:
+            return replies
+        ended = False
+        for raw in proc.transport.receive():
+            if raw is None:
+                ended = True
+                continue
+            reply = self._take(proc, decode_line(raw), now)
+            if reply is not None:
+                replies.append(reply)
+        replies.extend(self._outbox)  # an EngineAvailable from _take
+        self._outbox = []
+        problem = self._problem(proc, ended, now)
+        if problem:
+            self._fail(problem, now)
+            replies.extend(self._outbox)
+            self._outbox = []
+        elif proc.first_line_at is not None and proc.ping_sent_at is None and self._silent(proc, now):
+            proc.ping_sent_at = now
+            self._send({"cmd": "isready"})
+        return replies
+
+    def _silent(self, proc: _Process, now: float) -> bool:
+        return now - proc.last_heard >= self.policy.ping_after_s
+
+    def _take(self, proc: _Process, reply: Reply, now: float) -> Reply | None:
+        """Update the state from one engine reply; None for the client's own heartbeat answers."""
+        proc.last_heard = now
+        if proc.first_line_at is None:
+            proc.first_line_at = now
+            if self.restart_log and self.restart_log[-1].first_line_at is None:
+                last = self.restart_log[-1]
+                self.restart_log[-1] = RestartRecord(last.problem, last.noticed_at, last.spawned_at, now)
+        if isinstance(reply, ReadyOk):
+            proc.ping_sent_at = None
             return None
+        if isinstance(reply, Ready):
+            proc.ready = reply
+            proc.prepared.update(reply.prepared)
+            self._startup_samples.append(now - proc.spawned_at)
+            self._startup_timeouts = 0
+            if self._unavailable:
+                self._unavailable = False
+                self._outbox.append(EngineAvailable("the engine is available again"))
+        elif isinstance(reply, Preparing):
+            proc.progress[reply.game] = reply
+            if reply.finished:
+                proc.prepared.add(reply.game)
         active = self._active
-        if active is None:
+        reply_id = getattr(reply, "id", None)
+        ended = isinstance(reply, BestMove | Solution | ErrorReply)
+        if active is not None and ended and reply_id is not None and reply_id == active.command["id"]:
+            self._active = None
+            if not isinstance(reply, ErrorReply):
+                self._streak = 0  # it answered a search: healthy
+        return reply
+
+    def _problem(self, proc: _Process, ended: bool, now: float) -> str | None:
+        code = proc.transport.exit_code()
+        if ended or code is not None:
+            if code is None:
+                for _ in range(10):  # the pipe closed; the exit status follows in a moment (at most 0.1 s)
+                    time.sleep(0.01)
+                    code = proc.transport.exit_code()
+                    if code is not None:
+                        break
+            return f"the engine process stopped (exit code {code})"
+        if proc.first_line_at is None:
+            limit = self._startup_deadline()
+            if now - proc.spawned_at > limit:
+                self._startup_timeouts += 1
+                return f"the engine did not start within {limit:.1f} s"
             return None
-        if active["_game"] not in self._warm_games:
-            limit = STARTUP_TIMEOUT_S  # this game's search core may be compiling
-        elif active["cmd"] == "go" and active.get("info_ms"):
-            limit = active["info_ms"] / 1000 + HANG_GRACE_S + (0.0 if active.get("_heard") else SETUP_GRACE_S)
-        else:
-            limit = active.get("time_ms", 60_000) / 1000 + 2 * HANG_GRACE_S
-        if now - max(self._last_heard, active["sent_at"]) > limit:
-            return f"the engine stopped answering for {limit:.1f} s"
+        if proc.ping_sent_at is not None and now - proc.ping_sent_at > self.policy.hang_after_s:
+            return f"the engine stopped answering for {now - proc.last_heard:.1f} s"
+        if proc.ready is not None and self._streak and now - proc.spawned_at > self.policy.stable_after_s:
+            self._streak = 0
         return None
 
-    def _restart(self, problem: str) -> dict[str, Any]:
-        now = time.monotonic()
-        self._restarts = [t for t in self._restarts if now - t < RESTART_WINDOW_S] + [now]
-        tail = f" (last words: {self._stderr_tail[-1][:120]})" if self._stderr_tail else ""
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.kill()
-            self._proc.wait()
-        if len(self._restarts) > MAX_RESTARTS:
-            self._failed = True
-            return {"type": "engine_failed",
-                    "message": f"{problem}{tail}; gave up after {MAX_RESTARTS} restarts in {RESTART_WINDOW_S:.0f} s"}
-        try:
+    def _startup_deadline(self) -> float:
+        p = self.policy
+        if self._startup_samples:
+            limit = max(p.min_startup_s, p.startup_factor * max(self._startup_samples))
+        else:
+            limit = p.first_startup_s
+        return min(limit * 2 ** self._startup_timeouts, 4 * p.first_startup_s)
+
+    # -- failures ---------------------------------------------------------------------------
+    def _fail(self, problem: str, now: float) -> None:
+        proc = self._proc
+        tail = ""
+        if proc is not None:
+            words = proc.transport.last_words()
+            tail = f" (last words: {words[:120]})" if words else ""
+            proc.transport.kill()
+        self._proc = None
+        self._streak += 1
+        self._pending_problem = f"{problem}{tail}"
+        self.restart_log.append(RestartRecord(self._pending_problem, now))
+        delay = self._backoff()
+        if self._streak > self.policy.quick_restarts and not self._unavailable:
+            self._unavailable = True
+            self._active = None
+            self._outbox.append(EngineFailed(
+                f"{self._pending_problem}; the bot is not available (retrying every {delay:.0f} s or so)", delay))
+        self._next_spawn_at = now + delay
+        if delay == 0:
+            self._next_spawn_at = None
             self._spawn()
+
+    def _backoff(self) -> float:
+        if self._streak <= 1:
+            return 0.0
+        p = self.policy
+        return min(p.max_backoff_s, p.first_backoff_s * 2 ** (self._streak - 2))
+
+    def _spawn(self) -> None:
+        now = self._clock()
+        try:
+            transport = self._spawn_transport()
         except OSError as exc:
-            self._failed = True
-            return {"type": "engine_failed", "message": f"{problem}; cannot restart it: {exc}"}
+            self._proc = None
+            self._fail(f"cannot start the engine: {str(exc)[:200]}", now)
+            return
+        self._proc = _Process(transport, spawned_at=now, last_heard=now)
+        if self.restart_log and self.restart_log[-1].spawned_at is None:
+            last = self.restart_log[-1]
+            self.restart_log[-1] = RestartRecord(last.problem, last.noticed_at, now)
+        if self._threads is not None:
+            self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
         if self._position is not None:
             game, moves = self._position
             self._send({"cmd": "position", "game": game, "moves": moves})
+        if not self.restart_log or self._unavailable:
+            return
         resumed = ""
         if self._active is not None:
-            self._active["sent_at"] = time.monotonic()
-            self._active["_heard"] = False
-            self._send(self._active)
+            self._active.sent_at = now
+            self._send(self._active.command)
             resumed = " and resumed the search"
-        return {"type": "engine_restarted", "message": f"{problem}{tail}; restarted it{resumed}"}
+        self._outbox.append(EngineRestarted(f"{self._pending_problem}; restarted it{resumed}"))
+
+
+def decode_line(raw: bytes) -> Reply:
+    """One engine output line as a reply; anything else becomes an ``ErrorReply`` saying so."""
+    try:
+        return wire.decode(json.loads(raw.decode("utf-8", errors="replace")))
+    except (ValueError, RecursionError) as exc:
+        return ErrorReply(f"engine wrote a non-protocol line ({str(exc)[:80]}): {raw[:80]!r}")

@@ -1,38 +1,51 @@
 """The engine process: JSON lines on stdin/stdout (docs/engine-protocol.md).
 
-Started as ``python main.py engine`` (or ``<exe> engine``). The main thread reads commands;
-a search runs in a worker thread (the compiled core releases the GIL), so ``stop`` is
-handled at once. Only protocol lines reach the real stdout: anything else printed in this
-process (warnings, library banners) is sent to stderr.
+Started as ``python main.py engine`` (or ``<exe> engine``). It says ``ready`` at once and prepares
+compiled code in a background thread (``ai.engine_prepare``: the current game first). The main
+thread reads commands (each line capped at ``limits.MAX_LINE``) and answers ``isready`` at once,
+also while a search runs or code compiles; a search runs in a worker thread (the compiled core
+releases the GIL), so ``stop`` is handled at once. Only protocol lines reach the real stdout:
+anything else printed in this process (warnings, library banners) is sent to stderr.
+
+Memory: one searcher (one node budget, ``--max-nodes``, default 512 MB) for the whole process;
+switching games or thread counts releases the previous searcher's trees.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
+import queue
 import sys
 import threading
 import time
 from typing import IO, Any
 
-from ai import protocol
+from ai import limits, protocol, wire
+from ai.engine_prepare import Preparer
+from ai.results import OptionSet, Ready, ReadyOk, Reply, Solution, SolvedMove
 from game import get_game
 from game.base import GameSpec, Position
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 NAME = "connect4-mcts"
 ENGINE_NICENESS = 4
+MAX_THREADS = limits.MAX_THREADS
+MAX_NODES_RANGE = limits.MAX_NODES_RANGE
+
+
+def default_threads() -> int:
+    """All cores but one (at least one), capped at ``MAX_THREADS``."""
+    return max(1, min(MAX_THREADS, (os.cpu_count() or 2) - 1))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--threads", type=int, default=1, help="search threads (root parallelism)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help=f"search threads (root parallelism; default all cores but one, here {default_threads()})")
     parser.add_argument("--seed", type=int, default=None, help="random seed (reproducible searches)")
-    parser.add_argument("--max-nodes", type=int, default=None, help="node pool cap per search tree")
-
-
-MAX_THREADS = 64
-MAX_NODES_RANGE = (1024, 1_000_000_000)
+    parser.add_argument("--max-nodes", type=int, default=None, help="node budget of the whole process")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     out = _protocol_stdout()
     _yield_to_the_window()
-    engine = Engine(out, threads=args.threads, seed=args.seed, max_nodes=args.max_nodes)
+    threads = default_threads() if args.threads is None else args.threads
+    engine = Engine(out, threads=threads, seed=args.seed, max_nodes=args.max_nodes)
     return engine.serve(sys.stdin.buffer)
 
 
@@ -56,7 +70,7 @@ def _yield_to_the_window() -> None:
 
 
 def _bad_arguments(args: argparse.Namespace) -> str | None:
-    if not 1 <= args.threads <= MAX_THREADS:
+    if args.threads is not None and not 1 <= args.threads <= MAX_THREADS:
         return f"--threads must be between 1 and {MAX_THREADS}, not {args.threads}"
     low, high = MAX_NODES_RANGE
     if args.max_nodes is not None and not low <= args.max_nodes <= high:
@@ -69,7 +83,7 @@ def _protocol_stdout() -> IO[str]:
     try:
         fd = os.dup(sys.stdout.fileno())
         os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-        out = os.fdopen(fd, "w", buffering=1, encoding="utf-8", newline="\n")
+        out: IO[str] = os.fdopen(fd, "w", buffering=1, encoding="utf-8", newline="\n")
     except (OSError, AttributeError, ValueError):  # no real file descriptors (embedded/test)
         out = sys.stdout
     sys.stdout = sys.stderr
@@ -77,25 +91,27 @@ def _protocol_stdout() -> IO[str]:
 
 
 class Engine:
-    """Holds the position and the searchers; runs one search or solve at a time."""
+    """Holds the position and the searcher; runs one search or solve at a time."""
 
     def __init__(self, out: IO[str], *, threads: int = 1, seed: int | None = None,
-                 max_nodes: int | None = None) -> None:
+                 max_nodes: int | None = None, preparer: Preparer | None = None) -> None:
         self._out = out
         self._write_lock = threading.Lock()
         self._threads = threads
         self._seed = seed
         self._max_nodes = max_nodes
-        self._searchers: dict[str, Any] = {}
+        self._searcher_key: tuple[str, int] | None = None
+        self._searcher_obj: Any = None
         self.spec: GameSpec = get_game("connect4")
         self.position: Position = self.spec.start()
         self._worker: threading.Thread | None = None
         self._stop_event = threading.Event()  # set by finish(); one per search or solve
         self._solving = False
+        self.preparer = preparer or Preparer(self.emit)
 
     # -- output -----------------------------------------------------------------------------
-    def emit(self, message: dict[str, Any]) -> None:
-        line = protocol.dumps(message)
+    def emit(self, reply: Reply) -> None:
+        line = wire.dumps(reply)
         with self._write_lock:
             try:
                 self._out.write(line + "\n")
@@ -104,33 +120,57 @@ class Engine:
                 pass
 
     # -- main loop --------------------------------------------------------------------------
-    def serve(self, stdin: IO[bytes]) -> int:
-        started = time.perf_counter()
-        self._searcher(self.spec).warm_up()
-        self.emit({"type": "ready", "name": NAME, "version": VERSION, "games": _game_names(),
-                   "startup_ms": round((time.perf_counter() - started) * 1000, 1)})
-        while True:
-            raw = stdin.readline()
-            if not raw:
-                break
-            line = raw.decode("utf-8", errors="replace").strip()
-            if not line:
+    def serve(self, stdin: IO[bytes], started: float | None = None) -> int:
+        started = time.perf_counter() if started is None else started
+        self.emit(Ready(NAME, VERSION, tuple(_game_names()), round((time.perf_counter() - started) * 1000, 1),
+                        self._threads))
+        self.preparer.prefer(self.spec)
+        self.preparer.start()
+        commands: queue.Queue[protocol.Command | None] = queue.Queue()
+        dispatcher = threading.Thread(target=self._dispatch_all, args=(commands,), name="dispatch", daemon=True)
+        dispatcher.start()
+        for text, too_long in limits.bounded_lines(stdin):
+            if too_long:
+                self.emit(protocol.error(f"line too long (more than {limits.MAX_LINE} characters): "
+                                         f"{limits.excerpt(text, 40)}"))
                 continue
-            if not self.handle(line):
+            command = self._parse(text) if text else None
+            if isinstance(command, protocol.Simple) and command.cmd == "isready":
+                self.emit(ReadyOk())  # at once: the heartbeat says this process reads its input
+                continue
+            if isinstance(command, protocol.Simple) and command.cmd == "stop":
+                self._stop_event.set()  # at once, even while the dispatcher waits for something
+            if command is not None:
+                commands.put(command)
+            if isinstance(command, protocol.Simple) and command.cmd == "quit" or not dispatcher.is_alive():
                 break
+        commands.put(None)
+        dispatcher.join()
         self.finish()
         return 0
 
+    def _dispatch_all(self, commands: queue.Queue[protocol.Command | None]) -> None:
+        while (command := commands.get()) is not None:
+            if not self._dispatch_safely(command):
+                return
+
     def handle(self, line: str) -> bool:
-        """Act on one line; False means quit."""
+        """Act on one line at once (parse and dispatch in the calling thread); False means quit."""
+        command = self._parse(line)
+        return True if command is None else self._dispatch_safely(command)
+
+    def _parse(self, line: str) -> protocol.Command | None:
+        """The command of one line, or None after emitting its one-line error."""
         try:
-            command = protocol.parse_command(line)
+            return protocol.parse_command(line)
         except protocol.ProtocolError as exc:
-            self.emit(_with_id(protocol.error(str(exc)), line))
-            return True
+            self.emit(protocol.error(str(exc), _search_id_of(line)))
         except Exception as exc:  # noqa: BLE001 - a reader bug must not kill the engine
-            self.emit(_with_id(protocol.error(f"internal error reading the line: {type(exc).__name__}: {exc}"), line))
-            return True
+            self.emit(protocol.error(f"internal error reading the line: {type(exc).__name__}: {exc}",
+                                     _search_id_of(line)))
+        return None
+
+    def _dispatch_safely(self, command: protocol.Command) -> bool:
         try:
             return self._dispatch(command)
         except Exception as exc:  # noqa: BLE001 - the engine must stay alive on any failure
@@ -145,14 +185,23 @@ class Engine:
                 self.finish()
             elif command.cmd == "isready":
                 self.finish_if_done()
-                self.emit({"type": "readyok"})
+                self.emit(ReadyOk())
+            return True
+        if isinstance(command, protocol.SetOption):
+            self._threads = command.value  # the next search builds its searcher with it
+            self.emit(OptionSet(command.name, command.value))
+            return True
+        if isinstance(command, protocol.Prepare):
+            self.preparer.prefer(command.spec)
             return True
         self.finish()
         if isinstance(command, protocol.SetPosition):
             self.spec, self.position = command.spec, command.position
+            if not self.preparer.is_prepared(command.spec):
+                self.preparer.prefer(command.spec)
         elif self.position.outcome.is_over:
-            message = protocol.error(f"the game is over at position {self.position.to_text()!r}; nothing to search")
-            self.emit(dict(message, id=command.search_id))
+            message = f"the game is over at position {self.position.to_text()!r}; nothing to search"
+            self.emit(protocol.error(message, command.search_id))
         elif isinstance(command, protocol.Go):
             self._start(self._run_search, command)
         elif isinstance(command, protocol.Solve):
@@ -161,35 +210,63 @@ class Engine:
 
     # -- searches ---------------------------------------------------------------------------
     def _searcher(self, spec: GameSpec) -> Any:
+        """The one searcher of this process, for ``spec`` at the current thread count: switching
+        games (or threads) releases the previous one's node budget before the next takes its own."""
         from ai.hybrid import HybridSearcher
 
-        searcher = self._searchers.get(spec.name)
-        if searcher is None:
-            searcher = HybridSearcher(spec, seed=self._seed, max_nodes=self._max_nodes, threads=self._threads)
-            self._searchers[spec.name] = searcher
-        return searcher
+        key = (spec.name, self._threads)
+        if self._searcher_key != key:
+            if self._searcher_obj is not None:
+                self._searcher_obj.close()
+                self._searcher_obj = None
+                gc.collect()  # unmap the old trees now, not at some later collection
+            self._searcher_obj = HybridSearcher(spec, seed=self._seed, max_nodes=self._max_nodes,
+                                                threads=self._threads)
+            self._searcher_key = key
+        return self._searcher_obj
 
     def _start(self, target: Any, command: Any) -> None:
         self._stop_event = threading.Event()
-        self._worker = threading.Thread(target=self._guarded, args=(target, command), daemon=True)
+        received = time.perf_counter()
+        self._worker = threading.Thread(target=self._guarded, args=(target, command, received), daemon=True)
         self._worker.start()
 
-    def _guarded(self, target: Any, command: Any) -> None:
+    def _guarded(self, target: Any, command: Any, received: float) -> None:
         try:
-            target(command)
+            waits = not self.preparer.is_prepared(self.spec)
+            if self._wait_for_preparation(command):
+                target(command, time.perf_counter() if waits else received)  # the budget starts once prepared
         except Exception as exc:  # noqa: BLE001 - report, keep the process alive
-            self.emit(dict(protocol.error(f"search failed: {type(exc).__name__}: {exc}"), id=command.search_id))
+            self.emit(protocol.error(f"search failed: {type(exc).__name__}: {exc}", command.search_id))
 
-    def _run_search(self, go: protocol.Go) -> None:
+    def _wait_for_preparation(self, command: Any) -> bool:
+        """Wait (in the worker) until the game's compiled code is ready; the client sees the
+        ``preparing`` lines and the heartbeat meanwhile. False (with an error) when stopped first."""
+        spec = self.spec
+        if self.preparer.is_prepared(spec):
+            return True
+        self.preparer.prefer(spec)
+        problem = self.preparer.wait_for(spec, self._stop_event)
+        if problem is None:
+            return True
+        if problem == "stopped":
+            problem = f"stopped while the engine was still preparing {spec.name}"
+        self.emit(protocol.error(problem, command.search_id))
+        return False
+
+    def _run_search(self, go: protocol.Go, received: float) -> None:
         spec, position = self.spec, self.position
         searcher = self._searcher(spec)
         searcher.set_position(position)
+        time_ms = go.time_ms
+        if time_ms is not None:  # time_ms counts from the go line
+            time_ms = max(1.0, time_ms - (time.perf_counter() - received) * 1000)
 
         def on_info(result: Any) -> None:
             self.emit(protocol.result_message("info", spec, result, go.search_id))
 
         result = searcher.search(
-            time_ms=go.time_ms,
+            time_ms=time_ms,
             iterations=go.iterations,
             on_info=on_info if go.info_ms else None,
             info_ms=go.info_ms or 100.0,
@@ -199,13 +276,12 @@ class Engine:
         )
         self.emit(protocol.result_message("bestmove", spec, result, go.search_id))
 
-    def _run_solve(self, solve: protocol.Solve) -> None:
+    def _run_solve(self, solve: protocol.Solve, received: float) -> None:
         from ai.solver import shared_solver
 
         spec, position = self.spec, self.position
         if not spec.name.startswith("connect4"):
-            message = protocol.error(f"solve is only available for connect4, not {spec.name}")
-            self.emit(dict(message, id=solve.search_id))
+            self.emit(protocol.error(f"solve is only available for connect4, not {spec.name}", solve.search_id))
             return
         started = time.perf_counter()
         solver = shared_solver()
@@ -213,19 +289,14 @@ class Engine:
         try:
             if self._stop_event.is_set():
                 return
-            columns = solver.analyze_columns(position, time_ms=solve.time_ms)
+            columns = solver.analyze_columns(position, time_ms=solve.time_ms)  # type: ignore[arg-type]
         finally:
             self._solving = False
         best = max((s for s in columns.scores if s is not None), default=None)
-        self.emit({
-            "type": "solution",
-            "id": solve.search_id,
-            "score": best if columns.complete else None,
-            "children": [{"move": spec.move_to_text(col), "score": score}
-                         for col, score in enumerate(columns.scores) if col in position.legal_moves()],
-            "complete": bool(columns.complete),
-            "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
-        })
+        children = tuple(SolvedMove(spec.move_to_text(col), score)
+                         for col, score in enumerate(columns.scores) if col in position.legal_moves())
+        self.emit(Solution(solve.search_id, best if columns.complete else None, children, bool(columns.complete),
+                           round((time.perf_counter() - started) * 1000, 1)))
 
     def finish(self) -> None:
         """Stop the running search (it still reports its bestmove) and wait for it."""
@@ -245,15 +316,14 @@ class Engine:
             self.finish()
 
 
-def _with_id(message: dict[str, Any], line: str) -> dict[str, Any]:
-    """Echo the ``id`` of a rejected go/solve line (when it has a usable one) so the client can
-    tell that this search will never answer."""
+def _search_id_of(line: str) -> Any:
+    """The ``id`` of a rejected go/solve line (when it has a usable one) so the client can tell
+    that this search will never answer."""
     try:
         obj = json.loads(line)
-        search_id = protocol._search_id(obj) if isinstance(obj, dict) else None
-    except (ValueError, RecursionError):
-        return message
-    return message if search_id is None else dict(message, id=search_id)
+        return protocol._search_id(obj) if isinstance(obj, dict) else None
+    except (ValueError, RecursionError, protocol.ProtocolError):
+        return None
 
 
 def _game_names() -> list[str]:

@@ -11,12 +11,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ai.limits import MAX_ITERATIONS, MAX_LINE, MAX_MOVES_TEXT, MAX_THREADS, MAX_TIME_MS
+from ai.results import BestMove, ChildLine, ErrorReply, Info, SearchResult
 from game import GameError, get_game
 from game.base import GameSpec, Position
-
-MAX_LINE = 1 << 16
-MAX_TIME_MS = 24 * 3600 * 1000
-MAX_ITERATIONS = 10**12
 
 
 class ProtocolError(ValueError):
@@ -52,9 +50,25 @@ class Simple:
     cmd: str
 
 
-Command = SetPosition | Go | Solve | Simple
+@dataclass(frozen=True)
+class SetOption:
+    """``{"cmd": "setoption", "name": "threads", "value": 3}``: from the next search on."""
 
-_KNOWN = ("position", "go", "stop", "solve", "isready", "quit")
+    name: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Prepare:
+    """``{"cmd": "prepare", "game": "gomoku"}``: prepare this game's compiled code next."""
+
+    spec: GameSpec
+
+
+Command = SetPosition | Go | Solve | Simple | SetOption | Prepare
+
+_KNOWN = ("position", "go", "stop", "solve", "isready", "setoption", "prepare", "quit")
+OPTIONS = {"threads": (1, MAX_THREADS)}
 
 
 def parse_command(line: str) -> Command:
@@ -75,21 +89,42 @@ def parse_command(line: str) -> Command:
     if cmd == "go":
         return _parse_go(obj)
     if cmd == "solve":
-        return Solve(_number(obj, "time_ms", 1, MAX_TIME_MS, default=500.0), _search_id(obj))
+        return Solve(_number(obj, "time_ms", 1, MAX_TIME_MS, default=500.0) or 500.0, _search_id(obj))
     if cmd in ("stop", "quit", "isready"):
         return Simple(cmd)
+    if cmd == "setoption":
+        return _parse_option(obj)
+    if cmd == "prepare":
+        return Prepare(_parse_game(obj))
     raise ProtocolError(f"unknown cmd {cmd[:40]!r} (one of: {', '.join(_KNOWN)})")
 
 
-def _parse_position(obj: dict[str, Any]) -> SetPosition:
+def _parse_option(obj: dict[str, Any]) -> SetOption:
+    name = obj.get("name")
+    if not isinstance(name, str) or name not in OPTIONS:
+        raise ProtocolError('"name" must be one of: ' + ", ".join(OPTIONS))
+    low, high = OPTIONS[name]
+    value = obj.get("value")
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ProtocolError(f'"value" of {name} must be a whole number from {low} to {high}')
+    return SetOption(name, value)
+
+
+def _parse_game(obj: dict[str, Any]) -> GameSpec:
     name = obj.get("game", "connect4")
     if not isinstance(name, str):
         raise ProtocolError('"game" must be a string such as "connect4"')
     try:
-        spec = get_game(name)
+        return get_game(name[:100])
     except GameError as exc:
-        raise ProtocolError(str(exc)) from None
+        raise ProtocolError(str(exc).splitlines()[0][:200]) from None
+
+
+def _parse_position(obj: dict[str, Any]) -> SetPosition:
+    spec = _parse_game(obj)
     moves = obj.get("moves", "")
+    if isinstance(moves, str | list) and len(moves) > MAX_MOVES_TEXT:
+        raise ProtocolError(f'"moves" is too long ({len(moves)}, at most {MAX_MOVES_TEXT})')
     try:
         if isinstance(moves, str):
             position = spec.parse_position(moves)
@@ -153,44 +188,33 @@ def _short(exc: Exception) -> str:
     return str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
 
 
-def dumps(message: dict[str, Any]) -> str:
-    """One protocol line (no newline); NaN never leaks into the JSON."""
-    return json.dumps(message, separators=(",", ":"), allow_nan=False)
-
-
-def error(message: str) -> dict[str, Any]:
-    return {"type": "error", "message": message.splitlines()[0] if message else "error"}
+def error(message: str, search_id: Any = None) -> ErrorReply:
+    return ErrorReply(message.splitlines()[0][:300] if message else "error", search_id)
 
 
 _PROVEN = {1: "win", 0: "draw", -1: "loss", None: None}
 
 
-def result_message(kind: str, spec: GameSpec, result: Any, search_id: Any) -> dict[str, Any]:
-    """An ``info`` or ``bestmove`` line from a search result (see ai.results.SearchResult)."""
-    children = [
-        {
-            "move": spec.move_to_text(c.move),
-            "visits": int(c.visits),
-            "value": _prob(c.value),
-            "proven": _PROVEN.get(c.proven),
-            "score": c.score,
-        }
+def result_message(kind: str, spec: GameSpec, result: SearchResult, search_id: Any) -> Info:
+    """An ``info`` or ``bestmove`` reply from a search result."""
+    children = tuple(
+        ChildLine(spec.move_to_text(c.move), int(c.visits), _prob(c.value), _PROVEN.get(c.proven), c.score)
         for c in result.children
-    ]
-    message: dict[str, Any] = {"type": kind, "id": search_id}
-    if kind == "bestmove":
-        message["move"] = spec.move_to_text(result.best_move)
-    message.update(
+    )
+    fields = dict(
+        id=search_id,
         iterations=int(result.iterations),
         elapsed_ms=round(float(result.elapsed_ms), 1),
         value=_prob(result.value),
         max_depth=int(result.max_depth),
-        pv=[spec.move_to_text(m) for m in result.pv],
+        pv=tuple(spec.move_to_text(m) for m in result.pv),
         exact=bool(getattr(result, "exact", False)),
         proven=_PROVEN.get(getattr(result, "proven", None)),
         children=children,
     )
-    return message
+    if kind == "bestmove":
+        return BestMove(**fields, move=spec.move_to_text(result.best_move))  # type: ignore[arg-type]
+    return Info(**fields)  # type: ignore[arg-type]
 
 
 def _prob(value: float) -> float:

@@ -7,6 +7,7 @@ when the search (or a solver) proved it: +1 win, 0 draw, -1 loss, ``None`` unkno
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -33,3 +34,142 @@ class SearchResult:
     pv: tuple[int, ...]
     exact: bool = False
     proven: int | None = None
+
+
+# -- the engine protocol's replies (docs/engine-protocol.md) -------------------------------------
+# Encoded by the engine (``ai.protocol.encode``) and decoded by the client (``ai.protocol.decode``);
+# the ``engine_*`` ones are the client's own news about the engine process.
+
+SearchId = int | float | str | bool | None
+
+
+@dataclass(frozen=True)
+class Ready:
+    name: str
+    version: str
+    games: tuple[str, ...]
+    startup_ms: float
+    threads: int
+    prepared: tuple[str, ...] = ()  # games whose compiled code is ready already; others follow ("preparing")
+    TYPE: ClassVar[str] = "ready"
+
+
+@dataclass(frozen=True)
+class ReadyOk:
+    TYPE: ClassVar[str] = "readyok"
+
+
+@dataclass(frozen=True)
+class ChildLine:
+    """One root move of an ``info``/``bestmove``: ``proven`` is "win"/"draw"/"loss" or None."""
+
+    move: str
+    visits: int
+    value: float
+    proven: str | None
+    score: int | None
+
+
+@dataclass(frozen=True)
+class Info:
+    id: SearchId
+    iterations: int
+    elapsed_ms: float
+    value: float
+    max_depth: int
+    pv: tuple[str, ...]
+    exact: bool
+    proven: str | None
+    children: tuple[ChildLine, ...]
+    TYPE: ClassVar[str] = "info"
+
+
+@dataclass(frozen=True)
+class BestMove(Info):
+    move: str = ""
+    TYPE: ClassVar[str] = "bestmove"
+
+
+@dataclass(frozen=True)
+class SolvedMove:
+    move: str
+    score: int | None
+
+
+@dataclass(frozen=True)
+class Solution:
+    id: SearchId
+    score: int | None
+    children: tuple[SolvedMove, ...]
+    complete: bool
+    elapsed_ms: float
+    TYPE: ClassVar[str] = "solution"
+
+
+@dataclass(frozen=True)
+class ErrorReply:
+    """A refused line (one line of text); with the ``id`` of a go/solve that will never answer."""
+
+    message: str
+    id: SearchId = None
+    TYPE: ClassVar[str] = "error"
+
+
+@dataclass(frozen=True)
+class Preparing:
+    """Compiled code of ``game`` is being prepared: ``done`` of ``total`` steps; ``compiling`` is
+    True once a step had to compile (a first launch) rather than load from the cache."""
+
+    game: str
+    done: int
+    total: int
+    label: str
+    compiling: bool
+    TYPE: ClassVar[str] = "preparing"
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.total
+
+    @property
+    def fraction(self) -> float:
+        return 1.0 if self.total <= 0 else min(1.0, self.done / self.total)
+
+
+@dataclass(frozen=True)
+class OptionSet:
+    """The answer to ``setoption``: the value now in force."""
+
+    name: str
+    value: int
+    TYPE: ClassVar[str] = "option"
+
+
+@dataclass(frozen=True)
+class EngineRestarted:
+    message: str
+    TYPE: ClassVar[str] = "engine_restarted"
+
+
+@dataclass(frozen=True)
+class EngineFailed:
+    """The engine is not available (it keeps failing); the client keeps retrying with back-off."""
+
+    message: str
+    retry_in_s: float
+    TYPE: ClassVar[str] = "engine_failed"
+
+
+@dataclass(frozen=True)
+class EngineAvailable:
+    """The engine is back after ``EngineFailed``."""
+
+    message: str
+    TYPE: ClassVar[str] = "engine_available"
+
+
+EngineReply = Ready | ReadyOk | Info | BestMove | Solution | ErrorReply | Preparing | OptionSet
+ClientEvent = EngineRestarted | EngineFailed | EngineAvailable
+Reply = EngineReply | ClientEvent
+REPLY_TYPES: tuple[type, ...] = (Ready, ReadyOk, Info, BestMove, Solution, ErrorReply, Preparing, OptionSet,
+                                 EngineRestarted, EngineFailed, EngineAvailable)

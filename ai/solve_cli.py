@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from ai import limits
 from game.connect4 import Connect4Spec
 from game.errors import GameError
 from game.registry import get_game
@@ -18,16 +19,22 @@ from game.registry import get_game
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="?", default="", help="columns played from the empty board, e.g. 4453")
     parser.add_argument("--game", default="connect4", help="connect4 (7x6) or connect4:WxH")
-    parser.add_argument("--time-ms", type=float, default=None, help="give up after this long (unknown scores)")
+    parser.add_argument("--time-ms", type=float, default=None,
+                        help="give up after this long (unknown scores; default and at most one hour)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    line = message.splitlines()[0] if message else "bad input"
+    print(f"error: {line if len(line) <= 200 else line[:200] + '…'}", file=sys.stderr)
     return 2
 
 
 def run(args: argparse.Namespace) -> int:
+    if len(args.moves) > limits.MAX_MOVES_TEXT:
+        return _fail(f"MOVES is too long ({len(args.moves)} characters, at most {limits.MAX_MOVES_TEXT})")
+    if args.time_ms is not None and not (0 <= args.time_ms <= limits.MAX_TIME_MS):  # also rejects NaN
+        return _fail(f"--time-ms must be a number from 0 to {limits.MAX_TIME_MS} (one hour)")
     try:
         spec = get_game(args.game)
         if not isinstance(spec, Connect4Spec):
@@ -37,13 +44,11 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if position.outcome.is_over:
         return _fail(f"position {position.to_text()!r} is already over")
-    if args.time_ms is not None and not (args.time_ms >= 0):  # also rejects NaN
-        return _fail("--time-ms must be a non-negative number")
 
     from ai.solver import analyze_columns, warm_up
 
     warm_up()  # load the compiled code before the clock starts
-    result = analyze_columns(position, time_ms=args.time_ms)
+    result = analyze_columns(position, time_ms=limits.MAX_TIME_MS if args.time_ms is None else args.time_ms)
     score = result.best_score
     if args.json:
         columns = [{"move": spec.move_to_text(c), "score": s} for c, s in enumerate(result.scores)]

@@ -1,21 +1,28 @@
-"""The app's engine client against the real engine process: normal use, kills and hangs."""
+"""The app's engine client against the real engine process: normal use, kills and hangs.
+Protocol behaviour (heartbeat, deadlines, back-off) is tested fast against a scripted engine in
+test_client_protocol.py; these keep the real process for what only it can show."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from ai.client import EngineClient
 
+pytestmark = pytest.mark.timeout(180)
 
-def wait_for(client: EngineClient, predicate, timeout: float = 120.0) -> tuple[dict[str, Any], list[dict]]:
+
+def wait_for(client: EngineClient, predicate: Callable[[dict[str, Any]], bool],
+             timeout: float = 120.0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     deadline = time.monotonic() + timeout
-    seen: list[dict] = []
+    seen: list[dict[str, Any]] = []
     while time.monotonic() < deadline:
         for message in client.poll():
             seen.append(message)
@@ -26,8 +33,8 @@ def wait_for(client: EngineClient, predicate, timeout: float = 120.0) -> tuple[d
 
 
 @pytest.fixture()
-def client():
-    c = EngineClient()
+def client():  # type: ignore[no-untyped-def]
+    c = EngineClient(threads=1)
     c.start()
     wait_for(c, lambda m: m["type"] == "ready")
     yield c
@@ -40,10 +47,11 @@ def test_search_reports_info_and_bestmove(client: EngineClient) -> None:
     best, seen = wait_for(client, lambda m: m["type"] == "bestmove")
     assert best["id"] == search_id
     assert any(m["type"] == "info" and m["id"] == search_id for m in seen)
+    assert client.status.state == "ready"
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSTOP])
-def test_engine_killed_or_hung_mid_search_is_restarted_and_search_resumed(client: EngineClient, sig) -> None:
+def test_engine_killed_or_hung_mid_search_is_restarted_and_search_resumed(client: EngineClient, sig) -> None:  # type: ignore[no-untyped-def]
     client.set_position("connect4", "4453")
     search_id = client.go(time_ms=1500, info_ms=100)
     wait_for(client, lambda m: m["type"] == "info")
@@ -52,25 +60,48 @@ def test_engine_killed_or_hung_mid_search_is_restarted_and_search_resumed(client
     os.kill(old_pid, sig)
     struck = time.monotonic()
     restarted, _ = wait_for(client, lambda m: m["type"] == "engine_restarted", timeout=10)
-    print(f"noticed after {time.monotonic() - struck:.2f} s: {restarted['message']}")  # figure, not an assert
+    noticed = client.restart_log[-1].noticed_at - struck
+    print(f"noticed after {noticed:.2f} s: {restarted['message']}")  # figure; the 1 s bound is in the fake tests
     assert client.pid != old_pid
     assert "restarted" in restarted["message"] and "\n" not in restarted["message"]
     if sig == signal.SIGKILL:
         assert "stopped (exit code -9)" in restarted["message"]  # noticed by the closed pipe, not a timer
     else:
-        assert "stopped answering for 0.9 s" in restarted["message"]  # the hang limit is under 1 s
+        assert "stopped answering" in restarted["message"]
     best, _ = wait_for(client, lambda m: m["type"] == "bestmove")
     assert best["id"] == search_id
     assert best["move"] in list("1234567")
 
 
-def test_gives_up_after_repeated_crashes() -> None:
-    client = EngineClient(command=["python3", "-c", "import sys; sys.exit(3)"])
+def test_engine_hung_while_idle_is_restarted(client: EngineClient) -> None:
+    old_pid = client.pid
+    assert old_pid is not None
+    os.kill(old_pid, signal.SIGSTOP)  # the player is thinking: no search runs
+    try:
+        restarted, _ = wait_for(client, lambda m: m["type"] == "engine_restarted", timeout=10)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(old_pid, signal.SIGKILL)
+    assert "stopped answering" in restarted["message"] and client.pid != old_pid
+    wait_for(client, lambda m: m["type"] == "ready", timeout=60)
+
+
+def test_an_engine_that_cannot_start_is_reported_and_retried() -> None:
+    client = EngineClient(command=[sys.executable, "-c", "import sys; sys.exit(3)"])
     client.start()
-    failed, seen = wait_for(client, lambda m: m["type"] == "engine_failed", timeout=20)
-    assert "exit code 3" in failed["message"]
-    assert sum(m["type"] == "engine_restarted" for m in seen) == 3
-    client.close()
+    try:
+        failed, seen = wait_for(client, lambda m: m["type"] == "engine_failed", timeout=20)
+        assert "exit code 3" in failed["message"] and "not available" in failed["message"]
+        assert sum(m["type"] == "engine_restarted" for m in seen) == 3
+        assert client.status.state == "unavailable"
+        attempts = len(client.restart_log)
+        time.sleep(2.5)
+        client.poll()
+        time.sleep(1.2)
+        client.poll()
+        assert len(client.restart_log) > attempts, "it keeps trying in the background"
+    finally:
+        client.close()
 
 
 def test_error_for_the_running_search_ends_it_without_a_restart(client: EngineClient) -> None:
@@ -79,8 +110,8 @@ def test_error_for_the_running_search_ends_it_without_a_restart(client: EngineCl
     error, _ = wait_for(client, lambda m: m["type"] == "error", timeout=10)
     assert error.get("id") == search_id
     pid = client.pid
-    quiet_until = time.monotonic() + 2.5  # well beyond the 0.9 s hang limit
-    seen: list[dict] = []
+    quiet_until = time.monotonic() + 2.5  # well beyond the hang limit: the heartbeat keeps it alive
+    seen: list[dict[str, Any]] = []
     while time.monotonic() < quiet_until:
         seen.extend(client.poll())
         time.sleep(0.02)
@@ -92,60 +123,14 @@ def test_error_for_the_running_search_ends_it_without_a_restart(client: EngineCl
     assert best["id"] == next_id
 
 
-FAKE_ENGINE = r'''
-import json, sys, time
-print(json.dumps({"type": "ready"}), flush=True)
-game, moves = "connect4", ""
-for line in sys.stdin:
-    cmd = json.loads(line)
-    if cmd["cmd"] == "position":
-        game, moves = cmd["game"], cmd["moves"]
-    elif cmd["cmd"] == "go":
-        if moves == "hang":
-            time.sleep(60)
-        if moves == "slow start":  # e.g. re-rooting a big kept tree, then regular info lines
-            time.sleep(1.5)
-            for _ in range(5):
-                print(json.dumps({"type": "info", "id": cmd["id"]}), flush=True)
-                time.sleep(0.1)
-        if game != "connect4":
-            time.sleep(2.0)  # "compiling" this game's search core: silent
-        print(json.dumps({"type": "bestmove", "id": cmd["id"], "move": "a1"}), flush=True)
-    elif cmd["cmd"] == "quit":
-        break
-'''
-
-
-@pytest.fixture()
-def fake(tmp_path):
-    """A client of ``FAKE_ENGINE``, ready."""
-    script = tmp_path / "fake_engine.py"
-    script.write_text(FAKE_ENGINE)
-    c = EngineClient(command=[sys.executable, str(script)])
-    c.start()
+def test_an_engine_that_dies_at_start_is_reported_in_one_line_with_its_last_words() -> None:
+    command = [sys.executable, "-c", "raise OSError(28, 'No space left on device')"]
+    client = EngineClient(command=command)
+    client.start()
     try:
-        wait_for(c, lambda m: m["type"] == "ready", timeout=20)
-        yield c
+        restarted, _ = wait_for(client, lambda m: m["type"] == "engine_restarted", timeout=20)
     finally:
-        c.close()
-
-
-def test_first_search_of_a_game_may_be_silent_while_it_compiles(fake: EngineClient) -> None:
-    fake.set_position("gomoku", "")
-    search_id = fake.go(time_ms=100, info_ms=50)
-    best, seen = wait_for(fake, lambda m: m["type"] == "bestmove", timeout=20)
-    assert best["id"] == search_id
-    assert not [m for m in seen if m["type"].startswith("engine_")]
-    fake.set_position("connect4", "hang")  # a warmed-up game that goes silent is a hang
-    fake.go(time_ms=100, info_ms=50)
-    restarted, _ = wait_for(fake, lambda m: m["type"] == "engine_restarted", timeout=20)
-    assert "stopped answering" in restarted["message"]
-
-
-def test_a_search_may_take_a_moment_before_its_first_line(fake: EngineClient) -> None:
-    fake.set_position("connect4", "slow start")  # silent for 1.5 s, then an info every 0.1 s
-    search_id = fake.go(time_ms=100, info_ms=50)
-    best, seen = wait_for(fake, lambda m: m["type"] == "bestmove", timeout=20)
-    assert best["id"] == search_id
-    assert [m["type"] for m in seen].count("info") == 5
-    assert not [m for m in seen if m["type"].startswith("engine_")]
+        client.close()
+    message = restarted["message"]
+    assert "\n" not in message and "exit code 1" in message
+    assert "last words: OSError: [Errno 28] No space left on device" in message

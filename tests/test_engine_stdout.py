@@ -8,22 +8,34 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
-SESSION = "\n".join(json.dumps(c) for c in [
+SEARCH = "\n".join(json.dumps(c) for c in [
     {"cmd": "isready"},
     {"cmd": "position", "game": "connect4", "moves": "4453"},
     {"cmd": "go", "iterations": 300, "info_ms": 10, "id": 1},
     {"cmd": "isready"},
-    {"cmd": "bogus"},
-    {"cmd": "position", "moves": "9"},
-    {"cmd": "quit"},
 ]) + "\n"
+REST = "\n".join(json.dumps(c) for c in [{"cmd": "bogus"}, {"cmd": "position", "moves": "9"}, {"cmd": "quit"}]) + "\n"
 
 
 def _run_engine(args: list[str], env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Send a search, wait for its bestmove (it may wait for compiled code first), then the rest."""
     env = dict(os.environ, **env_extra)
-    return subprocess.run(args, input=SESSION, capture_output=True, text=True, timeout=300, env=env, cwd=ROOT)
+    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=ROOT)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(SEARCH)
+    proc.stdin.flush()
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if '"bestmove"' in line:
+            break
+    out, err = proc.communicate(REST, timeout=300)
+    return subprocess.CompletedProcess(args, proc.returncode, "".join(lines) + out, err)
 
 
 def _assert_protocol_only(stdout: str) -> list[dict]:
@@ -42,6 +54,7 @@ def _assert_protocol_only(stdout: str) -> list[dict]:
     return messages
 
 
+@pytest.mark.timeout(300)
 def test_engine_without_numba_warns_on_stderr_only() -> None:
     done = _run_engine([sys.executable, str(ROOT / "main.py"), "engine", "--seed", "1"], {"CONNECT4_NO_NUMBA": "1"})
     assert done.returncode == 0, done.stderr[-2000:]
@@ -71,6 +84,7 @@ sys.exit(main.main(["engine", "--seed", "1"]))
 """
 
 
+@pytest.mark.timeout(300)
 def test_stray_prints_and_warnings_inside_the_engine_go_to_stderr() -> None:
     done = _run_engine([sys.executable, "-c", STRAY_OUTPUT], {})
     assert done.returncode == 0, done.stderr[-2000:]

@@ -3,8 +3,9 @@
 * the engine's reader: ``protocol.parse_command`` and ``Engine.handle`` (parse + dispatch) on
   hostile lines: only ``ProtocolError``s from the parser, and the engine answers every bad
   line with exactly one JSON ``error`` line (carrying the go/solve ``id`` when it has one);
-* the app's reader: ``EngineClient._read_stdout`` on hostile engine output: only dicts reach
-  ``poll()``, and the reader thread never dies before the end-of-stream marker.
+* the app's reader: ``ProcessTransport._read_stdout`` and ``client.decode_line`` on hostile engine
+  output: only typed replies reach ``poll_replies()``, lines are bounded, and the reader thread
+  never dies before the end-of-stream marker.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ai import protocol
-from ai.client import EngineClient
+from ai.client import decode_line
 from ai.engine_process import Engine
+from ai.engine_transport import MAX_REPLY_BYTES, ProcessTransport
 from ai.protocol import ProtocolError
+from ai.results import REPLY_TYPES
 
 FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -84,8 +87,9 @@ _json_values = st.recursive(
 )
 _command_objects = st.builds(
     lambda cmd, fields: {"cmd": cmd, **fields},
-    st.sampled_from(["position", "go", "stop", "solve", "quit", "isready", "bogus", ""]),
-    st.dictionaries(st.sampled_from(["game", "moves", "time_ms", "iterations", "info_ms", "id", "exact", "cmd"]),
+    st.sampled_from(["position", "go", "stop", "solve", "quit", "isready", "setoption", "prepare", "bogus", ""]),
+    st.dictionaries(st.sampled_from(["game", "moves", "time_ms", "iterations", "info_ms", "id", "exact", "cmd",
+                                     "name", "value"]),
                     _json_values, max_size=5),
 )
 protocol_lines = st.one_of(
@@ -133,7 +137,7 @@ def _check_handled(engine: RecordingEngine, line: str) -> None:
     keep_going = engine.handle(line)
     replies = engine.lines()
     for reply in replies:
-        assert reply["type"] in ("error", "readyok"), reply
+        assert reply["type"] in ("error", "readyok", "option"), reply
         if reply["type"] == "error":
             assert reply["message"] and "\n" not in reply["message"]
             assert "internal error" not in reply["message"], reply["message"]
@@ -167,7 +171,7 @@ def test_fuzz_engine_handle(engine: RecordingEngine, line: str) -> None:
 
 def test_rejected_go_echoes_its_id(engine: RecordingEngine) -> None:
     engine.handle('{"cmd": "go", "time_ms": -1, "id": 42}')
-    assert engine.lines() == [{"type": "error", "message": '"time_ms" must be between 1 and 8.64e+07, got -1',
+    assert engine.lines() == [{"type": "error", "message": '"time_ms" must be between 1 and 3.6e+06, got -1',
                                "id": 42}]
     engine.handle('{"cmd": "position", "moves": "1212121"}')
     engine.handle('{"cmd": "go", "iterations": 10, "id": "x"}')
@@ -190,13 +194,20 @@ engine_output = st.lists(
 @settings(max_examples=400, deadline=None)
 @given(engine_output)
 def test_fuzz_client_reader(chunks: list[bytes]) -> None:
-    client = EngineClient(command=["unused"])
-    client._read_stdout(io.BytesIO(b"\n".join(chunks)), generation=0)  # runs to the end of the stream
-    items = []
-    while True:
-        try:
-            items.append(client._inbox.get_nowait())
-        except queue.Empty:
-            break
-    assert items and items[-1] == (0, None), "the end-of-stream marker must always arrive"
-    assert all(isinstance(message, dict) for _, message in items[:-1])
+    transport = ProcessTransport.__new__(ProcessTransport)  # only its reader, no process
+    transport._inbox = queue.Queue()
+    transport._read_stdout(io.BytesIO(b"\n".join(chunks)))  # runs to the end of the stream
+    items = transport.receive()
+    assert items and items[-1] is None, "the end-of-stream marker must always arrive"
+    for raw in items[:-1]:
+        assert raw is not None and len(raw) <= MAX_REPLY_BYTES + 1
+        assert isinstance(decode_line(raw), REPLY_TYPES)
+
+
+def test_client_reader_drops_an_endless_line() -> None:
+    transport = ProcessTransport.__new__(ProcessTransport)
+    transport._inbox = queue.Queue()
+    transport._read_stdout(io.BytesIO(b"x" * (5 * MAX_REPLY_BYTES) + b"\n" + b'{"type": "readyok"}\n'))
+    first, second, end = transport.receive()
+    assert first is not None and len(first) < 100 and "non-protocol" in decode_line(first).message  # type: ignore[union-attr]
+    assert second is not None and decode_line(second).TYPE == "readyok" and end is None

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai import protocol
+from ai import protocol, wire
 from ai.protocol import Go, ProtocolError, SetPosition, Simple, Solve
 
 
@@ -105,4 +105,4 @@ def test_fuzz_command_objects(cmd: str, fields: dict) -> None:
 def test_dumps_rejects_nan_by_clamping_values() -> None:
     assert protocol._prob(float("nan")) == 0.5
     assert protocol._prob(1.7) == 1.0
-    assert json.loads(protocol.dumps(protocol.error("a\nb"))) == {"type": "error", "message": "a"}
+    assert json.loads(wire.dumps(protocol.error("a\nb"))) == {"type": "error", "message": "a"}

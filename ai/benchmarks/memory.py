@@ -1,13 +1,17 @@
 """Memory of the engine process: one long search against the node cap, then many games in a row.
 
     python -m ai.benchmarks.memory [--search-seconds 60] [--games 100] [--move-ms 20] [--max-nodes N]
+                                   [--per-game-seconds 10]
 
 Both phases talk to a real engine subprocess (``main.py engine``) over the protocol and read its
 memory from ``/proc/<pid>/status`` (``VmRSS`` now, ``VmHWM`` peak), so Linux only.
 
 1. Search: one ``go`` of ``--search-seconds`` on the start position. Prints the RSS before and
    the peak, against the node pool's cap (nodes x bytes per node, see ``ai.mcts.tree``).
-2. Games: ``--games`` bot-vs-bot games, every move a ``position`` + ``go`` in the same (fresh)
+2. Every game: one engine process searches each game of ``EVERY_GAME`` for ``--per-game-seconds``
+   in turn (the app's game picker offers them all); prints the RSS after each. One node budget
+   per process: the total must stay within the cap (plus slack), not grow by a cap per game.
+3. Games: ``--games`` bot-vs-bot games, every move a ``position`` + ``go`` in the same (fresh)
    engine process, like the app's bot-vs-bot mode. Prints the RSS every 10 games and the growth:
    the highest RSS of the last ``--warmup-games`` games minus that of the first ones.
 
@@ -126,7 +130,7 @@ def search_phase(seconds: float, engine_args: list[str], max_nodes: int | None, 
         started = time.monotonic()
         engine.send({"cmd": "go", "time_ms": seconds * 1000, "info_ms": 500, "id": "long",
                      "exact": False, "early_stop": False})
-        best = engine.until("bestmove", "long", timeout=seconds + 60, on_message=sample)
+        best = engine.until("bestmove", "long", timeout=seconds + 600, on_message=sample)
         wall = time.monotonic() - started
         peak = status_kb(engine.pid, "VmHWM")
     finally:
@@ -142,6 +146,41 @@ def search_phase(seconds: float, engine_args: list[str], max_nodes: int | None, 
     return ok
 
 
+EVERY_GAME = ("connect4", "connect4:8x7", "tictactoe", "mnk:6x6:4", "mnk:9x9:5", "gomoku", "uttt")
+
+
+def every_game_phase(seconds: float, engine_args: list[str], max_nodes: int | None, slack_mb: float) -> bool:
+    """Peak RSS over the loaded baseline must stay within one node budget plus ``slack_mb``."""
+    engine = Engine(*engine_args)
+    try:
+        at_start = status_kb(engine.pid, "VmRSS")
+        for game in EVERY_GAME:  # load every game's compiled code (and the solver) first: the baseline
+            engine.send({"cmd": "position", "game": game, "moves": ""})
+            engine.send({"cmd": "go", "iterations": 50, "id": f"warm {game}"})
+            engine.until("bestmove", f"warm {game}", timeout=600)
+        before = status_kb(engine.pid, "VmRSS")
+        print(f"every game: RSS at start {mb(at_start)}, with every game's code loaded {mb(before)}; "
+              f"{seconds:g} s of search per game", flush=True)
+        for game in EVERY_GAME:
+            engine.send({"cmd": "position", "game": game, "moves": ""})
+            engine.send({"cmd": "go", "time_ms": seconds * 1000, "info_ms": 1000, "id": game, "exact": False,
+                         "early_stop": False})
+            best = engine.until("bestmove", game, timeout=seconds + 600)  # the first one may compile
+            print(f"every game: after {game:<12} RSS {mb(status_kb(engine.pid, 'VmRSS'))} "
+                  f"({best.get('iterations', 0):,} iterations)", flush=True)
+        after = status_kb(engine.pid, "VmRSS")
+        peak = status_kb(engine.pid, "VmHWM")
+    finally:
+        engine.close()
+    nodes, cap_mb = node_cap(max_nodes)
+    grown_mb = ((peak or 0) - (before or 0)) / 1024
+    ok = peak is not None and before is not None and grown_mb <= cap_mb + slack_mb
+    print(f"every game: RSS after all {len(EVERY_GAME)} games {mb(after)}, peak {mb(peak)} (+{grown_mb:.1f} MB), "
+          f"against one node budget of {cap_mb:.1f} MB (+{slack_mb:g} MB slack): "
+          f"{'within one budget' if ok else 'OVER ONE BUDGET'}")
+    return ok
+
+
 def play_game(engine: Engine, spec: Any, move_ms: int, game_number: int) -> int:
     """One bot-vs-bot game, both sides searched by ``engine``; returns the number of moves."""
     position = spec.start()
@@ -149,7 +188,7 @@ def play_game(engine: Engine, spec: Any, move_ms: int, game_number: int) -> int:
         search_id = f"g{game_number}m{position.ply}"
         engine.send({"cmd": "position", "game": spec.name, "moves": position.to_text()})
         engine.send({"cmd": "go", "time_ms": move_ms, "info_ms": 100, "id": search_id})
-        best = engine.until("bestmove", search_id, timeout=60)
+        best = engine.until("bestmove", search_id, timeout=600)  # the first one may wait for compiled code
         position = position.play(spec.parse_move(best["move"]))
     return position.ply
 
@@ -192,6 +231,8 @@ def games_phase(games: int, move_ms: int, game: str, engine_args: list[str], war
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.benchmarks.memory", description=__doc__.splitlines()[0])
     parser.add_argument("--search-seconds", type=float, default=60.0, help="length of the long search (0 = skip)")
+    parser.add_argument("--per-game-seconds", type=float, default=10.0,
+                        help="search time per game in the every-game phase (0 = skip)")
     parser.add_argument("--games", type=int, default=100, help="bot-vs-bot games in one engine process (0 = skip)")
     parser.add_argument("--move-ms", type=int, default=20, help="search time per move in the games")
     parser.add_argument("--game", default="connect4", help="game of the games phase")
@@ -200,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup-games", type=int, default=10, help="size of the first/last windows compared")
     parser.add_argument("--max-growth-mb", type=float, default=16.0, help="allowed RSS growth over the games")
     parser.add_argument("--slack-mb", type=float, default=64.0, help="allowed search growth beyond the node cap")
+    parser.add_argument("--game-slack-mb", type=float, default=32.0,
+                        help="allowed growth beyond one node budget over the every-game phase")
     args = parser.parse_args(argv)
     if not sys.platform.startswith("linux"):
         print("error: this benchmark reads /proc/<pid>/status (Linux only)", file=sys.stderr)
@@ -214,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.search_seconds > 0:
             ok &= search_phase(args.search_seconds, engine_args, args.max_nodes, args.slack_mb)
+        if args.per_game_seconds > 0:
+            ok &= every_game_phase(args.per_game_seconds, engine_args, args.max_nodes, args.game_slack_mb)
         if args.games > 0:
             ok &= games_phase(args.games, args.move_ms, args.game, engine_args, args.warmup_games, args.max_growth_mb)
     except RuntimeError as exc:

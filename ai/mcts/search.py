@@ -4,7 +4,10 @@ The exploration constant ``DEFAULT_C`` was picked by measurement (see ``ai/mcts/
 The calling thread runs tree 0 in chunks of about 5 ms and checks stop requests, the deadline,
 early stops and info callbacks between them; with ``threads`` > 1 the other trees run their
 own chunk loops in pool threads (the compiled code releases the GIL) until the deadline, their
-exact share of an iteration budget, or a halt.
+exact share of an iteration budget, or a halt. There are never more OS threads than cores
+("lanes"): with more trees than cores, each lane runs its trees' chunks in turn, so a 64-tree
+search on 2 cores still stops within a chunk of its deadline instead of waiting for 62
+time-sliced threads.
 """
 
 from __future__ import annotations
@@ -104,10 +107,6 @@ class _Worker:
             self.chunk = int(min(_MAX_CHUNK, max(_MIN_CHUNK, self.rate * CHUNK_SECONDS)))
         return True
 
-    def run_until(self, halt: threading.Event, c: float, deadline: float | None, quota: int | None) -> None:
-        """A helper thread's search: chunks until the budget is spent or ``halt`` is set."""
-        while not halt.is_set() and self.step(c, deadline, quota):
-            pass
 
     def root_children(self) -> list[tuple[int, int, float, int]]:
         """(move, visits, value sum, proof code) of every root child."""
@@ -117,6 +116,23 @@ class _Worker:
             return []
         nc = int(t.n_children[0])
         return [(int(t.move[i]), int(t.visits[i]), float(t.value[i]), int(t.proven[i])) for i in range(fc, fc + nc)]
+
+
+def _run_lane(lane: list[tuple[_Worker, int | None]], halt: threading.Event, c: float, deadline: float | None) -> None:
+    """A helper thread's search: its trees' chunks in turn until each budget is spent or ``halt`` is set."""
+    active = list(lane)
+    while active and not halt.is_set():
+        for item in list(active):
+            if halt.is_set():
+                return
+            worker, quota = item
+            if not worker.step(c, deadline, quota):
+                active.remove(item)
+
+
+def lanes_for(threads: int) -> int:
+    """OS threads that run ``threads`` trees: at most one per core."""
+    return max(1, min(threads, os.cpu_count() or 1))
 
 
 def _choose(children: list[tuple[int, int, float, int]]) -> tuple[int, int, float, int] | None:
@@ -174,7 +190,8 @@ class Searcher:
         self.contempt = params[P_CONTEMPT] / 1000.0
         per_worker = max(1024, (DEFAULT_MAX_NODES if max_nodes is None else int(max_nodes)) // self.threads)
         self._workers = [_Worker(adapter, params, _mix_seed(self.seed, i), per_worker) for i in range(self.threads)]
-        self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
+        self._lanes = lanes_for(self.threads)
+        self._pool = ThreadPoolExecutor(self._lanes - 1) if self._lanes > 1 else None
         self._stop = threading.Event()
         self._position: Any = None
         self.set_position(spec.start())
@@ -305,20 +322,31 @@ class Searcher:
         main = workers[0]
         main.done = main.run(1, self.exploration)
         halt = threading.Event()
+        lanes = [list(zip(workers[k::self._lanes], quotas[k::self._lanes], strict=True)) for k in range(self._lanes)]
         helpers = [
-            self._pool.submit(w.run_until, halt, self.exploration, deadline, quota)
-            for w, quota in zip(workers[1:], quotas[1:], strict=True)
+            self._pool.submit(_run_lane, lane, halt, self.exploration, deadline) for lane in lanes[1:]
         ] if self._pool is not None else []
+        mine = lanes[0]  # the calling thread's trees, tree 0 first
+        turn = 0
+        busy_share = self._lanes / len(workers)  # a tree runs this share of the time
         next_info = start + info_ms / 1000.0
         finished = False  # the whole search is over (not just the main tree's share of it)
         while not finished:
+            worker, quota = mine[turn % len(mine)]
             if any(e.is_set() for e in stops):
                 finished = True
-            elif not main.step(self.exploration, deadline, quotas[0]):
-                finished = bool(main.tree.proven[0])  # else: the helpers spend their own budgets
-                break
+            elif not worker.step(self.exploration, deadline, quota):
+                if worker.tree.proven[0]:
+                    finished = True
+                    break
+                mine.remove((worker, quota))
+                if not mine:
+                    break  # the helpers spend their own budgets
+                continue
             elif early_stop and deadline is not None:
-                finished = self._decided(sum(w.rate for w in workers) * (deadline - time.perf_counter()))
+                rate = sum(w.rate for w in workers) * busy_share
+                finished = self._decided(rate * (deadline - time.perf_counter()))
+            turn += 1
             if not finished and on_info is not None and time.perf_counter() >= next_info:
                 on_info(self._result(sum(w.done for w in workers), start))
                 next_info = time.perf_counter() + info_ms / 1000.0
@@ -356,7 +384,7 @@ class Searcher:
 
     def _pv(self, worker: _Worker) -> tuple[int, ...]:
         t = worker.tree
-        node, pv = 0, []
+        node, pv = 0, list[int]()
         while len(pv) < 64 and int(t.first_child[node]) >= 0:
             fc, nc = int(t.first_child[node]), int(t.n_children[node])
             kids = [(i, int(t.visits[i]), float(t.value[i]), int(t.proven[i])) for i in range(fc, fc + nc)]

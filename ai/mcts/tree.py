@@ -45,6 +45,14 @@ def lazy_zeros(n: int, dtype: type) -> np.ndarray:
 class Tree:
     """One search tree; node 0 is always the root."""
 
+    parent: np.ndarray
+    first_child: np.ndarray
+    n_children: np.ndarray
+    move: np.ndarray
+    visits: np.ndarray
+    value: np.ndarray
+    proven: np.ndarray
+
     def __init__(self, max_nodes: int, initial_nodes: int | None = None) -> None:
         self.max_nodes = max(16, int(max_nodes))
         self.meta = np.zeros(META_LEN, dtype=np.int64)

@@ -1,0 +1,76 @@
+"""How late ``bestmove`` comes after ``time_ms`` (the protocol promises at most 50 ms), by thread count.
+
+    python -m ai.benchmarks.deadline [--threads 1 2 64] [--time-ms 500] [--runs 8]
+
+Talks to a real engine subprocess; the lateness is measured from the moment the ``go`` line is
+written to the moment its ``bestmove`` line is read, minus ``time_ms``. Prints one row per thread
+count (median and worst) and how many runs were over 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+POSITIONS = ("", "4453", "274552224131661", "44444", "1234567")
+
+
+def measure(threads: int, time_ms: float, runs: int) -> list[float]:
+    proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "engine", "--threads", str(threads)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            bufsize=1)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(obj: dict[str, object]) -> None:
+        proc.stdin.write(json.dumps(obj) + "\n")  # type: ignore[union-attr]
+        proc.stdin.flush()  # type: ignore[union-attr]
+
+    def until(kind: str) -> None:
+        for line in proc.stdout:  # type: ignore[union-attr]
+            if json.loads(line).get("type") == kind:
+                return
+        raise RuntimeError("the engine stopped")
+
+    late: list[float] = []
+    try:
+        until("ready")
+        send({"cmd": "position", "moves": "4"})
+        send({"cmd": "go", "iterations": 100, "id": 0})  # waits for the compiled code
+        until("bestmove")
+        for i in range(runs):
+            send({"cmd": "position", "moves": POSITIONS[i % len(POSITIONS)]})
+            started = time.perf_counter()
+            send({"cmd": "go", "time_ms": time_ms, "info_ms": 100, "early_stop": False, "id": i + 1})
+            until("bestmove")
+            late.append((time.perf_counter() - started) * 1000 - time_ms)
+        send({"cmd": "quit"})
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return late
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 64])
+    parser.add_argument("--time-ms", type=float, default=500.0)
+    parser.add_argument("--runs", type=int, default=8)
+    args = parser.parse_args(argv)
+    for threads in args.threads:
+        late = measure(threads, args.time_ms, args.runs)
+        over = sum(x > 50 for x in late)
+        print(f"threads {threads:>2}: bestmove after time_ms + median {statistics.median(late):.1f} ms, "
+              f"worst {max(late):.1f} ms; {over}/{len(late)} over +50 ms", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""A scripted engine for client tests: a fake ``Transport`` and a fake clock, no process, no sleep."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ai import wire
+from ai.results import BestMove, Preparing, Ready, ReadyOk, Reply
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def ready(threads: int = 1, prepared: tuple[str, ...] = ("connect4", "gomoku")) -> Ready:
+    return Ready("fake", "0", ("connect4", "gomoku"), 1.0, threads, prepared)
+
+
+def bestmove(search_id: Any, move: str = "4") -> BestMove:
+    return BestMove(search_id, 10, 1.0, 0.5, 1, (move,), False, None, (), move=move)
+
+
+class ScriptedEngine:
+    """Answers ``isready`` at once unless hung; ``go`` per ``on_go``; says ``ready`` when started
+    unless ``silent``. ``hang()`` is SIGSTOP, ``die(code)`` is a crash."""
+
+    next_pid = 1000
+
+    def __init__(self, *, silent: bool = False, prepared: tuple[str, ...] = ("connect4", "gomoku"),
+                 on_go: Callable[[ScriptedEngine, dict[str, Any]], None] | None = None,
+                 exits_with: int | None = None) -> None:
+        ScriptedEngine.next_pid += 1
+        self.pid = ScriptedEngine.next_pid
+        self.sent: list[dict[str, Any]] = []
+        self._out: list[bytes | None] = []
+        self.hung = False
+        self.code: int | None = None
+        self.on_go = on_go
+        self.killed = False
+        if exits_with is not None:
+            self.die(exits_with)
+        elif not silent:
+            self.say(ready(prepared=prepared))
+
+    def say(self, reply: Reply) -> None:
+        self._out.append(wire.dumps(reply).encode() + b"\n")
+
+    def say_raw(self, raw: bytes) -> None:
+        self._out.append(raw)
+
+    def hang(self) -> None:
+        self.hung = True
+
+    def die(self, code: int = -9) -> None:
+        self.code = code
+        self._out.append(None)
+
+    # -- Transport ---------------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        if self.code is not None:
+            raise OSError("broken pipe")
+        command = json.loads(line)
+        self.sent.append(command)
+        if self.hung:
+            return
+        if command["cmd"] == "isready":
+            self.say(ReadyOk())
+        elif command["cmd"] == "go" and self.on_go is not None:
+            self.on_go(self, command)
+
+    def receive(self) -> list[bytes | None]:
+        if self.hung:
+            return []
+        out, self._out = self._out, []
+        return out
+
+    def exit_code(self) -> int | None:
+        return self.code
+
+    def last_words(self) -> str | None:
+        return "fake last words" if self.code is not None else None
+
+    def kill(self) -> None:
+        self.killed = True
+        if self.code is None:
+            self.code = -9
+
+    def close(self) -> None:
+        self.kill()
+
+    def commands(self, cmd: str) -> list[dict[str, Any]]:
+        return [c for c in self.sent if c["cmd"] == cmd]
+
+
+class Spawner:
+    """The client's ``spawn``: makes engines from ``make`` (default: a healthy ScriptedEngine) and
+    keeps them; ``fail_with`` makes spawning raise OSError."""
+
+    def __init__(self, make: Callable[[], ScriptedEngine] | None = None) -> None:
+        self.make = make or ScriptedEngine
+        self.engines: list[ScriptedEngine] = []
+        self.fail_with: str | None = None
+        self.attempts: list[float] = []
+        self.clock: FakeClock | None = None
+
+    def __call__(self) -> ScriptedEngine:
+        if self.clock is not None:
+            self.attempts.append(self.clock.now)
+        if self.fail_with is not None:
+            raise OSError(self.fail_with)
+        engine = self.make()
+        self.engines.append(engine)
+        return engine
+
+    @property
+    def last(self) -> ScriptedEngine:
+        return self.engines[-1]
+
+
+def preparing(game: str, done: int, total: int, compiling: bool) -> Preparing:
+    return Preparing(game, done, total, f"{game} search", compiling)
