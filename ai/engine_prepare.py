@@ -47,15 +47,19 @@ class Preparer:
                 self._queue.insert(0, spec.name)
             self._changed.notify_all()
 
-    def is_prepared(self, spec: GameSpec) -> bool:
-        with self._changed:
-            return spec.name in self._done
+    def is_prepared(self, spec: GameSpec, exact: bool = True) -> bool:
+        """True once a search of ``spec`` compiles nothing more; a search that is not ``exact`` needs
+        only the game's MCTS code, which is ready before the solver's (see ``ai.warmup``)."""
+        from ai import warmup
 
-    def wait_for(self, spec: GameSpec, stop: threading.Event) -> str | None:
-        """Block until ``spec``'s game is prepared (None), it failed (the reason) or ``stop`` is set
-        ("stopped"). Starts nothing by itself: call ``prefer`` first."""
         with self._changed:
-            while spec.name not in self._done:
+            return spec.name in self._done or (not exact and warmup.prepared(spec, exact=False))
+
+    def wait_for(self, spec: GameSpec, stop: threading.Event, exact: bool = True) -> str | None:
+        """Block until ``spec``'s game is prepared for the search (None), it failed (the reason) or
+        ``stop`` is set ("stopped"). Starts nothing by itself: call ``prefer`` first."""
+        while not self.is_prepared(spec, exact):
+            with self._changed:
                 if spec.name in self._failed:
                     return self._failed[spec.name]
                 if stop.is_set():

@@ -233,7 +233,7 @@ class Engine:
 
     def _guarded(self, target: Any, command: Any, received: float) -> None:
         try:
-            waits = not self.preparer.is_prepared(self.spec)
+            waits = not self.preparer.is_prepared(self.spec, _needs_solver(command))
             if self._wait_for_preparation(command):
                 target(command, time.perf_counter() if waits else received)  # the budget starts once prepared
         except Exception as exc:  # noqa: BLE001 - report, keep the process alive
@@ -243,10 +243,11 @@ class Engine:
         """Wait (in the worker) until the game's compiled code is ready; the client sees the
         ``preparing`` lines and the heartbeat meanwhile. False (with an error) when stopped first."""
         spec = self.spec
-        if self.preparer.is_prepared(spec):
+        exact = _needs_solver(command)
+        if self.preparer.is_prepared(spec, exact):
             return True
         self.preparer.prefer(spec)
-        problem = self.preparer.wait_for(spec, self._stop_event)
+        problem = self.preparer.wait_for(spec, self._stop_event, exact)
         if problem is None:
             return True
         if problem == "stopped":
@@ -330,3 +331,8 @@ def _game_names() -> list[str]:
     from game import GAME_NAMES
 
     return list(GAME_NAMES)
+
+
+def _needs_solver(command: Any) -> bool:
+    """A solve, or a search with the exact solver on (a ``go`` without ``"exact": false``)."""
+    return bool(getattr(command, "exact", True))

@@ -80,6 +80,9 @@ def jit_unit(fn: F, key: str) -> F:
     return _compile(fn, key)
 
 
+_dispatchers: list[Any] = []
+
+
 def _compile(fn: F, key: str | None) -> F:
     if numba is None:
         return fn
@@ -87,7 +90,14 @@ def _compile(fn: F, key: str | None) -> F:
     cache = _make_cache(fn, key)
     if cache is not None:
         dispatcher._cache = cache
+    _dispatchers.append(dispatcher)
     return dispatcher  # type: ignore[no-any-return]
+
+
+def compilations() -> int:
+    """How many times this process compiled a function rather than loading it from the cache
+    (numba counts each miss; without numba nothing is ever compiled)."""
+    return sum(sum(d._cache_misses.values()) for d in _dispatchers)
 
 
 _cache_warned = False

@@ -5,23 +5,21 @@ m,n,k board from tic-tac-toe to Gomoku; Ultimate TTT) and the Connect 4 solver. 
 readies the units of one game (the solver only when the search is to be exact), reporting each step
 as a :class:`PrepareProgress`, so a first launch can show a real fraction while it compiles. Each
 unit has its own lock: a search that does not need the solver never waits for it to compile.
-A step that loads from the cache takes a few milliseconds; ``compiling`` tells them apart.
+``compiling`` says whether numba had to compile (a miss of its cache) rather than load.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from ai.jit import compilations
 from game import get_game
 from game.base import GameSpec
 
-# A step that takes longer than this was compiled, not loaded from the cache.
-COMPILED_AFTER_S = 0.5
 SOLVER_UNIT = "connect4 solver"
 
 
@@ -129,9 +127,9 @@ def prepare(game: str | GameSpec, on_progress: Callable[[PrepareProgress], None]
         with _unit_lock(name):
             for step in steps:
                 if name not in _prepared:
-                    started = time.perf_counter()
+                    before = compilations()
                     step.run()
-                    compiling = compiling or time.perf_counter() - started > COMPILED_AFTER_S
+                    compiling = compiling or compilations() > before
                 done += 1
                 if on_progress is not None:
                     on_progress(PrepareProgress(spec.name, done, total, step.label, compiling))
