@@ -122,3 +122,24 @@ def test_a_search_without_the_solver_never_waits_for_the_solver(monkeypatch: pyt
     assert warmup.prepared("connect4", exact=False)
     assert not warmup.prepared("connect4", exact=True)
     assert warmup.SOLVER_UNIT not in {getattr(p, "label", None) for p in steps}
+
+
+@pytest.mark.timeout(30)
+def test_the_engine_starts_a_search_that_is_not_exact_before_the_solver_is_compiled(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from ai import warmup
+    from ai.engine_prepare import Preparer
+    from game import get_game
+
+    spec = get_game("connect4")
+    search_unit = warmup._units(spec, exact=False)[0][0]
+    monkeypatch.setattr(warmup, "_prepared", {search_unit})  # MCTS ready, the solver still compiling
+    preparer = Preparer(lambda reply: None, games=())  # not started: nothing finishes on its own
+    assert preparer.is_prepared(spec, exact=False)
+    assert not preparer.is_prepared(spec, exact=True)
+    assert preparer.wait_for(spec, threading.Event(), exact=False) is None
+    stop = threading.Event()
+    stop.set()
+    assert preparer.wait_for(spec, stop, exact=True) == "stopped"
