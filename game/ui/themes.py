@@ -28,6 +28,10 @@ class Theme:
     win_ring: Color
     heat_cool: Color
     heat_warm: Color
+    heat_mid: Color  # the middle of the heat ramp (a saturated colour, never a grey)
+    win_text: Color  # exact verdicts: a win for the mover
+    loss_text: Color  # and a loss
+    error: Color  # notices about something that went wrong
     marks: bool = False  # draw a ring / cross on the discs
 
 
@@ -54,6 +58,10 @@ THEMES: dict[str, Theme] = {
             win_ring=(255, 255, 255),
             heat_cool=(90, 170, 255),
             heat_warm=(255, 120, 40),
+            heat_mid=(255, 205, 60),
+            win_text=(21, 128, 61),
+            loss_text=(200, 30, 30),
+            error=(190, 24, 24),
         ),
         Theme(
             key="dark",
@@ -75,6 +83,10 @@ THEMES: dict[str, Theme] = {
             win_ring=(255, 255, 255),
             heat_cool=(70, 140, 255),
             heat_warm=(255, 110, 50),
+            heat_mid=(250, 200, 60),
+            win_text=(74, 222, 128),
+            loss_text=(248, 113, 113),
+            error=(252, 129, 129),
         ),
         Theme(
             key="colorblind",
@@ -94,8 +106,12 @@ THEMES: dict[str, Theme] = {
             button_hover=(212, 212, 206),
             button_text=(30, 30, 30),
             win_ring=(255, 255, 255),
-            heat_cool=(86, 180, 233),
-            heat_warm=(230, 159, 0),
+            heat_cool=(200, 200, 196),
+            heat_warm=(120, 40, 110),
+            heat_mid=(204, 121, 167),
+            win_text=(0, 114, 178),
+            loss_text=(120, 40, 110),
+            error=(120, 40, 110),
             marks=True,
         ),
     )
@@ -113,3 +129,11 @@ def shade(c: Color, factor: float) -> Color:
     if factor < 1:
         return mix((0, 0, 0), c, factor)
     return mix(c, (255, 255, 255), factor - 1)
+
+
+def heat_colour(theme: Theme, t: float) -> Color:
+    """The heat ramp at ``t`` (0 cool .. 1 warm) through a saturated middle colour."""
+    t = max(0.0, min(1.0, t))
+    if t < 0.5:
+        return mix(theme.heat_cool, theme.heat_mid, t * 2)
+    return mix(theme.heat_mid, theme.heat_warm, (t - 0.5) * 2)
