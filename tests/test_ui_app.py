@@ -6,11 +6,15 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
 
+from game.ui.actions import Command
 from game.ui.engine_driver import EngineDriver
+from game.ui.eval_graph import x_of
+from game.ui.frame import HelpCard
+from game.ui.game_app import create_app, shutdown
+from game.ui.move_list import move_cells
 from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
-from game.ui.window import create_app, shutdown
 
 
 def make_app(mode: str = "hotseat", client: FakeEngineClient | None = None, **settings_kw):
@@ -29,8 +33,8 @@ def hotseat():
 
 
 def click_column(app, col: int) -> None:
-    x, _ = app.view.center(col, 0)
-    y = app.view.rect.top + app.view.cell // 2
+    x, _ = app.layout.board.center(col, 0)
+    y = app.layout.board.rect.top + app.layout.board.cell // 2
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(int(x), int(y))))
 
 
@@ -88,7 +92,7 @@ def test_keys_play_undo_redo_and_toggle(hotseat):
     app.step([key(pygame.K_h, "h")])
     assert app.settings.heatmap is not heat_before
     app.step([key(pygame.K_SLASH, "?")])
-    assert app.overlay == "help"
+    assert isinstance(app.overlay, HelpCard)
     app.step([key(pygame.K_ESCAPE)])
     assert app.overlay is None
 
@@ -105,7 +109,7 @@ def test_history_navigation_and_continue_from_here(hotseat):
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_END, mod=0, unicode="")])
     assert app.session.cursor == 4
     app.go_to(2)
-    app.do("continue")
+    app.apply(Command.CONTINUE)
     assert app.session.line == [3, 3]
 
 
@@ -113,14 +117,18 @@ def test_every_panel_button_can_be_clicked_without_error(hotseat):
     app = hotseat
     app.play_move(3)
     app.step([])
-    actions = [b.action for b in app.panel.buttons if b.action and b.action not in ("load", "paste", "new")]
-    assert {"undo", "heatmap", "eval", "sound", "theme", "mode", "save", "copy"} <= set(actions)
-    for action in actions:
-        button = next((b for b in app.panel.buttons if b.action == action), None)
-        if button is None or not button.enabled:
+    commands = {b.action for b in app.layout.buttons if isinstance(b.action, Command)}
+    assert {Command.UNDO, Command.HEATMAP, Command.EVAL, Command.SOUND, Command.SAVE, Command.COPY,
+            Command.NEW_GAME, Command.HELP} <= commands
+    for index in range(len(app.layout.buttons)):
+        app.overlay = app.choice = None
+        app.step([])
+        if index >= len(app.layout.buttons):
+            break
+        button = app.layout.buttons[index]
+        if button.action in (Command.LOAD, Command.PASTE) or not button.hit(button.rect.center):
             continue
         app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=button.rect.center)])
-        app.overlay = None
     assert app.running
 
 
@@ -196,23 +204,24 @@ def test_resizing_keeps_the_board_inside_the_window(hotseat):
     for size in ((720, 520), (1600, 1000), (900, 560)):
         app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         app.step([])
-        assert app.screen.get_rect().contains(app.view.rect)
-        assert app.view.cell >= 30
+        assert app.screen.get_rect().contains(app.layout.board.rect)
+        assert app.layout.board.cell >= 30
 
 
 def test_narrow_window_folds_the_panel_into_a_menu(hotseat):
     app = hotseat
     app.screen = pygame.display.set_mode((760, 560), pygame.RESIZABLE)
     app.step([])
-    assert not app.layout.panel_visible and app.panel.buttons == []
-    menu = next(b for b in app.layout.top_buttons if b.action == "panel")
+    assert app.layout.panel is None and app.layout.buttons == app.layout.top_buttons
+    menu = next(b for b in app.layout.top_buttons if b.action is Command.PANEL)
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=menu.rect.center)])
     app.step([])
-    assert app.layout.panel_visible
-    new = next(b for b in app.panel.buttons if b.action == "new")
-    assert app.screen.get_rect().contains(new.rect)
+    assert app.layout.panel is not None
+    undo = next(b for b in app.layout.buttons if b.action is Command.UNDO)
+    assert app.screen.get_rect().contains(undo.rect)
+    assert app.layout.panel.moves_rect is not None and app.layout.panel.graph_rect is not None
     before = app.session.line[:]
-    board_click = (app.panel.rect.left + 5, app.view.rect.centery)
+    board_click = (app.layout.panel.rect.left + 5, app.layout.board.rect.centery)
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=board_click)])
     assert app.session.line == before  # a click on the open drawer does not drop a disc
 
@@ -240,12 +249,12 @@ def test_move_list_and_eval_graph_clicks_jump_to_moves(hotseat):
     for ply in range(6):
         app.session.record_eval(ply, 0.5)
     app.step([])
-    rect, ply = next((r, p) for r, p in app.move_list._cells if p == 2)
+    panel = app.layout.panel
+    rect, ply = next((r, p) for r, p in move_cells(panel.moves_rect, 5, app.move_scroll) if p == 2)
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center)])
     assert app.session.cursor == 2
-    graph = app.eval_graph
-    x = round(graph._x(4))
-    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, graph.rect.centery))])
+    x = round(x_of(panel.graph_rect, 4, 10))
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, panel.graph_rect.centery))])
     assert app.session.cursor == 4
 
 
@@ -259,7 +268,7 @@ def test_paste_a_position_and_reject_garbage(hotseat, monkeypatch):
     monkeypatch.setattr(files, "paste_text", lambda: "hello world")
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_v, mod=pygame.KMOD_CTRL, unicode="")])
     assert app.session.moves_text == "4453"  # the game is kept
-    assert app.notice is not None and "clipboard" in app.notice[0]
+    assert app.notice is not None and "clipboard" in app.notice.notice.text
     copied = []
     monkeypatch.setattr(files, "copy_text", lambda text: copied.append(text) or True)
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=pygame.KMOD_CTRL, unicode="")])

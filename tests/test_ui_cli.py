@@ -10,10 +10,10 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game.ui.game_app import create_app, shutdown
 from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
-from game.ui.window import create_app, shutdown
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,8 +1,8 @@
 """The keyboard's cursor: the drop column (Connect 4) or a cell (grid games). Pure functions.
 
-The cursor only ever stands on a move that can be played now: it starts on the hovered move when
-that is legal, else on the legal move nearest the centre of where one may play (in Ultimate TTT the
-board one is sent to), and each step jumps to the next legal move in that direction.
+The cursor starts on the hovered move when that is legal, else on the legal move nearest the centre
+of where one may play (in Ultimate TTT the board one is sent to), and each step jumps to the next
+legal move in that direction, so it never rests on a move that would be refused.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def start_cell(legal: tuple[int, ...], width: int, hover: int | None) -> int | N
 def next_cell(legal: tuple[int, ...], width: int, height: int, current: int | None, hover: int | None,
               dx: int, dy: int) -> int | None:
     """The cursor after an arrow key: the first press shows it, later ones move to the next legal cell."""
-    if current is None or current not in legal:
+    if current is None:
         return start_cell(legal, width, hover)
     row, col = divmod(current, width)
     for _ in range(max(width, height)):
