@@ -152,7 +152,8 @@ def draw_new_game(surface: pygame.Surface, card_state: NewGameCard, layout: Card
                   "midleft", width=rect.width)
     for b in layout.buttons:
         draw_button(surface, b, theme, mouse, 13)
-    hint = "Enter starts · Esc cancels"
     start = layout.buttons[-1].rect
-    text.draw(surface, hint, 12, theme.text_dim, (card.left + 20, start.centery), "midleft",
-              width=max(10, start.left - card.left - 30))
+    room = start.left - card.left - 30
+    hint, size = text.first_fitting(("Enter starts · Esc cancels", "Enter · Esc"), 12, room)
+    if text.fits(hint, size, room):
+        text.draw(surface, hint, size, theme.text_dim, (card.left + 20, start.centery), "midleft")
