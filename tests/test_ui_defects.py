@@ -158,14 +158,20 @@ SIZES = [(1120, 760), (640, 480), (400, 300), (1600, 500), (1600, 1000), (900, 6
 @pytest.mark.parametrize("game,moves", [("connect4", "34334"), ("gomoku", "h8 h9"), ("uttt", "e5")])
 def test_5_10_12_all_text_fits_is_whole_and_readable(made, monkeypatch, size, game, moves):
     drawn: list[tuple[str, int, pygame.Rect, float | None, pygame.Rect, bool]] = []
-    real = text.draw
+    blits: list[tuple[str, int]] = []
+    real_draw, real_blit = text.draw, fonts.blit_text
+
+    def blit(surface, label, size_, colour, pos, anchor="topleft", bold=False):
+        blits.append((label, size_))
+        return real_blit(surface, label, size_, colour, pos, anchor, bold)
 
     def recording(surface, label, size_, colour, pos, anchor="topleft", bold=False, width=None, min_size=10):
-        rect = real(surface, label, size_, colour, pos, anchor, bold, width, min_size)
-        px = max(min_size, size_) if width is None else text.fitted_size(label, size_, width, bold, min_size)
-        cut = width is not None and not text.fits(label, px, width, bold)
-        drawn.append((label, px, rect, width, surface.get_rect(), cut))
+        rect = real_draw(surface, label, size_, colour, pos, anchor, bold, width, min_size)
+        shown, px = blits[-1]  # what really reached the screen
+        drawn.append((label, px, rect, width, surface.get_rect(), shown != label))
         return rect
+
+    monkeypatch.setattr(fonts, "blit_text", blit)
 
     monkeypatch.setattr(text, "draw", recording)
     app, _ = made(game, moves, mode="vs-bot", size=size, heatmap=True, exact=True, eval_bar=True,
@@ -242,7 +248,9 @@ def test_7_uttt_cursor_starts_in_the_board_to_play_and_enter_plays(made):
     pos = app.session.position
     allowed = pos.allowed_boards()
     assert len(allowed) == 1
-    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0))])
+    elsewhere = next(c for c in range(81) if board_of(c) != allowed[0] and pos.cell(c) is None)
+    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=app.layout.board.cell_rect(elsewhere).center, rel=(0, 0),
+                                 buttons=(0, 0, 0))])
     app.step([key(pygame.K_RIGHT)])
     assert app.key_cursor is not None and board_of(app.key_cursor) == allowed[0]
     for k in (pygame.K_RIGHT, pygame.K_UP, pygame.K_RIGHT, pygame.K_DOWN):
