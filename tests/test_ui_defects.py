@@ -20,6 +20,7 @@ from game.ui.frame import EvalBarState
 from game.ui.heat import HeatData, HeatEntry, heat_from_info
 from game.ui.players import BotSetting
 from game.ui.session import EvalPoint, Session
+from game.ui.side_panel import tooltip_rect
 from game.ui.themes import THEMES
 from game.uttt import board_of
 
@@ -109,7 +110,7 @@ def test_2_selector_left_arrow_goes_back_and_right_arrow_forward(made):
 
 # 3 -------------------------------------------------------------------------------------------------
 def test_3_side_and_first_mover_choices_wait_for_a_new_game_and_the_bot_keeps_its_level(made):
-    app, client = made(mode="vs-bot", bots=[BotSetting("easy"), BotSetting("easy")])
+    app, client = made(mode="vs-bot", bots=[BotSetting("hard"), BotSetting("easy")])  # the bot (Yellow): Easy
     app.play_move(3)
     now = app.now
     for _ in range(120):
@@ -333,16 +334,16 @@ def test_11_result_banner_stays_off_the_board(made, game):
 
 @pytest.mark.parametrize("size", [(900, 600), (640, 480), (1120, 760)])
 def test_11_moves_and_graph_are_shown_down_to_640x480(made, size):
-    app, _ = made(size=size)
+    app, _ = made(size=size, mode="vs-bot")
     if app.layout.panel is None:
         app.apply(Command.PANEL)
     app.step([])
     panel = app.layout.panel
     assert panel is not None and panel.graph_rect is not None and panel.moves_rect is not None
     heading = next(r for label, r in panel.headings if label.startswith("PLAYERS"))
-    hovered = next(b for b in panel.buttons if b.tooltip and b.action is not None)
-    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=hovered.rect.center, rel=(0, 0), buttons=(0, 0, 0))])
-    assert heading.bottom <= hovered.rect.top  # the tooltip goes below its button, off the heading
+    for hovered in (b for b in panel.buttons if b.tooltip and b.action is not None):
+        tip = tooltip_rect(hovered, 120, app.screen.get_rect())
+        assert not tip.colliderect(heading) and tip.top >= hovered.rect.bottom  # below its button, off the heading
 
 
 def test_11_cursor_line_never_crosses_the_empty_graph_caption():
