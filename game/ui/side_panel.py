@@ -132,10 +132,17 @@ def draw_tooltip(surface: pygame.Surface, buttons: tuple[Button, ...], theme: Th
     hovered = next((b for b in buttons if b.tooltip and b.enabled and b.rect.collidepoint(mouse)), None)
     if hovered is None:
         return
-    img_w = min(bounds.width - 12, fonts.font(12).size(hovered.tooltip)[0])
-    box = pygame.Rect(0, 0, img_w + 12, 22)
-    box.midtop = (hovered.rect.centerx, hovered.rect.bottom + 4)
-    box.clamp_ip(bounds)
+    box = tooltip_rect(hovered, fonts.font(12).size(hovered.tooltip)[0], bounds)
     pygame.draw.rect(surface, theme.button_hover, box, border_radius=5)
     pygame.draw.rect(surface, theme.panel_border, box, width=1, border_radius=5)
     text.draw(surface, hovered.tooltip, 12, theme.text, box.center, "center", width=box.width - 8)
+
+
+def tooltip_rect(button: Button, text_width: int, bounds: pygame.Rect) -> pygame.Rect:
+    """Where a button's tooltip goes: just below the button (above it only at the bottom edge)."""
+    box = pygame.Rect(0, 0, min(bounds.width - 12, text_width) + 12, 22)
+    box.midtop = (button.rect.centerx, button.rect.bottom + 4)
+    if box.bottom > bounds.bottom:
+        box.bottom = button.rect.top - 4
+    box.clamp_ip(bounds)
+    return box
