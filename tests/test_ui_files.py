@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 from pathlib import Path
@@ -10,6 +11,7 @@ import pygame
 from test_ui_fakes import FakeEngineClient
 
 from game.ui.actions import Command
+from game.ui.cli import prepare
 from game.ui.engine_driver import EngineDriver
 from game.ui.frame import LoadCard
 from game.ui.game_app import create_app, shutdown
@@ -50,8 +52,6 @@ def test_corrupt_settings_file_is_reported_and_replaced_by_defaults():
 
 
 def test_corrupt_settings_do_not_stop_the_app_from_starting(capsys):
-    from game.ui.cli import prepare
-
     (config_dir() / SETTINGS_FILE).parent.mkdir(parents=True, exist_ok=True)
     (config_dir() / SETTINGS_FILE).write_text("{{{{")
     (config_dir() / AUTOSAVE_FILE).write_text('{"game": "connect4", "moves": "44444444"}')  # column overflows
@@ -80,13 +80,7 @@ def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path):
     finally:
         shutdown(app)
 
-    from game.ui.cli import prepare
-
-    class Args:
-        game = position = load = None
-        new = False
-
-    _, session, _ = prepare(Args(), headless=False)
+    _, session, _ = prepare(argparse.Namespace(game=None, position=None, load=None, new=False), headless=False)
     assert session.line == [3, 3, 2]
 
 

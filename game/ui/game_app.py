@@ -674,7 +674,7 @@ def main_loop(app: App) -> int:
     clock = pygame.time.Clock()
     try:
         while app.step():
-            app.screen = pygame.display.get_surface()
+            app.screen = pygame.display.get_surface() or app.screen
             pygame.display.flip()
             clock.tick(window.FPS)
     except KeyboardInterrupt:

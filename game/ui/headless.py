@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Protocol
 
+import pygame
+
 from game.ui.exact import EXACT_BUDGETS_MS
 
 STARTUP_WAIT_S = 60.0
@@ -16,7 +18,7 @@ SMOKE_TIMEOUT_S = 120.0
 
 
 class Run(Protocol):
-    def step(self, events: list | None = None, now: float | None = None) -> bool: ...  # type: ignore[type-arg]
+    def step(self, events: list[pygame.event.Event] | None = None, now: float | None = None) -> bool: ...
     def missing_analysis(self) -> list[str]: ...
     def engine_problem(self) -> str | None: ...
     def engine_ready(self) -> bool: ...
