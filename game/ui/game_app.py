@@ -7,11 +7,9 @@ an immutable ``Frame`` is built, laid out and drawn. Tests drive this real loop 
 
 from __future__ import annotations
 
-import random
 import time
-from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import pygame
 
@@ -19,25 +17,21 @@ from game import GameSpec, get_game
 from game.capabilities import GameCapabilities, capabilities
 from game.errors import GameError
 from game.ui import cursor as cursors
-from game.ui import files, layout, view, window
+from game.ui import files, layout, preferences, view, window
 from game.ui.actions import (
     Action,
     ChangeChoice,
     Command,
-    CycleBotLevel,
-    CycleTheme,
     GoTo,
     Hover,
     LoadFile,
     MoveCursor,
     PlayMove,
     ScrollMoves,
-    StepCustomTime,
 )
 from game.ui.animation import GRAVITY, DropAnimation
-from game.ui.controller import MIN_BOT_DELAY, bot_to_move, redo_target, refusal_text, undo_target, wanted_search
-from game.ui.engine_driver import EngineDriver, Search, default_client_factory
-from game.ui.engine_events import absorb
+from game.ui.controller import redo_target, refusal_text, undo_target
+from game.ui.engine_driver import EngineDriver, default_client_factory
 from game.ui.eval_bar import eased
 from game.ui.exact import ExactCache, Verdict, column_verdicts
 from game.ui.frame import BoardScene, EvalBarState, Frame, HelpCard, LoadCard, NewGameCard, Overlay, Status
@@ -46,16 +40,16 @@ from game.ui.heat import HeatData
 from game.ui.input import InputContext, actions_for
 from game.ui.move_list import follow, scrolled
 from game.ui.new_game import NewGameChoice, apply_choice, choice_from_settings, choice_rows
-from game.ui.players import is_bot, step_custom
+from game.ui.players import is_bot
+from game.ui.preferences import is_preference
 from game.ui.session import Session
 from game.ui.settings import Settings, games_dir, save_settings, write_autosave
 from game.ui.snapshot import TimedNotice, banner_for, panel_model, subtitle, timed_notice
 from game.ui.sounds import Sounds
 from game.ui.status import TurnFacts, progress_of, turn_texts
-from game.ui.themes import THEME_ORDER, THEMES, Color, Theme
+from game.ui.themes import THEMES, Color, Theme
+from game.ui.turns import EngineTurns
 from game.uttt import UtttPosition
-
-SCREENSHOT_ITERATIONS = 20000  # a heatmap this well searched is worth a screenshot
 
 
 class App:
@@ -64,7 +58,6 @@ class App:
         self.screen = screen
         self.settings = settings
         self.session = session
-        self.driver = driver
         self.sounds = sounds or Sounds(enabled=False)
         self.persist = persist  # False: never write settings or the autosave (screenshots, smoke test, tests)
         self.caps: GameCapabilities = capabilities(session.spec)
@@ -80,19 +73,13 @@ class App:
         self.animation: DropAnimation | None = None
         self.placed: tuple[int, float] | None = None  # (cell, when) of the last stone put on a grid
         self._landed_sound = True
-        self.pending_move: tuple[str, int, float] | None = None  # (moves text, move, not before)
-        self.turn_started = time.monotonic()
-        self._turn_key = ""
-        self.heat: HeatData | None = None
-        self.heat_moves: str | None = None
-        self.exact_cache = ExactCache()
+        self.turns = EngineTurns(driver, time.monotonic())
         self.notice: TimedNotice | None = None
         self.eval_shown: float | None = None
         self.move_scroll = 0
         self.panel_open = False
         self.now = time.monotonic()
         self._dirty_game = False
-        self.min_bot_delay = MIN_BOT_DELAY
         self.gravity = GRAVITY
         self.analysis_only = False  # bots search but never move (screenshots)
         if first_launch:
@@ -137,20 +124,38 @@ class App:
         scores = self.exact_cache.get(s.spec.name, s.moves_text)
         return column_verdicts(s.spec, s.cursor, s.position.legal_moves(), scores, self.shown_heat(any_setting=True))
 
+    def exact_budget(self) -> int | None:
+        return self.turns.exact_budget(self.session)
+
     def shown_heat(self, any_setting: bool = False) -> HeatData | None:
-        s = self.session
-        if self.heat is None or self.heat_moves != s.moves_text or s.position.outcome.is_over:
-            return None
         if not (any_setting or self.settings.heatmap):
             return None
-        scores = self.exact_cache.get(s.spec.name, s.moves_text) if self.settings.exact else None
-        return self.heat.with_scores(scores)
+        return self.turns.heat_for(self.session, self.settings.exact)
 
-    def exact_budget(self) -> int | None:
-        s = self.session
-        if not self.driver.can_search(s.spec.name, "exact"):
-            return None
-        return self.exact_cache.next_budget(s.spec.name, s.moves_text)
+    # the engine's state, as tests and the headless runs read it
+    @property
+    def driver(self) -> EngineDriver:
+        return self.turns.driver
+
+    @property
+    def heat(self) -> HeatData | None:
+        return self.turns.heat
+
+    @property
+    def heat_moves(self) -> str | None:
+        return self.turns.heat_moves
+
+    @property
+    def exact_cache(self) -> ExactCache:
+        return self.turns.exact_cache
+
+    @property
+    def min_bot_delay(self) -> float:
+        return self.turns.min_bot_delay
+
+    @min_bot_delay.setter
+    def min_bot_delay(self, seconds: float) -> None:
+        self.turns.min_bot_delay = seconds
 
     def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None:
         self.notice = timed_notice(text, self.now, error, self.session.moves_text if about_position else None)
@@ -180,7 +185,14 @@ class App:
 
     # --- actions: the one place that changes the state -------------------------------------
     def apply(self, action: Action) -> None:
-        s, sess = self.settings, self.session
+        sess = self.session
+        if is_preference(action):
+            problem = preferences.change(self.settings, action, self.caps.exact_solver)
+            if problem is not None:
+                self.set_notice(problem, error=True)
+            self.sounds.enabled = self.settings.sound
+            self.save_settings()
+            return
         match action:
             case Hover(pixel, move):
                 self.mouse, self.hover = pixel, move
@@ -202,15 +214,6 @@ class App:
             case ScrollMoves(rows):
                 moves_rect = self.layout.panel.moves_rect if self.layout.panel is not None else None
                 self.move_scroll = scrolled(self.move_scroll, rows, len(sess.line), moves_rect)
-            case CycleTheme(direction):
-                s.theme = _cycle(THEME_ORDER, s.theme, direction)
-                self.save_settings()
-            case CycleBotLevel(player, direction):
-                s.bots[player] = s.bots[player].cycled(direction)
-                self.save_settings()
-            case StepCustomTime(player, direction):
-                s.bots[player] = replace(s.bots[player], custom_ms=step_custom(s.bots[player].custom_ms, direction))
-                self.save_settings()
             case ChangeChoice(field, direction):
                 if self.choice is not None:
                     self.choice = self.choice.changed(field, direction)
@@ -247,22 +250,6 @@ class App:
         elif c is Command.CONTINUE:
             sess.truncate()
             self._dirty_game = True
-        elif c is Command.HEATMAP:
-            s.heatmap = not s.heatmap
-            self.save_settings()
-        elif c is Command.EXACT:
-            if not self.caps.exact_solver:
-                self.set_notice("Exact verdicts are for Connect 4 boards only", error=True)
-                return
-            s.exact = not s.exact
-            self.save_settings()
-        elif c is Command.EVAL:
-            s.eval_bar = not s.eval_bar
-            self.save_settings()
-        elif c is Command.SOUND:
-            s.sound = not s.sound
-            self.sounds.enabled = s.sound
-            self.save_settings()
         elif c is Command.PAUSE and s.mode == "bot-vs-bot":
             self.paused, self.step_requested = not self.paused, False
         elif c is Command.STEP and s.mode == "bot-vs-bot" and self.paused:
@@ -344,7 +331,7 @@ class App:
         except GameError as exc:
             self.set_notice(refusal_text(self.caps, before, move) or str(exc), error=True, about_position=True)
             return False
-        self.driver.cancel()  # whatever it was searching is now the past
+        self.turns.cancel()  # whatever it was searching is now the past
         self._finish_animation()
         if self.caps.gravity:
             row = sum(1 for r in range(self.caps.height) if before.cell(r * self.caps.width + move) is not None)
@@ -355,7 +342,6 @@ class App:
             self.placed = (move, self.now)
             self.sounds.play("drop", 0)
             self._end_sound(after.outcome.is_over, after.outcome.winner is not None)
-        self.pending_move = None
         if self.caps.local_boards:
             self.key_cursor = None  # the next board to play in changed: the cursor restarts there
         self._dirty_game = True
@@ -372,26 +358,25 @@ class App:
             self.sounds.play("win" if won else "draw")
 
     def cancel_search(self) -> None:
-        self.driver.cancel()
-        self.pending_move = None
+        self.turns.cancel()
 
     def go_to(self, ply: int) -> None:
         if self.session.go_to(ply):
             self.animation = None
             self.placed = None
             self._landed_sound = True
-            self.pending_move = None
+            self.turns.pending_move = None
             self._dirty_game = True
 
     def new_game(self, spec: GameSpec | None = None, moves: tuple[int, ...] = (), cursor: int | None = None) -> None:
         spec = spec or self.session.spec
         caps = capabilities(spec)  # raises ValueError for a game the app cannot show
-        self.cancel_search()
+        self.turns.forget()
         self.session.load(spec, moves, cursor)
         self.caps = caps
         self.settings.game = spec.name
         self.animation, self.placed, self.key_cursor, self.hover = None, None, None, None
-        self.heat, self.eval_shown, self.move_scroll = None, None, 0
+        self.eval_shown, self.move_scroll = None, 0
         self.paused = self.settings.mode == "bot-vs-bot" and bool(moves)
         self.step_requested = False
         self._dirty_game = True
@@ -406,10 +391,18 @@ class App:
     # --- update ------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         now = self.now
-        for event in self.driver.poll():
-            self._on_engine(event.kind, event.search, event.message)
-        self._schedule_search()
-        self._apply_pending(now)
+        for text, error in self.turns.poll(self.session):
+            self.set_notice(text, error)
+        if not (isinstance(self.overlay, NewGameCard) and self.overlay.first_launch):  # nothing moves before
+            notice = self.turns.schedule(self.settings, self.session, self.caps, self.paused, self.step_requested,
+                                         self.analysis_only, now)
+            if notice is not None:
+                self.set_notice(*notice)
+        held = self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested
+        animating = self.animation is not None and not self.animation.done(now)
+        move = self.turns.due_move(self.settings, self.session, held, now, animating)
+        if move is not None and self.play_move(move):
+            self.step_requested = False
         if self.animation is not None:
             if not self._landed_sound and self.animation.landed(now):
                 self.sounds.play("drop", self.animation.row)
@@ -432,93 +425,6 @@ class App:
             if notice:
                 self.set_notice(notice, error=True)
         self._dirty_game = False
-
-    def _on_engine(self, kind: str, search: Search | None, msg: dict[str, Any]) -> None:
-        if kind == "restarted":
-            self.set_notice(f"Engine restarted: {msg.get('message', 'it stopped unexpectedly')}", error=True)
-            return
-        if kind == "error":
-            text = str(msg.get("message", "error"))
-            if search is None or search.failed is None:
-                self.set_notice(f"Engine: {text}", error=True)
-            elif search.kind == "exact":
-                self.set_notice(f"No exact verdicts: {text}", error=True)
-            elif search.kind in ("bot", "solve"):
-                self.set_notice(f"The engine cannot search this game ({text}); the bot plays random moves",
-                                error=True)
-            else:
-                self.set_notice(f"No analysis for this game: {text}", error=True)
-            return
-        if search is None:
-            return
-        got = absorb(self.session, search, kind, msg)
-        searched = search
-        if got.heat is not None:
-            self.heat, self.heat_moves = got.heat, searched.moves
-        if got.scores is not None:
-            self.exact_cache.put(searched.game, searched.moves, got.scores, searched.budget_ms)
-        if got.problem is not None:
-            self.set_notice(got.problem, error=True)
-        if got.move is not None and searched.kind in ("bot", "solve"):
-            self.pending_move = (searched.moves, got.move, self.turn_started + self.min_bot_delay)
-
-    def _schedule_search(self) -> None:
-        s = self.session
-        key = f"{s.spec.name}/{s.moves_text}/{s.at_end}"
-        if key != self._turn_key:
-            self._turn_key, self.turn_started = key, self.now
-        if self.overlay is not None and isinstance(self.overlay, NewGameCard) and self.overlay.first_launch:
-            return  # nothing moves before the player has chosen the first game
-        want = wanted_search(self.settings, s, self.paused, self.step_requested, self.exact_budget(),
-                             self.analysis_only, self.caps.exact_solver)
-        current = self.driver.search
-        if want is None:
-            if current is not None:
-                self.cancel_search()
-            return
-        kind, budget = want
-        if kind == "bot" and budget == 0:  # the Random level needs no engine
-            if current is not None:
-                self.cancel_search()
-            self._random_move(self.min_bot_delay * 1.4)
-            return
-        exact = self.settings.bots[s.position.to_move].difficulty.exact if kind == "bot" else True
-        if not self.driver.can_search(s.spec.name, kind):
-            if current is not None and not current.finished:
-                self.driver.cancel()
-            if kind in ("bot", "solve"):
-                self._random_move(self.min_bot_delay)
-            return
-        if current is not None and current.key == (kind, s.spec.name, s.moves_text, budget):
-            return
-        if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
-            return  # the move is known; waiting for the animation
-        self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact)
-        if self.driver.unavailable and kind in ("bot", "solve"):
-            self.set_notice(f"{self.driver.unavailable}: bots play random moves", error=True)
-
-    def _random_move(self, delay: float) -> None:
-        s = self.session
-        if self.pending_move is None or self.pending_move[0] != s.moves_text:
-            self.pending_move = (s.moves_text, random.choice(s.position.legal_moves()), self.turn_started + delay)
-
-    def _apply_pending(self, now: float) -> None:
-        p = self.pending_move
-        if p is None:
-            return
-        s = self.session
-        if p[0] != s.moves_text or not s.at_end or not bot_to_move(self.settings, s):
-            self.pending_move = None
-            return
-        if self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested:
-            return
-        if now < p[2] or (self.animation is not None and not self.animation.done(now)):
-            return
-        self.pending_move = None
-        if self.driver.search is not None and self.driver.search.finished:
-            self.driver.search = None
-        if self.play_move(p[1]):
-            self.step_requested = False
 
     # --- the snapshot --------------------------------------------------------------------------
     def snapshot(self) -> Frame:
@@ -565,9 +471,7 @@ class App:
         pos = sess.position
         outcome = pos.outcome
         over = outcome.is_over and (settled or not sess.at_end)
-        planned = None
-        if self.pending_move is not None and self.pending_move[0] == sess.moves_text:
-            planned = sess.spec.move_to_text(self.pending_move[1])
+        planned = self.turns.planned(sess)
         facts = TurnFacts(names, over, outcome.winner, pos.to_move, sess.at_end, sess.cursor, len(sess.line),
                           s.mode == "vs-bot", self.is_bot(pos.to_move), outcome.winner is not None and not
                           self.is_bot(outcome.winner), s.mode == "bot-vs-bot" and self.paused and not
@@ -588,28 +492,11 @@ class App:
     # --- what the headless runs (screenshot, smoke test, frame benchmark) ask --------------------
     def missing_analysis(self) -> list[str]:
         """What the shown position still lacks from the engine for a faithful picture (empty: nothing)."""
-        s, settings = self.session, self.settings
-        if s.position.outcome.is_over:
-            return []
-        missing = []
-        heat_here = self.heat is not None and self.heat_moves == s.moves_text
-        search = self.driver.search
-        enough = heat_here and self.heat is not None and (self.heat.iterations >= SCREENSHOT_ITERATIONS or (
-            search is not None and search.finished and search.moves == s.moves_text))
-        if settings.heatmap and not enough:
-            missing.append("heatmap")
-        if settings.eval_bar and s.eval_at(s.cursor) is None:
-            missing.append("eval")
-        if settings.exact and self.caps.exact_solver and self.exact_budget() is not None:
-            missing.append("exact verdicts")
-        return missing
+        return self.turns.missing_analysis(self.settings, self.session, self.caps)
 
     def engine_problem(self) -> str | None:
         """Why the engine will not deliver (unavailable, or it refused this game's searches)."""
-        if self.driver.unavailable:
-            return self.driver.unavailable
-        refused = self.driver.refused.get(f"{self.session.spec.name}/go")
-        return f"the engine cannot search {self.session.spec.name}: {refused}" if refused else None
+        return self.turns.problem(self.session.spec.name)
 
     def engine_ready(self) -> bool:
         return self.driver.start() and self.driver.is_ready
@@ -619,7 +506,7 @@ class App:
 
     def hurry(self) -> None:
         """Bots move at once and discs fall fast (smoke test, benchmarks)."""
-        self.min_bot_delay, self.gravity = 0.02, self.gravity * 12
+        self.turns.min_bot_delay, self.gravity = 0.02, self.gravity * 12
 
     def clear_notice(self) -> None:
         self.notice = None
@@ -689,11 +576,6 @@ def shutdown(app: App) -> None:
         app.close()
     finally:
         window.close_window()
-
-
-def _cycle(values: tuple[str, ...], current: str, direction: int) -> str:
-    i = values.index(current) if current in values else 0
-    return values[(i + direction) % len(values)]
 
 
 def set_caption(caps: GameCapabilities) -> None:
