@@ -421,9 +421,9 @@ class App:
         self.move_scroll = follow(self.move_scroll, self.session.cursor, len(self.session.line),
                                   panel.moves_rect if panel is not None else None)
         if self._dirty_game and self.persist:
-            notice = write_autosave(files.game_json(self.session))
-            if notice:
-                self.set_notice(notice, error=True)
+            problem = write_autosave(files.game_json(self.session))
+            if problem:
+                self.set_notice(problem, error=True)
         self._dirty_game = False
 
     # --- the snapshot --------------------------------------------------------------------------
