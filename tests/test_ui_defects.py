@@ -209,8 +209,9 @@ def test_12_heat_colours_are_saturated_and_colour_blind_safe():
     from game.ui.themes import heat_colour
 
     for theme in THEMES.values():
-        mid = heat_colour(theme, 0.5)
-        assert max(mid) - min(mid) > 80, f"{theme.key}: the middle of the heat ramp is grey {mid}"
+        for t in (0.25, 0.5, 0.75):
+            tint = heat_colour(theme, t)
+            assert max(tint) - min(tint) > 60, f"{theme.key}: the heat ramp is grey at {t}: {tint}"
     cb = THEMES["colorblind"]
     hot = heat_colour(cb, 1.0)
     for disc in cb.discs:

@@ -82,14 +82,14 @@ def compute_layout(size: tuple[int, int], frame: Frame) -> Layout:
     outline = board.rect
     eval_rect = pygame.Rect(max(8, board.frame.left - EVAL_W - 14), outline.top, EVAL_W, outline.height)
     size_b = 30 if top_h > 40 else 26
-    buttons = [Button(pygame.Rect(w - size_b - 10, (top_h - size_b) // 2, size_b + 4, size_b), "?", Command.HELP,
-                      tooltip="Shortcuts (?)")]
+    # no tooltips up here: they would fall over the drawer's first heading
+    buttons = [Button(pygame.Rect(w - size_b - 10, (top_h - size_b) // 2, size_b + 4, size_b), "?", Command.HELP)]
     new_w = 64
     new_rect = pygame.Rect(buttons[0].rect.left - new_w - 8, buttons[0].rect.top, new_w, size_b)
-    buttons.append(Button(new_rect, "New…", Command.NEW_GAME, tooltip="New game (N)"))
+    buttons.append(Button(new_rect, "New…", Command.NEW_GAME))
     if narrow:
         menu = pygame.Rect(new_rect.left - 78, new_rect.top, 70, size_b)
-        buttons.append(Button(menu, "Menu ≡", Command.PANEL, active=frame.panel_open, tooltip="The side panel"))
+        buttons.append(Button(menu, "Menu ≡", Command.PANEL, active=frame.panel_open))
     panel = None
     if not narrow or frame.panel_open:
         panel = build_panel(pygame.Rect(w - panel_w, body.top, panel_w, body.height), frame.panel)

@@ -56,9 +56,9 @@ THEMES: dict[str, Theme] = {
             button_hover=(214, 222, 236),
             button_text=(34, 40, 52),
             win_ring=(255, 255, 255),
-            heat_cool=(90, 170, 255),
-            heat_warm=(255, 120, 40),
-            heat_mid=(255, 205, 60),
+            heat_cool=(255, 238, 170),
+            heat_warm=(255, 110, 30),
+            heat_mid=(255, 196, 50),
             win_text=(21, 128, 61),
             loss_text=(200, 30, 30),
             error=(190, 24, 24),
@@ -81,9 +81,9 @@ THEMES: dict[str, Theme] = {
             button_hover=(62, 70, 90),
             button_text=(228, 232, 240),
             win_ring=(255, 255, 255),
-            heat_cool=(70, 140, 255),
-            heat_warm=(255, 110, 50),
-            heat_mid=(250, 200, 60),
+            heat_cool=(250, 230, 150),
+            heat_warm=(255, 100, 40),
+            heat_mid=(250, 190, 50),
             win_text=(74, 222, 128),
             loss_text=(248, 113, 113),
             error=(252, 129, 129),
@@ -106,7 +106,7 @@ THEMES: dict[str, Theme] = {
             button_hover=(212, 212, 206),
             button_text=(30, 30, 30),
             win_ring=(255, 255, 255),
-            heat_cool=(200, 200, 196),
+            heat_cool=(240, 175, 215),
             heat_warm=(120, 40, 110),
             heat_mid=(204, 121, 167),
             win_text=(0, 114, 178),
@@ -132,7 +132,8 @@ def shade(c: Color, factor: float) -> Color:
 
 
 def heat_colour(theme: Theme, t: float) -> Color:
-    """The heat ramp at ``t`` (0 cool .. 1 warm) through a saturated middle colour."""
+    """The heat ramp at ``t`` (0 faint .. 1 hot) through a saturated middle colour: one hue family, so no
+    step of it turns grey on the board."""
     t = max(0.0, min(1.0, t))
     if t < 0.5:
         return mix(theme.heat_cool, theme.heat_mid, t * 2)
