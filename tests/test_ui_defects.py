@@ -149,6 +149,8 @@ def test_4_heatmap_stresses_what_the_proofs_say_and_the_move_the_bot_plays():
     assert heat.emphasis(3) == 1.0 and heat.emphasis(2) == 0.0
     scored = HeatData(0, {2: HeatEntry(2, 0.95, 0.6), 3: HeatEntry(3, 0.05, 0.5)}).with_scores({2: -3, 3: 1})
     assert scored.best == 3  # a solver's win outranks the visits
+    won = HeatData(0, {5: HeatEntry(5, 0.01, 1.0, "win"), 6: HeatEntry(6, 0.99, 0.4)})
+    assert won.best == 5 and won.emphasis(6) <= 0.5 < won.emphasis(5)  # 99% of the visits, yet not stressed
 
 
 # 5, 10, 12 -------------------------------------------------------------------------------------------

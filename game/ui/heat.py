@@ -85,7 +85,9 @@ class HeatData:
             return 0.9
         alive = [e.share for e in self.entries.values() if e.outcome != "loss"]
         top = max(alive, default=0.0) or 1.0
-        return 0.85 * entry.share / top
+        best = self.entries[self.best] if self.best is not None else None
+        ceiling = 0.35 if best is not None and best.outcome == "win" else 0.85  # a proven win outshines visits
+        return ceiling * entry.share / top
 
     def with_scores(self, scores: Mapping[int, int | None] | None) -> HeatData:
         """This heat with the solver's known scores filled in."""
