@@ -25,10 +25,12 @@ def fits(text: str, size: int, width: float, bold: bool = False) -> bool:
 
 def first_fitting(variants: tuple[str, ...], size: int, width: float, bold: bool = False,
                   min_size: int = MIN_SIZE) -> tuple[str, int]:
-    """The longest variant that fits at ``size``, else the shortest shrunk to fit (down to ``min_size``)."""
+    """The longest variant that fits at ``size`` or up to 3 px smaller, else the shortest shrunk to fit
+    (down to ``min_size``)."""
     for variant in variants:
-        if fits(variant, size, width, bold):
-            return variant, size
+        for smaller in range(size, max(min_size, size - 3) - 1, -1):
+            if fits(variant, smaller, width, bold):
+                return variant, smaller
     last = variants[-1]
     return last, fitted_size(last, size, width, bold, min_size)
 
