@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import cast
 
 import pygame
 
@@ -34,7 +33,7 @@ from game.ui.controller import redo_target, refusal_text, undo_target
 from game.ui.engine_driver import EngineDriver, default_client_factory
 from game.ui.eval_bar import eased
 from game.ui.exact import ExactCache, Verdict, column_verdicts
-from game.ui.frame import BoardScene, EvalBarState, Frame, HelpCard, LoadCard, NewGameCard, Overlay, Status
+from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
 from game.ui.game_files import SaveFileError, read_game, restore_evals, save_with_evals
 from game.ui.heat import HeatData
 from game.ui.input import InputContext, actions_for
@@ -44,12 +43,10 @@ from game.ui.players import is_bot
 from game.ui.preferences import is_preference
 from game.ui.session import Session
 from game.ui.settings import Settings, games_dir, save_settings, write_autosave
-from game.ui.snapshot import TimedNotice, banner_for, panel_model, subtitle, timed_notice
+from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
-from game.ui.status import TurnFacts, progress_of, turn_texts
 from game.ui.themes import THEMES, Color, Theme
 from game.ui.turns import EngineTurns
-from game.uttt import UtttPosition
 
 
 class App:
@@ -428,66 +425,19 @@ class App:
 
     # --- the snapshot --------------------------------------------------------------------------
     def snapshot(self) -> Frame:
-        s, sess, theme = self.settings, self.session, self.theme
-        pos = sess.position
-        names, colours = self.names(), (self.colour_of(0), self.colour_of(1))
-        can_play = self.human_can_play()
-        hover = self.key_cursor if self.key_cursor is not None and self.caps.gravity else self.hover
-        last = None
-        if sess.cursor > 0 and self.caps.gravity:
-            col = sess.line[sess.cursor - 1]
-            last = max(r for r in range(self.caps.height) if pos.cell(r * self.caps.width + col) is not None) \
-                * self.caps.width + col
-        uttt = cast(UtttPosition, pos) if self.caps.local_boards else None
-        board = BoardScene(
-            position=pos, theme=theme, colours=colours,
-            marks=((0 ^ int(s.swap_colours)), (1 ^ int(s.swap_colours))) if theme.marks else (None, None),
-            now=self.now, hover=hover if can_play else None, preview_player=pos.to_move if can_play else None,
-            animation=self.animation, heat=self.shown_heat(), last_move=last, placed=self.placed,
-            key_cursor=self.key_cursor if not self.caps.gravity and can_play else None, verdicts=self.verdicts(),
-            allowed_boards=uttt.allowed_boards() if uttt is not None else (),
-            local_winners=tuple(uttt.local_winner(b) for b in range(9)) if uttt is not None else (),
-        )
-        settled = self.animation is None or self.animation.done(self.now)
-        point = sess.eval_at(sess.cursor)
-        eval_state = None
-        if s.eval_bar:
-            eval_state = EvalBarState(self.eval_shown if self.eval_shown is not None else 0.5, point is not None,
-                                      point is not None and point.exact)
-        return Frame(
-            now=self.now, theme=theme, caps=self.caps, title=self.caps.title, subtitle=subtitle(s, names),
-            board=board,
-            banner=banner_for(pos, names, colours, s.mode == "vs-bot", s.human_player) if settled else None,
-            eval_bar=eval_state,
-            panel=panel_model(s, sess, names, colours, theme, self.paused, self.caps.exact_solver),
-            moves=tuple(sess.spec.move_to_text(m) for m in sess.line), cursor=sess.cursor,
-            move_scroll=self.move_scroll, graph=sess.eval_series(), graph_label=f"{names[0]}'s winning chance",
-            status=self._status(names, colours, settled), overlay=self.overlay, mouse=self.mouse,
-            panel_open=self.panel_open,
-        )
-
-    def _status(self, names: tuple[str, str], colours: tuple[Color, Color], settled: bool) -> Status:
+        """The frame to draw: an immutable picture of the state (see ``snapshot.build_frame``)."""
         s, sess = self.settings, self.session
-        pos = sess.position
-        outcome = pos.outcome
-        over = outcome.is_over and (settled or not sess.at_end)
-        planned = self.turns.planned(sess)
-        facts = TurnFacts(names, over, outcome.winner, pos.to_move, sess.at_end, sess.cursor, len(sess.line),
-                          s.mode == "vs-bot", self.is_bot(pos.to_move), outcome.winner is not None and not
-                          self.is_bot(outcome.winner), s.mode == "bot-vs-bot" and self.paused and not
-                          self.step_requested, self.analysis_only, planned, self.caps.gravity, self.caps.width)
-        search = self.driver.search
-        progress = None
-        if search is not None and not search.finished and sess.moves_text == search.moves and not over:
-            its = search.last_info.get("iterations", 0)
-            colour = colours[pos.to_move] if search.kind != "analysis" else self.theme.accent
-            progress = progress_of(search.kind, search.elapsed_ms(self.now) / 1000, search.budget_ms / 1000,
-                                   int(its) if isinstance(its, int | float) else 0, self.driver.is_ready,
-                                   bool(search.last_info), colour)
-        dot = None if over and outcome.winner is None else colours[outcome.winner if over and outcome.winner
-                                                                    is not None else pos.to_move]
-        notice = self.notice.notice if self.notice is not None else None
-        return Status(turn_texts(facts), dot, over, progress, notice)
+        can_play = self.human_can_play()
+        held = s.mode == "bot-vs-bot" and self.paused and not self.step_requested
+        return build_frame(FrameFacts(
+            now=self.now, settings=s, session=sess, caps=self.caps, theme=self.theme, names=self.names(),
+            colours=(self.colour_of(0), self.colour_of(1)), can_play=can_play, hover=self.hover,
+            key_cursor=self.key_cursor, animation=self.animation, placed=self.placed, heat=self.shown_heat(),
+            verdicts=self.verdicts(), eval_shown=self.eval_shown, paused=self.paused, held=held,
+            analysis_only=self.analysis_only, planned=self.turns.planned(sess), engine_ready=self.driver.is_ready,
+            search=self.driver.search, notice=self.notice.notice if self.notice is not None else None,
+            overlay=self.overlay, mouse=self.mouse, panel_open=self.panel_open, move_scroll=self.move_scroll,
+        ))
 
     # --- what the headless runs (screenshot, smoke test, frame benchmark) ask --------------------
     def missing_analysis(self) -> list[str]:
