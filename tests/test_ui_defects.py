@@ -15,13 +15,15 @@ from game.ui import fonts, game_app, text
 from game.ui.actions import ChangeChoice, Command, CycleBotLevel, DialogField, MoveCursor
 from game.ui.engine_driver import Search
 from game.ui.engine_events import absorb
+from game.ui.eval_bar import label_of
 from game.ui.eval_graph import draw_graph, x_of, y_of
 from game.ui.frame import EvalBarState
 from game.ui.heat import HeatData, HeatEntry, heat_from_info
 from game.ui.players import BotSetting
 from game.ui.session import EvalPoint, Session
 from game.ui.side_panel import tooltip_rect
-from game.ui.themes import THEMES
+from game.ui.status import TurnFacts, progress_of, turn_texts
+from game.ui.themes import THEMES, heat_colour
 from game.uttt import board_of
 
 pytestmark = pytest.mark.timeout(60)
@@ -200,16 +202,12 @@ def test_5_10_12_all_text_fits_is_whole_and_readable(made, monkeypatch, size, ga
 
 
 def test_12_eval_bar_label_says_whether_it_is_proven():
-    from game.ui.eval_bar import label_of
-
     assert label_of(EvalBarState(0.52, True, False)) == "≈52"
     assert label_of(EvalBarState(1.0, True, True)) == "win"
     assert label_of(EvalBarState(0.5, True, True)) == "draw"
 
 
 def test_12_heat_colours_are_saturated_and_colour_blind_safe():
-    from game.ui.themes import heat_colour
-
     for theme in THEMES.values():
         for t in (0.25, 0.5, 0.75):
             tint = heat_colour(theme, t)
@@ -299,8 +297,6 @@ def test_9_notices_are_whole_coloured_by_kind_and_expire(made):
 
 
 def test_9_status_says_what_the_bot_plays_and_hides_zero_iterations():
-    from game.ui.status import TurnFacts, progress_of, turn_texts
-
     facts = TurnFacts(("Red", "Yellow"), False, None, 1, True, 3, 3, True, True, False, False, False, "4", True, 7)
     assert turn_texts(facts)[0] == "Yellow plays 4"
     progress = progress_of("analysis", 0.6, 20, 0, True, True, (0, 0, 0))
