@@ -21,7 +21,7 @@ def make_app(mode: str = "hotseat", client: FakeEngineClient | None = None, **se
     settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **settings_kw)
     client = client or FakeEngineClient()
     app = create_app(settings, Session.from_text("connect4"), persist=False, driver=EngineDriver(lambda: client))
-    app.min_bot_delay = 0.0
+    app.turns.min_bot_delay = 0.0
     return app, client
 
 
@@ -155,14 +155,14 @@ def test_undo_while_the_bot_thinks_cancels_the_search():
     try:
         app.play_move(3)
         now = run_for(app, 0.1)
-        search = app.driver.search
+        search = app.turns.driver.search
         assert search is not None and search.kind == "bot" and not search.finished
         app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u, mod=0, unicode="u")], now=now + 0.01)
         assert client.stops == 1
         assert app.session.cursor == 0
         run_for(app, 1.0)  # the stopped search's late bestmove arrives and must be ignored
         assert app.session.cursor == 0 and app.session.line == [3]
-        assert app.driver.search is None or app.driver.search.kind == "analysis"
+        assert app.turns.driver.search is None or app.turns.driver.search.kind == "analysis"
     finally:
         shutdown(app)
 
@@ -175,12 +175,12 @@ def test_heatmap_updates_arrive_during_analysis_on_the_humans_turn():
         for _ in range(6):
             now += 1 / 60
             app.step([], now=now)
-            if app.heat is not None:
-                seen.append(app.heat.iterations)
-        assert app.driver.search is not None and app.driver.search.kind == "analysis"
+            if app.turns.heat is not None:
+                seen.append(app.turns.heat.iterations)
+        assert app.turns.driver.search is not None and app.turns.driver.search.kind == "analysis"
         assert len(seen) >= 4 and seen == sorted(seen) and seen[-1] > seen[0]
-        assert app.heat.best == 0  # the fake prefers the first column
-        assert abs(sum(e.share for e in app.heat.entries.values()) - 1) < 1e-9
+        assert app.turns.heat.best == 0  # the fake prefers the first column
+        assert abs(sum(e.share for e in app.turns.heat.entries.values()) - 1) < 1e-9
         app.play_move(3)  # a move cancels the analysis of the old position
         assert client.stops == 1
     finally:
@@ -279,7 +279,7 @@ def test_quitting_while_the_bot_thinks_stops_and_closes_the_engine():
     app, client = make_app("vs-bot", FakeEngineClient(polls_to_finish=1000))
     app.play_move(3)
     run_for(app, 0.2)
-    assert app.driver.search is not None and not app.driver.search.finished
+    assert app.turns.driver.search is not None and not app.turns.driver.search.finished
     running = app.step([pygame.event.Event(pygame.QUIT)])
     assert running is False
     shutdown(app)

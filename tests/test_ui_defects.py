@@ -181,7 +181,7 @@ def test_5_10_12_all_text_fits_is_whole_and_readable(made, monkeypatch, size, ga
     monkeypatch.setattr(text, "draw", recording)
     app, _ = made(game, moves, mode="vs-bot", size=size, heatmap=True, exact=True, eval_bar=True,
                   theme="colorblind", bots=[BotSetting("custom", 2000), BotSetting("custom", 2000)])
-    app.exact_cache.put(app.session.spec.name, app.session.moves_text, {c: -14 + c for c in range(7)}, 1500)
+    app.turns.exact_cache.put(app.session.spec.name, app.session.moves_text, {c: -14 + c for c in range(7)}, 1500)
     now = app.now
     for _ in range(4):
         now += 0.05
@@ -233,8 +233,8 @@ class SlowStartClient(FakeEngineClient):
 
 def test_6_startup_progress_is_indeterminate_until_the_engine_answers(made):
     app, _ = made(mode="vs-bot", heatmap=True)
-    app.driver.client = SlowStartClient()
-    app.driver.cancel()
+    app.turns.driver.client = SlowStartClient()
+    app.turns.driver.cancel()
     app.step([], now=app.now + 0.1)
     later = app.now + 20
     app.step([], now=later)

@@ -26,7 +26,7 @@ def make_app(game: str = "connect4", moves: str = "", mode: str = "hotseat", cli
     client = client if client is not None else FakeEngineClient()
     factory = client if callable(client) and not isinstance(client, FakeEngineClient) else (lambda: client)
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(factory))
-    app.min_bot_delay = 0.0
+    app.turns.min_bot_delay = 0.0
     return app, client
 
 
@@ -176,9 +176,9 @@ def test_exact_verdicts_with_the_real_engine():
     app = create_app(settings, Session.from_text("connect4", "44536655"), persist=False)
     try:
         deadline = time.monotonic() + 120
-        while app.exact_cache.get("connect4", "44536655") is None:
+        while app.turns.exact_cache.get("connect4", "44536655") is None:
             assert time.monotonic() < deadline, "no solution from the engine"
-            assert app.driver.unavailable is None, app.driver.unavailable
+            assert app.turns.driver.unavailable is None, app.turns.driver.unavailable
             app.step()
             time.sleep(0.01)
         verdicts = app.verdicts()
@@ -196,7 +196,7 @@ def test_screenshot_waits_for_the_heatmap(tmp_path, capsys):
     assert headless.screenshot(app, shot, 3.0, False) == 0
     err = capsys.readouterr().err
     assert "warning" not in err and shot.exists()
-    assert app.heat is not None and app.heat_moves == "4453" and app.session.eval_at(4) is not None
+    assert app.turns.heat is not None and app.turns.heat_moves == "4453" and app.session.eval_at(4) is not None
     image = pygame.image.load(str(shot))
     hot, cold = (image.get_at(tuple(map(round, app.layout.board.center(col, 5)))) for col in (0, 6))
     assert hot != cold  # the fake engine's favourite column is tinted warmer in the picture
@@ -241,7 +241,7 @@ def test_a_solution_line_is_not_taken_for_a_heatmap():
         app.step([])  # asks the solver first
         assert client.searches and "solve_ms" in client.searches[-1]
         app.step([])  # the solution arrives (and the analysis starts)
-        assert app.exact_cache.get("connect4", "4453") is not None
-        assert app.heat is None or app.heat.iterations > 0
+        assert app.turns.exact_cache.get("connect4", "4453") is not None
+        assert app.turns.heat is None or app.turns.heat.iterations > 0
     finally:
         shutdown(app)

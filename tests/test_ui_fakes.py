@@ -123,5 +123,5 @@ def make_test_app(game: str = "connect4", moves: str = "", mode: str = "hotseat"
     settings = Settings(mode=mode, window=size, sound=False, **settings_kw)
     fake = client or FakeEngineClient()
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(lambda: fake))
-    app.min_bot_delay = 0.0
+    app.turns.min_bot_delay = 0.0
     return app, fake

@@ -26,7 +26,7 @@ def make_app(game: str, moves: str = "", mode: str = "hotseat", client: FakeEngi
     settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)
     client = client or FakeEngineClient()
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(lambda: client))
-    app.min_bot_delay = 0.0
+    app.turns.min_bot_delay = 0.0
     return app, client
 
 
@@ -197,7 +197,7 @@ def test_bot_plays_random_moves_when_the_engine_has_no_search_for_the_game(apps)
     app.step([click(cell_centre(app, "b2"))])
     run_for(app, 1.0)
     assert len(app.session.line) == 2  # the bot answered anyway
-    assert app.driver.refused and any(s["game"] == "tictactoe" for s in client.searches)
+    assert app.turns.driver.refused and any(s["game"] == "tictactoe" for s in client.searches)
     searches = len(client.searches)
     app.step([click(cell_centre(app, next(c for c in ("a1", "c1", "a3", "c3") if app.session.spec.parse_move(c)
                                          not in app.session.line)))])
@@ -220,7 +220,7 @@ def test_the_heatmap_tints_grid_cells(apps):
     app, client = apps("gomoku", "h8", mode="hotseat", client=FakeEngineClient(polls_to_finish=10_000, prefer=[0]),
                        heatmap=True)
     run_for(app, 0.2)
-    assert app.heat is not None and app.heat.best == 0
+    assert app.turns.heat is not None and app.turns.heat.best == 0
     before = app.screen.get_at(app.layout.board.cell_rect(0).center)
     app.settings.heatmap = False
     app.step([])
@@ -267,17 +267,17 @@ def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers()
     settings = Settings(mode="vs-bot", window=(1000, 700), sound=False, heatmap=True,
                         bots=[BotSetting("easy"), BotSetting("easy")])
     app = create_app(settings, Session.from_text("tictactoe"), persist=False)
-    app.min_bot_delay = 0.0
+    app.turns.min_bot_delay = 0.0
     try:
         app.step([])
         app.step([click(cell_centre(app, "b2"))])
         deadline = time.monotonic() + 120  # the first search of a game may compile its kernel
-        while len(app.session.line) < 2 or app.heat is None or app.heat_moves != app.session.moves_text:
+        while len(app.session.line) < 2 or app.turns.heat is None or app.turns.heat_moves != app.session.moves_text:
             assert time.monotonic() < deadline, "no answer from the engine"
-            assert not app.driver.refused and app.driver.unavailable is None, app.driver.refused
+            assert not app.turns.driver.refused and app.turns.driver.unavailable is None, app.turns.driver.refused
             app.step()
             time.sleep(0.01)
         assert app.session.line[1] in (0, 2, 6, 8)  # the only replies to the centre that do not lose
-        assert set(app.heat.entries) == set(app.session.position.legal_moves())
+        assert set(app.turns.heat.entries) == set(app.session.position.legal_moves())
     finally:
         shutdown(app)

@@ -32,9 +32,9 @@ from game.ui.animation import GRAVITY, DropAnimation
 from game.ui.controller import redo_target, refusal_text, undo_target
 from game.ui.engine_driver import EngineDriver, default_client_factory
 from game.ui.eval_bar import eased
-from game.ui.exact import ExactCache, Verdict, column_verdicts
+from game.ui.exact import Verdict, column_verdicts
 from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
-from game.ui.game_files import SaveFileError, read_game, restore_evals, save_with_evals
+from game.ui.game_files import SaveFileError, copy_position, read_game, restore_evals, save_with_evals
 from game.ui.heat import HeatData
 from game.ui.input import InputContext, actions_for
 from game.ui.move_list import follow, scrolled
@@ -118,7 +118,7 @@ class App:
         s = self.session
         if not (self.settings.exact and self.caps.exact_solver) or s.position.outcome.is_over:
             return None
-        scores = self.exact_cache.get(s.spec.name, s.moves_text)
+        scores = self.turns.exact_cache.get(s.spec.name, s.moves_text)
         return column_verdicts(s.spec, s.cursor, s.position.legal_moves(), scores, self.shown_heat(any_setting=True))
 
     def exact_budget(self) -> int | None:
@@ -128,31 +128,6 @@ class App:
         if not (any_setting or self.settings.heatmap):
             return None
         return self.turns.heat_for(self.session, self.settings.exact)
-
-    # the engine's state, as tests and the headless runs read it
-    @property
-    def driver(self) -> EngineDriver:
-        return self.turns.driver
-
-    @property
-    def heat(self) -> HeatData | None:
-        return self.turns.heat
-
-    @property
-    def heat_moves(self) -> str | None:
-        return self.turns.heat_moves
-
-    @property
-    def exact_cache(self) -> ExactCache:
-        return self.turns.exact_cache
-
-    @property
-    def min_bot_delay(self) -> float:
-        return self.turns.min_bot_delay
-
-    @min_bot_delay.setter
-    def min_bot_delay(self, seconds: float) -> None:
-        self.turns.min_bot_delay = seconds
 
     def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None:
         self.notice = timed_notice(text, self.now, error, self.session.moves_text if about_position else None)
@@ -259,12 +234,7 @@ class App:
             folder = games_dir()
             self.overlay = LoadCard(tuple(files.saved_games(folder)), folder)
         elif c is Command.COPY:
-            text = sess.moves_text if self.caps.gravity and sess.spec.name == "connect4" else \
-                f"{sess.spec.name}: {sess.moves_text}"
-            if files.copy_text(text):
-                self.set_notice(f"Copied position {text or '(empty board)'}")
-            else:
-                self.set_notice(f"No clipboard here; the position is {text or '(empty board)'}", error=True)
+            self._report(copy_position(sess))
         elif c is Command.PASTE:
             pasted = files.paste_text()
             if not pasted or not pasted.strip():
@@ -434,8 +404,8 @@ class App:
             colours=(self.colour_of(0), self.colour_of(1)), can_play=can_play, hover=self.hover,
             key_cursor=self.key_cursor, animation=self.animation, placed=self.placed, heat=self.shown_heat(),
             verdicts=self.verdicts(), eval_shown=self.eval_shown, paused=self.paused, held=held,
-            analysis_only=self.analysis_only, planned=self.turns.planned(sess), engine_ready=self.driver.is_ready,
-            search=self.driver.search, notice=self.notice.notice if self.notice is not None else None,
+            analysis_only=self.analysis_only, planned=self.turns.planned(sess), engine_ready=self.turns.driver.is_ready,
+            search=self.turns.driver.search, notice=self.notice.notice if self.notice is not None else None,
             overlay=self.overlay, mouse=self.mouse, panel_open=self.panel_open, move_scroll=self.move_scroll,
         ))
 
@@ -449,7 +419,7 @@ class App:
         return self.turns.problem(self.session.spec.name)
 
     def engine_ready(self) -> bool:
-        return self.driver.start() and self.driver.is_ready
+        return self.turns.driver.start() and self.turns.driver.is_ready
 
     def hold_bots(self) -> None:
         self.analysis_only = True
@@ -474,7 +444,7 @@ class App:
 
     def bot_iterations(self) -> int | None:
         """Iterations of the bot's running search (None when no bot is searching)."""
-        search = self.driver.search
+        search = self.turns.driver.search
         if search is None or search.kind != "bot" or search.finished:
             return None
         its = search.last_info.get("iterations", 0)
@@ -483,13 +453,10 @@ class App:
     def save_png(self, path: Path) -> None:
         window.save_png(self.screen, path)
 
-    def resize(self, size: tuple[int, int]) -> None:
-        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-
     # --- shutdown -----------------------------------------------------------------------------
     def close(self) -> None:
         self.cancel_search()
-        self.driver.close()
+        self.turns.driver.close()
         self.settings.window = self.screen.get_size()
         self.save_settings()
         self.sounds.close()
@@ -503,7 +470,7 @@ def create_app(settings: Settings, session: Session, persist: bool = True, drive
               first_launch)
     for notice in notices or []:
         app.set_notice(notice, error=True)
-    app.driver.start()
+    app.turns.driver.start()
     return app
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game import GameSpec
+from game.ui import files
 from game.ui.savefile import SUFFIX, SaveFileError, game_to_json, load_game, parse_game_text, write_atomic
 from game.ui.session import Session
 
@@ -95,4 +96,14 @@ def restore_evals(session: Session, evals: dict[int, tuple[float, bool]]) -> Non
             session.evals[ply] = value
 
 
-__all__ = ["LoadedGame", "SaveFileError", "game_json_with_evals", "read_game", "restore_evals", "save_with_evals"]
+def copy_position(session: Session) -> tuple[str, bool]:
+    """Put the shown position on the clipboard (Connect 4 plain, other games as ``game: moves``)."""
+    moves = session.moves_text
+    text = moves if session.spec.name == "connect4" else f"{session.spec.name}: {moves}"
+    if files.copy_text(text):
+        return f"Copied position {text or '(empty board)'}", True
+    return f"No clipboard here; the position is {text or '(empty board)'}", False
+
+
+__all__ = ["LoadedGame", "SaveFileError", "copy_position", "game_json_with_evals", "read_game", "restore_evals",
+           "save_with_evals"]
