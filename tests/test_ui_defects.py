@@ -151,6 +151,12 @@ def test_4_heatmap_stresses_what_the_proofs_say_and_the_move_the_bot_plays():
     assert heat.emphasis(3) == 1.0 and heat.emphasis(2) == 0.0
     scored = HeatData(0, {2: HeatEntry(2, 0.95, 0.6), 3: HeatEntry(3, 0.05, 0.5)}).with_scores({2: -3, 3: 1})
     assert scored.best == 3  # a solver's win outranks the visits
+    session = Session.from_text("connect4", "4444")
+    search = Search(1, "bot", "connect4", "4444", 4, 5000, 0.0)
+    exact_play = {"type": "bestmove", "id": 1, "move": "3", "exact": True, "iterations": 900, "value": 0.5,
+                  "children": [{"move": "3", "visits": 20, "value": 0.5}, {"move": "5", "visits": 880, "value": 0.6}]}
+    got = absorb(session, search, "bestmove", exact_play)
+    assert got.move == 2 and got.heat is not None and got.heat.best == 2  # the move the bot plays, not the visits
     won = HeatData(0, {5: HeatEntry(5, 0.01, 1.0, "win"), 6: HeatEntry(6, 0.99, 0.4)})
     assert won.best == 5 and won.emphasis(6) <= 0.5 < won.emphasis(5)  # 99% of the visits, yet not stressed
 
@@ -301,6 +307,8 @@ def test_9_status_says_what_the_bot_plays_and_hides_zero_iterations():
     assert turn_texts(facts)[0] == "Yellow plays 4"
     progress = progress_of("analysis", 0.6, 20, 0, True, True, (0, 0, 0))
     assert all("0 iterations" not in label for label in progress.label)
+    compiling = progress_of("bot", 4.0, 1.0, 0, True, False, (0, 0, 0))  # ready, but no line for 4 s of 1 s
+    assert compiling.fraction is None and "preparing" in compiling.label[0]
 
 
 # 11 ------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ is about and outranks every estimate of that position, whoever searched it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from game.errors import GameError
@@ -47,9 +47,12 @@ def absorb(session: Session, search: Search, kind: str, msg: dict[str, Any]) -> 
         return Absorbed(scores=scores if search.kind == "exact" else None, move=move)
     if kind == "bestmove" and search.kind == "bot":
         try:
-            return Absorbed(heat=heat, move=spec.parse_move(str(msg.get("move"))))
+            move = spec.parse_move(str(msg.get("move")))
         except GameError:
             return Absorbed(heat=heat, problem=f"Engine sent a bad move {msg.get('move')!r}")
+        if heat is not None and msg.get("exact") is True:
+            heat = replace(heat, chosen=move)  # the overlay stresses the move the exact play chose
+        return Absorbed(heat=heat, move=move)
     return Absorbed(heat=heat)
 
 

@@ -46,11 +46,12 @@ class HeatData:
     ply: int  # the position (number of moves of the line) the search ran on
     entries: dict[int, HeatEntry]
     iterations: int = 0
+    chosen: int | None = None  # the move an exact search decided to play (it outranks the visits)
 
     @property
     def key(self) -> tuple[object, ...]:
         """A hashable stand-in for this heat (for caches of painted layers)."""
-        return (self.ply, self.iterations, tuple(sorted(self.entries.items())))
+        return (self.ply, self.iterations, self.chosen, tuple(sorted(self.entries.items())))
 
     @property
     def all_lost(self) -> bool:
@@ -70,6 +71,8 @@ class HeatData:
         """The move the overlay marks: None when nothing stands out or every move loses."""
         if not self.entries or self.uniform or self.all_lost:
             return None
+        if self.chosen in self.entries:
+            return self.chosen
         return max(self.entries.values(), key=HeatEntry.rank).move
 
     def emphasis(self, move: int) -> float:

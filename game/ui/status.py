@@ -78,6 +78,8 @@ def progress_of(kind: str, elapsed_s: float, budget_s: float, iterations: int, e
     if not engine_ready and not heard:
         return Progress((f"starting the engine… {elapsed_s:.0f} s", "starting…"), None, colour)
     its = f" · {count_text(iterations)} iterations" if iterations > 0 else ""
+    if not heard and elapsed_s > budget_s:  # past its budget without a line: preparing, for how long unknown
+        return Progress((f"preparing the search… {elapsed_s:.0f} s", "preparing…"), None, colour)
     if kind == "exact":
         return Progress((f"solving exactly · {elapsed_s:.1f} / {budget_s:g} s", f"{elapsed_s:.1f} s"),
                         elapsed_s / max(budget_s, 1e-3), colour)
