@@ -278,6 +278,15 @@ def test_8_lost_and_featureless_positions_mark_no_best_move():
     assert lost.best is None and all(lost.emphasis(m) == 0 for m in (0, 1, 2))
     flat = HeatData(3, {m: HeatEntry(m, 0.0, 0.5) for m in range(20)})
     assert flat.uniform and flat.best is None and flat.emphasis(0) == 0.0
+    drawn = HeatData(3, {m: HeatEntry(m, 0.1 + m / 100, 0.5, "draw") for m in range(7)})  # tic-tac-toe, all draw
+    assert drawn.uniform and drawn.best is None and drawn.common_outcome == "draw"
+
+
+def test_8_a_position_where_every_move_draws_says_so_and_labels_no_cell(made):
+    app, _ = made("tictactoe", "b2 a1", mode="hotseat", heatmap=True)
+    app.turns.heat = HeatData(2, {m: HeatEntry(m, 0.1 + m / 100, 0.5, "draw") for m in (1, 2, 3, 5, 6, 7, 8)})
+    app.turns.heat_moves = app.session.moves_text
+    assert "every move draws" in app.snapshot().status.texts[0]
 
 
 # 9 -------------------------------------------------------------------------------------------------

@@ -58,9 +58,18 @@ class HeatData:
         return bool(self.entries) and all(e.outcome == "loss" for e in self.entries.values())
 
     @property
+    def common_outcome(self) -> str | None:
+        """"win", "draw" or "loss" when every move is proven to end that way."""
+        outcomes = {e.outcome for e in self.entries.values()}
+        return next(iter(outcomes)) if len(outcomes) == 1 else None
+
+    @property
     def uniform(self) -> bool:
-        """No move stands out: equal shares and nothing proven."""
+        """No move stands out: every move proven equal (same result, same length), or equal shares and
+        nothing proven. The overlay then stresses no move and labels none (the status line says why)."""
         values = list(self.entries.values())
+        if self.common_outcome is not None and len({e.score for e in values}) == 1:
+            return True
         if any(e.outcome is not None for e in values):
             return False
         shares = [e.share for e in values]

@@ -183,4 +183,9 @@ def _status(f: FrameFacts, settled: bool) -> Status:
                                bool(search.last_info), colour)
     dot = None if over and outcome.winner is None else f.colours[outcome.winner if over and outcome.winner
                                                                   is not None else pos.to_move]
-    return Status(turn_texts(facts), dot, over, progress, f.notice)
+    texts = turn_texts(facts)
+    common = f.heat.common_outcome if f.heat is not None and not over else None
+    if common is not None:  # the heatmap stresses nothing: say why
+        verb = {"win": "wins", "draw": "draws", "loss": "loses"}[common]
+        texts = (f"{texts[0]} · every move {verb}", *texts)
+    return Status(texts, dot, over, progress, f.notice)
