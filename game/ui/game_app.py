@@ -196,7 +196,7 @@ class App:
             case Command():
                 self._command(action)
 
-    def _command(self, c: Command) -> None:  # noqa: C901 - one flat table of commands
+    def _command(self, c: Command) -> None:
         s, sess = self.settings, self.session
         if c is Command.NEW_GAME:
             self.open_new_game_dialog()
