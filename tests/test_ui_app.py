@@ -16,6 +16,8 @@ from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
 
+pytestmark = pytest.mark.timeout(120)
+
 
 def make_app(mode: str = "hotseat", client: FakeEngineClient | None = None, **settings_kw):
     settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **settings_kw)

@@ -15,6 +15,8 @@ from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
 
+pytestmark = pytest.mark.timeout(300)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

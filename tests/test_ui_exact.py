@@ -20,6 +20,8 @@ from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
 
+pytestmark = pytest.mark.timeout(180)
+
 
 def make_app(game: str = "connect4", moves: str = "", mode: str = "hotseat", client=None, **kw):
     settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pygame
+import pytest
 from test_ui_fakes import FakeEngineClient
 
 from game.ui.actions import Command
@@ -27,6 +28,8 @@ from game.ui.settings import (
     load_settings,
     save_settings,
 )
+
+pytestmark = pytest.mark.timeout(60)
 
 
 def test_settings_round_trip_in_the_overridden_config_dir():

@@ -21,6 +21,8 @@ from game.ui.session import Session
 from game.ui.settings import Settings
 from game.uttt import board_of
 
+pytestmark = pytest.mark.timeout(180)
+
 
 def make_app(game: str, moves: str = "", mode: str = "hotseat", client: FakeEngineClient | None = None, **kw):
     settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)

@@ -12,6 +12,8 @@ from game.ui.players import DIFFICULTIES, BotSetting, is_bot, step_custom
 from game.ui.session import Session
 from game.ui.settings import Settings
 
+pytestmark = pytest.mark.timeout(60)
+
 
 def test_difficulty_levels_and_budgets():
     assert [d.label for d in DIFFICULTIES][:4] == ["Random", "Easy", "Medium", "Hard"]
