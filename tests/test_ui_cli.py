@@ -58,7 +58,7 @@ def test_a_bot_game_with_the_real_engine_finishes_and_shows_the_heatmap():
                         bots=[BotSetting("custom", 30), BotSetting("custom", 30)])
     app = create_app(settings, Session.from_text("connect4", "4453"), persist=False)
     app.turns.min_bot_delay = 0.0
-    app.gravity *= 20
+    app.motion.gravity *= 20
     heat_seen = 0
     try:
         deadline = time.monotonic() + 150

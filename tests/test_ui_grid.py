@@ -254,7 +254,7 @@ def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps):
     app.step([])
     start = app.now
     app.step([click(cell_centre(app, "c1"))], now=start)
-    assert app.animation is None and app.placed is not None and app.placed[0] == 2
+    assert app.animation is None and app.motion.placed is not None and app.motion.placed[0] == 2
     rect = app.layout.board.cell_rect(2)
     probe = (rect.centerx + round(rect.width * 0.27), rect.centery + round(rect.height * 0.27))  # near a stroke end
     app.step([], now=start + PLACE_SECONDS * 0.05)

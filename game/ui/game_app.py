@@ -28,7 +28,7 @@ from game.ui.actions import (
     PlayMove,
     ScrollMoves,
 )
-from game.ui.animation import GRAVITY, DropAnimation
+from game.ui.animation import DropAnimation
 from game.ui.controller import redo_target, refusal_text, undo_target
 from game.ui.engine_driver import EngineDriver, default_client_factory
 from game.ui.eval_bar import eased
@@ -37,6 +37,7 @@ from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
 from game.ui.game_files import SaveFileError, copy_position, read_game, restore_evals, save_with_evals
 from game.ui.heat import HeatData
 from game.ui.input import InputContext, actions_for
+from game.ui.motion import Motion
 from game.ui.move_list import follow, scrolled
 from game.ui.new_game import NewGameChoice, apply_choice, choice_from_settings, choice_rows
 from game.ui.players import is_bot
@@ -56,6 +57,7 @@ class App:
         self.settings = settings
         self.session = session
         self.sounds = sounds or Sounds(enabled=False)
+        self.motion = Motion(self.sounds)
         self.persist = persist  # False: never write settings or the autosave (screenshots, smoke test, tests)
         self.caps: GameCapabilities = capabilities(session.spec)
         settings.game = session.spec.name
@@ -67,9 +69,6 @@ class App:
         self.mouse = (-1, -1)
         self.hover: int | None = None
         self.key_cursor: int | None = None
-        self.animation: DropAnimation | None = None
-        self.placed: tuple[int, float] | None = None  # (cell, when) of the last stone put on a grid
-        self._landed_sound = True
         self.turns = EngineTurns(driver, time.monotonic())
         self.notice: TimedNotice | None = None
         self.eval_shown: float | None = None
@@ -77,7 +76,6 @@ class App:
         self.panel_open = False
         self.now = time.monotonic()
         self._dirty_game = False
-        self.gravity = GRAVITY
         self.analysis_only = False  # bots search but never move (screenshots)
         if first_launch:
             self.open_new_game_dialog(first_launch=True)
@@ -85,6 +83,10 @@ class App:
         set_caption(self.caps)
 
     # --- small queries ---------------------------------------------------------------------
+    @property
+    def animation(self) -> DropAnimation | None:
+        return self.motion.animation
+
     @property
     def theme(self) -> Theme:
         return THEMES.get(self.settings.theme, THEMES["classic"])
@@ -299,39 +301,18 @@ class App:
             self.set_notice(refusal_text(self.caps, before, move) or str(exc), error=True, about_position=True)
             return False
         self.turns.cancel()  # whatever it was searching is now the past
-        self._finish_animation()
-        if self.caps.gravity:
-            row = sum(1 for r in range(self.caps.height) if before.cell(r * self.caps.width + move) is not None)
-            top = self.caps.height + 0.35
-            self.animation = DropAnimation(move, row, before.to_move, top, self.now, self.gravity)
-            self._landed_sound = False
-        else:  # a grid game: the stone appears where it was put (a short scale-in)
-            self.placed = (move, self.now)
-            self.sounds.play("drop", 0)
-            self._end_sound(after.outcome.is_over, after.outcome.winner is not None)
+        self.motion.start(self.caps, before, after, move, self.now)
         if self.caps.local_boards:
             self.key_cursor = None  # the next board to play in changed: the cursor restarts there
         self._dirty_game = True
         return True
-
-    def _finish_animation(self) -> None:
-        if self.animation is not None and not self._landed_sound:
-            self.sounds.play("drop", self.animation.row)
-        self.animation = None
-        self._landed_sound = True
-
-    def _end_sound(self, over: bool, won: bool) -> None:
-        if over:
-            self.sounds.play("win" if won else "draw")
 
     def cancel_search(self) -> None:
         self.turns.cancel()
 
     def go_to(self, ply: int) -> None:
         if self.session.go_to(ply):
-            self.animation = None
-            self.placed = None
-            self._landed_sound = True
+            self.motion.stop()
             self.turns.pending_move = None
             self._dirty_game = True
 
@@ -342,7 +323,8 @@ class App:
         self.session.load(spec, moves, cursor)
         self.caps = caps
         self.settings.game = spec.name
-        self.animation, self.placed, self.key_cursor, self.hover = None, None, None, None
+        self.motion.stop()
+        self.key_cursor, self.hover = None, None
         self.eval_shown, self.move_scroll = None, 0
         self.paused = self.settings.mode == "bot-vs-bot" and bool(moves)
         self.step_requested = False
@@ -366,18 +348,11 @@ class App:
             if notice is not None:
                 self.set_notice(*notice)
         held = self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested
-        animating = self.animation is not None and not self.animation.done(now)
+        animating = self.motion.moving(now)
         move = self.turns.due_move(self.settings, self.session, held, now, animating)
         if move is not None and self.play_move(move):
             self.step_requested = False
-        if self.animation is not None:
-            if not self._landed_sound and self.animation.landed(now):
-                self.sounds.play("drop", self.animation.row)
-                self._landed_sound = True
-            if self.animation.done(now):
-                self.animation = None
-                over = self.session.position.outcome
-                self._end_sound(over.is_over, over.winner is not None)
+        self.motion.tick(now, self.session.position)
         point = self.session.eval_at(self.session.cursor)
         target = point.value if point is not None else None
         self.eval_shown = target if self.eval_shown is None or (point is not None and point.exact) \
@@ -402,7 +377,8 @@ class App:
         return build_frame(FrameFacts(
             now=self.now, settings=s, session=sess, caps=self.caps, theme=self.theme, names=self.names(),
             colours=(self.colour_of(0), self.colour_of(1)), can_play=can_play, hover=self.hover,
-            key_cursor=self.key_cursor, animation=self.animation, placed=self.placed, heat=self.shown_heat(),
+            key_cursor=self.key_cursor, animation=self.motion.animation, placed=self.motion.placed,
+            heat=self.shown_heat(),
             verdicts=self.verdicts(), eval_shown=self.eval_shown, paused=self.paused, held=held,
             analysis_only=self.analysis_only, planned=self.turns.planned(sess), engine_ready=self.turns.driver.is_ready,
             search=self.turns.driver.search, notice=self.notice.notice if self.notice is not None else None,
@@ -426,13 +402,13 @@ class App:
 
     def hurry(self) -> None:
         """Bots move at once and discs fall fast (smoke test, benchmarks)."""
-        self.turns.min_bot_delay, self.gravity = 0.02, self.gravity * 12
+        self.turns.min_bot_delay, self.motion.gravity = 0.02, self.motion.gravity * 12
 
     def clear_notice(self) -> None:
         self.notice = None
 
     def game_finished(self) -> bool:
-        return self.session.final_position.outcome.is_over and self.animation is None
+        return self.session.final_position.outcome.is_over and self.motion.animation is None
 
     def moves_played(self) -> int:
         return len(self.session.line)
