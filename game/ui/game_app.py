@@ -32,7 +32,7 @@ from game.ui.animation import DropAnimation
 from game.ui.controller import redo_target, refusal_text, undo_target
 from game.ui.engine_driver import EngineDriver, default_client_factory
 from game.ui.eval_bar import eased
-from game.ui.exact import Verdict, column_verdicts
+from game.ui.exact import Verdict
 from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
 from game.ui.game_files import SaveFileError, copy_position, read_game, restore_evals, save_with_evals
 from game.ui.heat import HeatData
@@ -117,11 +117,9 @@ class App:
 
     def verdicts(self) -> dict[int, Verdict] | None:
         """Exact verdicts (or estimates) per column of the shown position, when Exact is on."""
-        s = self.session
-        if not (self.settings.exact and self.caps.exact_solver) or s.position.outcome.is_over:
+        if not (self.settings.exact and self.caps.exact_solver):
             return None
-        scores = self.turns.exact_cache.get(s.spec.name, s.moves_text)
-        return column_verdicts(s.spec, s.cursor, s.position.legal_moves(), scores, self.shown_heat(any_setting=True))
+        return self.turns.verdicts(self.session)
 
     def exact_budget(self) -> int | None:
         return self.turns.exact_budget(self.session)
@@ -419,12 +417,7 @@ class App:
         return f"{result} ({self.session.line_text})"
 
     def bot_iterations(self) -> int | None:
-        """Iterations of the bot's running search (None when no bot is searching)."""
-        search = self.turns.driver.search
-        if search is None or search.kind != "bot" or search.finished:
-            return None
-        its = search.last_info.get("iterations", 0)
-        return its if isinstance(its, int) else 0
+        return self.turns.bot_iterations()
 
     def save_png(self, path: Path) -> None:
         window.save_png(self.screen, path)

@@ -14,7 +14,7 @@ from game.capabilities import GameCapabilities
 from game.ui.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
 from game.ui.engine_driver import EngineDriver, Search
 from game.ui.engine_events import absorb
-from game.ui.exact import ExactCache
+from game.ui.exact import ExactCache, Verdict, column_verdicts
 from game.ui.heat import HeatData
 from game.ui.session import Session
 from game.ui.settings import Settings
@@ -54,6 +54,22 @@ class EngineTurns:
             return None
         scores = self.exact_cache.get(session.spec.name, session.moves_text) if exact else None
         return self.heat.with_scores(scores)
+
+    def verdicts(self, session: Session) -> dict[int, Verdict] | None:
+        """A verdict per legal column of the shown position: the solver's, else the search's estimate."""
+        if session.position.outcome.is_over:
+            return None
+        scores = self.exact_cache.get(session.spec.name, session.moves_text)
+        heat = self.heat_for(session, exact=True)
+        return column_verdicts(session.spec, session.cursor, session.position.legal_moves(), scores, heat)
+
+    def bot_iterations(self) -> int | None:
+        """Iterations of the bot's running search (None when no bot is searching)."""
+        search = self.driver.search
+        if search is None or search.kind != "bot" or search.finished:
+            return None
+        its = search.last_info.get("iterations", 0)
+        return its if isinstance(its, int) else 0
 
     # --- each frame ----------------------------------------------------------------------------
     def poll(self, session: Session) -> list[Notice]:
