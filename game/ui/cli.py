@@ -114,7 +114,10 @@ def _initial_session(args: argparse.Namespace, settings: Settings, headless: boo
 
 
 def first_launch(args: argparse.Namespace, headless: bool) -> bool:
-    """No settings file yet and no game asked for: the new-game dialog greets the player."""
+    """The new-game dialog greets the player: on the first launch (no settings file yet, no game asked
+    for), and with ``--new`` (also in a screenshot: the start screen)."""
+    if getattr(args, "new", False):
+        return True
     asked = any(getattr(args, name, None) for name in ("game", "position", "load", "mode"))
     return not headless and not asked and not (config_dir() / SETTINGS_FILE).exists()
 

@@ -386,6 +386,8 @@ class App:
     # --- what the headless runs (screenshot, smoke test, frame benchmark) ask --------------------
     def missing_analysis(self) -> list[str]:
         """What the shown position still lacks from the engine for a faithful picture (empty: nothing)."""
+        if isinstance(self.overlay, NewGameCard):
+            return []  # the start screen: nothing is analysed behind it
         return self.turns.missing_analysis(self.settings, self.session, self.caps)
 
     def engine_problem(self) -> str | None:
