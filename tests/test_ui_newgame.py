@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from test_ui_fakes import FakeEngineClient, make_test_app
 
 from game.ui.actions import ChangeChoice, Command, DialogField
+from game.ui.cli import first_launch
 from game.ui.engine_driver import EngineDriver
 from game.ui.frame import NewGameCard
 from game.ui.game_app import create_app, shutdown
@@ -100,3 +102,13 @@ def test_bad_evaluations_in_a_file_are_skipped_and_the_moves_load():
     data["evals"].update({"9": [0.5, False], "x": [1, True], "0": ["high", False], "2": [2.0, True]})
     game = read_game("connect4", text=json.dumps(data))
     assert game.moves == (3, 3) and game.evals == {1: (0.75, False)}
+
+
+def test_start_screen_on_first_launch_and_with_new(tmp_path, monkeypatch):
+    monkeypatch.setenv("CONNECT4_CONFIG_DIR", str(tmp_path))
+    plain = argparse.Namespace(game=None, position=None, load=None, mode=None, new=False)
+    assert first_launch(plain, headless=False)  # no settings file yet
+    assert not first_launch(plain, headless=True)  # a screenshot of a position is not greeted
+    assert first_launch(argparse.Namespace(game="uttt", position=None, load=None, mode=None, new=True), True)
+    (tmp_path / "settings.json").write_text(Settings().to_json())
+    assert not first_launch(plain, headless=False)  # the second launch goes straight to the game
