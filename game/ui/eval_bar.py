@@ -32,7 +32,7 @@ def draw_eval_bar(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, stat
                   colours: tuple[Color, Color]) -> None:
     bottom, top = colours
     radius = min(8, rect.width // 2)
-    if not state.known:  # nothing evaluated yet: an empty bar, not a made-up 50/50
+    if not state.seen:  # nothing evaluated yet: an empty bar, not a made-up 50/50
         pygame.draw.rect(surface, mix(theme.panel, theme.background, 0.5), rect, border_radius=radius)
         pygame.draw.rect(surface, theme.panel_border, rect, width=1, border_radius=radius)
         return
@@ -47,6 +47,8 @@ def draw_eval_bar(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, stat
     pygame.draw.line(surface, theme.panel_border, (rect.left, mid_y), (rect.right - 1, mid_y), 1)
     frame_colour = theme.accent if state.exact else theme.panel_border
     pygame.draw.rect(surface, frame_colour, rect, width=2 if state.exact else 1, border_radius=radius)
+    if not state.known:  # the last value stays while the new position is being looked at; no label
+        return
     label = label_of(state)
     lead = share >= 0.5
     pill = pygame.Rect(0, 0, rect.width + 12, 20)

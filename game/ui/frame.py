@@ -104,8 +104,9 @@ class Status:
 @dataclass(frozen=True)
 class EvalBarState:
     shown: float  # the first player's share, eased
-    known: bool
+    known: bool  # the shown position has a value (else the bar keeps the last one, without a label)
     exact: bool
+    seen: bool = True  # any value at all so far (else the bar is drawn empty)
 
 
 @dataclass(frozen=True)

@@ -274,7 +274,11 @@ class App:
 
     def _show_dialog(self, first_launch: bool) -> None:
         assert self.choice is not None
-        names = self.theme.disc_names
+        try:  # the chosen game's own names (X and O) or the theme's colours
+            fixed = capabilities(get_game(self.choice.game)).player_names
+        except (GameError, ValueError):
+            fixed = None
+        names = fixed or self.theme.disc_names
         self.overlay = NewGameCard(choice_rows(self.choice, (names[0], names[1])), first_launch)
 
     def start_chosen_game(self) -> None:

@@ -129,7 +129,7 @@ def build_frame(f: FrameFacts) -> Frame:
     eval_state = None
     if s.eval_bar:
         eval_state = EvalBarState(f.eval_shown if f.eval_shown is not None else 0.5, point is not None,
-                                  point is not None and point.exact)
+                                  point is not None and point.exact, f.eval_shown is not None)
     return Frame(
         now=f.now, theme=f.theme, caps=caps, title=caps.title, subtitle=subtitle(s, f.names), board=_board(f),
         banner=banner_for(sess.position, f.names, f.colours, s.mode == "vs-bot", s.human_player) if settled else None,
