@@ -380,3 +380,16 @@ def test_3_cycling_levels_in_the_panel_keeps_the_game(made):
     app.apply(CycleBotLevel(1, 1))
     app.apply(MoveCursor(1))
     assert app.session.line[0] == 3 and app.settings.human_player == 0
+
+
+def test_12_eval_bar_keeps_its_last_value_unlabelled_while_a_new_position_is_looked_at(made):
+    app, _ = made(mode="hotseat", eval_bar=True)
+    app.step([])
+    first = app.snapshot().eval_bar
+    assert first is not None and not first.seen  # nothing known: an empty bar, not a 50/50 split
+    app.session.record_eval(0, 0.7)
+    app.step([], now=app.now + 0.02)
+    app.play_move(3)
+    app.step([], now=app.now + 0.02)
+    state = app.snapshot().eval_bar
+    assert state is not None and state.seen and not state.known and state.shown == pytest.approx(0.7, abs=0.05)
