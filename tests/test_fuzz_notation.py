@@ -27,6 +27,8 @@ notation_text = st.one_of(
 )
 non_text = st.one_of(st.none(), st.integers(), st.floats(), st.binary(max_size=5), st.lists(st.text(max_size=2)))
 
+pytestmark = pytest.mark.timeout(300)
+
 FUZZ = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -38,11 +40,22 @@ def _rejected_cleanly(exc: BaseException) -> None:
 
 
 def _call(fn, *args):  # type: ignore[no-untyped-def]
+    """``fn(*args)``, or None when it rejected the input cleanly (any other exception fails the test)."""
     try:
         return fn(*args)
-    except Exception as exc:  # noqa: BLE001 - the point: only GameError may come out
+    except Exception as exc:  # the point: only GameError may come out
         _rejected_cleanly(exc)
         return None
+
+
+def _must_reject(fn, value: object) -> None:  # type: ignore[no-untyped-def]
+    """``fn(value)`` must raise a clean one-line GameError: a parser that accepts a non-string fails loudly."""
+    try:
+        result = fn(value)
+    except Exception as exc:  # the point: only GameError may come out
+        _rejected_cleanly(exc)
+        return
+    raise AssertionError(f"{getattr(fn, '__qualname__', fn)} accepted {type(value).__name__} {value!r}: {result!r}")
 
 
 # -- game names ------------------------------------------------------------------------------
@@ -62,7 +75,7 @@ def test_fuzz_game_names(name: str) -> None:
 @settings(max_examples=100, deadline=None)
 @given(non_text)
 def test_fuzz_game_name_of_wrong_type(value: object) -> None:
-    _call(get_game, value)
+    _must_reject(get_game, value)
 
 
 # -- moves, move lists, positions -------------------------------------------------------------
@@ -87,7 +100,21 @@ def test_fuzz_parsers(game: str, text: str) -> None:
 def test_fuzz_parsers_wrong_type(game: str, value: object) -> None:
     spec = SPECS[game]
     for parser in (spec.parse_move, spec.parse_moves, spec.parse_position):
-        _call(parser, value)
+        _must_reject(parser, value)
+
+
+@pytest.mark.timeout(30)
+def test_the_wrong_type_check_catches_a_parser_that_accepts_anything() -> None:
+    """The mutant of the issue: a parser returning () for any non-string must not pass."""
+    real = SPECS["connect4"].parse_moves
+
+    def lenient(value: object) -> tuple[int, ...]:
+        return real(value) if isinstance(value, str) else ()
+
+    with pytest.raises(AssertionError, match="accepted"):
+        _must_reject(lenient, 42)
+    with pytest.raises(AssertionError, match="accepted"):
+        _must_reject(lenient, None)
 
 
 @pytest.mark.parametrize("game", GAMES)

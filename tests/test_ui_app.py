@@ -6,18 +6,24 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
 
+from game.ui.actions import Command
 from game.ui.engine_driver import EngineDriver
+from game.ui.eval_graph import x_of
+from game.ui.frame import HelpCard
+from game.ui.game_app import create_app, shutdown
+from game.ui.move_list import move_cells
 from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
-from game.ui.window import create_app, shutdown
+
+pytestmark = pytest.mark.timeout(120)
 
 
 def make_app(mode: str = "hotseat", client: FakeEngineClient | None = None, **settings_kw):
     settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **settings_kw)
     client = client or FakeEngineClient()
     app = create_app(settings, Session.from_text("connect4"), persist=False, driver=EngineDriver(lambda: client))
-    app.min_bot_delay = 0.0
+    app.turns.min_bot_delay = 0.0
     return app, client
 
 
@@ -29,8 +35,8 @@ def hotseat():
 
 
 def click_column(app, col: int) -> None:
-    x, _ = app.view.center(col, 0)
-    y = app.view.rect.top + app.view.cell // 2
+    x, _ = app.layout.board.center(col, 0)
+    y = app.layout.board.rect.top + app.layout.board.cell // 2
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(int(x), int(y))))
 
 
@@ -88,7 +94,7 @@ def test_keys_play_undo_redo_and_toggle(hotseat):
     app.step([key(pygame.K_h, "h")])
     assert app.settings.heatmap is not heat_before
     app.step([key(pygame.K_SLASH, "?")])
-    assert app.overlay == "help"
+    assert isinstance(app.overlay, HelpCard)
     app.step([key(pygame.K_ESCAPE)])
     assert app.overlay is None
 
@@ -105,7 +111,7 @@ def test_history_navigation_and_continue_from_here(hotseat):
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_END, mod=0, unicode="")])
     assert app.session.cursor == 4
     app.go_to(2)
-    app.do("continue")
+    app.apply(Command.CONTINUE)
     assert app.session.line == [3, 3]
 
 
@@ -113,14 +119,18 @@ def test_every_panel_button_can_be_clicked_without_error(hotseat):
     app = hotseat
     app.play_move(3)
     app.step([])
-    actions = [b.action for b in app.panel.buttons if b.action and b.action not in ("load", "paste", "new")]
-    assert {"undo", "heatmap", "eval", "sound", "theme", "mode", "save", "copy"} <= set(actions)
-    for action in actions:
-        button = next((b for b in app.panel.buttons if b.action == action), None)
-        if button is None or not button.enabled:
+    commands = {b.action for b in app.layout.buttons if isinstance(b.action, Command)}
+    assert {Command.UNDO, Command.HEATMAP, Command.EVAL, Command.SOUND, Command.SAVE, Command.COPY,
+            Command.NEW_GAME, Command.HELP} <= commands
+    for index in range(len(app.layout.buttons)):
+        app.overlay = app.choice = None
+        app.step([])
+        if index >= len(app.layout.buttons):
+            break
+        button = app.layout.buttons[index]
+        if button.action in (Command.LOAD, Command.PASTE) or not button.hit(button.rect.center):
             continue
         app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=button.rect.center)])
-        app.overlay = None
     assert app.running
 
 
@@ -147,14 +157,14 @@ def test_undo_while_the_bot_thinks_cancels_the_search():
     try:
         app.play_move(3)
         now = run_for(app, 0.1)
-        search = app.driver.search
+        search = app.turns.driver.search
         assert search is not None and search.kind == "bot" and not search.finished
         app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u, mod=0, unicode="u")], now=now + 0.01)
         assert client.stops == 1
         assert app.session.cursor == 0
         run_for(app, 1.0)  # the stopped search's late bestmove arrives and must be ignored
         assert app.session.cursor == 0 and app.session.line == [3]
-        assert app.driver.search is None or app.driver.search.kind == "analysis"
+        assert app.turns.driver.search is None or app.turns.driver.search.kind == "analysis"
     finally:
         shutdown(app)
 
@@ -167,12 +177,12 @@ def test_heatmap_updates_arrive_during_analysis_on_the_humans_turn():
         for _ in range(6):
             now += 1 / 60
             app.step([], now=now)
-            if app.heat is not None:
-                seen.append(app.heat.iterations)
-        assert app.driver.search is not None and app.driver.search.kind == "analysis"
+            if app.turns.heat is not None:
+                seen.append(app.turns.heat.iterations)
+        assert app.turns.driver.search is not None and app.turns.driver.search.kind == "analysis"
         assert len(seen) >= 4 and seen == sorted(seen) and seen[-1] > seen[0]
-        assert app.heat.best == 0  # the fake prefers the first column
-        assert abs(sum(e.share for e in app.heat.entries.values()) - 1) < 1e-9
+        assert app.turns.heat.best == 0  # the fake prefers the first column
+        assert abs(sum(e.share for e in app.turns.heat.entries.values()) - 1) < 1e-9
         app.play_move(3)  # a move cancels the analysis of the old position
         assert client.stops == 1
     finally:
@@ -196,23 +206,24 @@ def test_resizing_keeps_the_board_inside_the_window(hotseat):
     for size in ((720, 520), (1600, 1000), (900, 560)):
         app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         app.step([])
-        assert app.screen.get_rect().contains(app.view.rect)
-        assert app.view.cell >= 30
+        assert app.screen.get_rect().contains(app.layout.board.rect)
+        assert app.layout.board.cell >= 30
 
 
 def test_narrow_window_folds_the_panel_into_a_menu(hotseat):
     app = hotseat
     app.screen = pygame.display.set_mode((760, 560), pygame.RESIZABLE)
     app.step([])
-    assert not app.layout.panel_visible and app.panel.buttons == []
-    menu = next(b for b in app.layout.top_buttons if b.action == "panel")
+    assert app.layout.panel is None and app.layout.buttons == app.layout.top_buttons
+    menu = next(b for b in app.layout.top_buttons if b.action is Command.PANEL)
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=menu.rect.center)])
     app.step([])
-    assert app.layout.panel_visible
-    new = next(b for b in app.panel.buttons if b.action == "new")
-    assert app.screen.get_rect().contains(new.rect)
+    assert app.layout.panel is not None
+    undo = next(b for b in app.layout.buttons if b.action is Command.UNDO)
+    assert app.screen.get_rect().contains(undo.rect)
+    assert app.layout.panel.moves_rect is not None and app.layout.panel.graph_rect is not None
     before = app.session.line[:]
-    board_click = (app.panel.rect.left + 5, app.view.rect.centery)
+    board_click = (app.layout.panel.rect.left + 5, app.layout.board.rect.centery)
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=board_click)])
     assert app.session.line == before  # a click on the open drawer does not drop a disc
 
@@ -240,12 +251,12 @@ def test_move_list_and_eval_graph_clicks_jump_to_moves(hotseat):
     for ply in range(6):
         app.session.record_eval(ply, 0.5)
     app.step([])
-    rect, ply = next((r, p) for r, p in app.move_list._cells if p == 2)
+    panel = app.layout.panel
+    rect, ply = next((r, p) for r, p in move_cells(panel.moves_rect, 5, app.move_scroll) if p == 2)
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rect.center)])
     assert app.session.cursor == 2
-    graph = app.eval_graph
-    x = round(graph._x(4))
-    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, graph.rect.centery))])
+    x = round(x_of(panel.graph_rect, 4, 10))
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, panel.graph_rect.centery))])
     assert app.session.cursor == 4
 
 
@@ -259,7 +270,7 @@ def test_paste_a_position_and_reject_garbage(hotseat, monkeypatch):
     monkeypatch.setattr(files, "paste_text", lambda: "hello world")
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_v, mod=pygame.KMOD_CTRL, unicode="")])
     assert app.session.moves_text == "4453"  # the game is kept
-    assert app.notice is not None and "clipboard" in app.notice[0]
+    assert app.notice is not None and "clipboard" in app.notice.notice.text
     copied = []
     monkeypatch.setattr(files, "copy_text", lambda text: copied.append(text) or True)
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=pygame.KMOD_CTRL, unicode="")])
@@ -270,7 +281,7 @@ def test_quitting_while_the_bot_thinks_stops_and_closes_the_engine():
     app, client = make_app("vs-bot", FakeEngineClient(polls_to_finish=1000))
     app.play_move(3)
     run_for(app, 0.2)
-    assert app.driver.search is not None and not app.driver.search.finished
+    assert app.turns.driver.search is not None and not app.turns.driver.search.finished
     running = app.step([pygame.event.Event(pygame.QUIT)])
     assert running is False
     shutdown(app)

@@ -10,10 +10,12 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game.ui.game_app import create_app, shutdown
 from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
-from game.ui.window import create_app, shutdown
+
+pytestmark = pytest.mark.timeout(300)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,16 +57,16 @@ def test_a_bot_game_with_the_real_engine_finishes_and_shows_the_heatmap():
     settings = Settings(mode="bot-vs-bot", heatmap=True, sound=False, window=(1000, 700),
                         bots=[BotSetting("custom", 30), BotSetting("custom", 30)])
     app = create_app(settings, Session.from_text("connect4", "4453"), persist=False)
-    app.min_bot_delay = 0.0
-    app.gravity *= 20
+    app.turns.min_bot_delay = 0.0
+    app.motion.gravity *= 20
     heat_seen = 0
     try:
         deadline = time.monotonic() + 150
         while not (app.session.final_position.outcome.is_over and app.animation is None):
             assert time.monotonic() < deadline, "the bot game did not finish"
-            assert app.driver.unavailable is None, app.driver.unavailable
+            assert app.turns.driver.unavailable is None, app.turns.driver.unavailable
             app.step()
-            heat_seen += app.heat is not None and app.heat_moves == app.session.moves_text
+            heat_seen += app.turns.heat is not None and app.turns.heat_moves == app.session.moves_text
             time.sleep(0.005)
         assert app.session.line[:4] == [3, 3, 4, 2]
         assert len(app.session.line) > 8

@@ -11,14 +11,16 @@ import pytest
 from test_ui_fakes import FakeEngineClient
 
 from game import get_game
-from game.ui import cli
+from game.ui import controller, headless
 from game.ui.engine_driver import EngineDriver
 from game.ui.exact import EXACT_MS, column_verdicts, score_verdict
+from game.ui.game_app import create_app, shutdown
 from game.ui.heat import HeatData, HeatEntry
 from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
-from game.ui.window import create_app, shutdown
+
+pytestmark = pytest.mark.timeout(180)
 
 
 def make_app(game: str = "connect4", moves: str = "", mode: str = "hotseat", client=None, **kw):
@@ -26,7 +28,7 @@ def make_app(game: str = "connect4", moves: str = "", mode: str = "hotseat", cli
     client = client if client is not None else FakeEngineClient()
     factory = client if callable(client) and not isinstance(client, FakeEngineClient) else (lambda: client)
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(factory))
-    app.min_bot_delay = 0.0
+    app.turns.min_bot_delay = 0.0
     return app, client
 
 
@@ -146,7 +148,7 @@ def test_exact_is_for_connect4_only():
     try:
         app.step([key(pygame.K_x, "x")])
         assert not app.settings.exact
-        assert app.notice is not None and "Connect 4" in app.notice[0]
+        assert app.notice is not None and "Connect 4" in app.notice.notice.text
         assert not any("solve_ms" in s for s in client.searches)
     finally:
         shutdown(app)
@@ -176,9 +178,9 @@ def test_exact_verdicts_with_the_real_engine():
     app = create_app(settings, Session.from_text("connect4", "44536655"), persist=False)
     try:
         deadline = time.monotonic() + 120
-        while app.exact_cache.get("connect4", "44536655") is None:
+        while app.turns.exact_cache.get("connect4", "44536655") is None:
             assert time.monotonic() < deadline, "no solution from the engine"
-            assert app.driver.unavailable is None, app.driver.unavailable
+            assert app.turns.driver.unavailable is None, app.turns.driver.unavailable
             app.step()
             time.sleep(0.01)
         verdicts = app.verdicts()
@@ -193,12 +195,12 @@ def test_screenshot_waits_for_the_heatmap(tmp_path, capsys):
     app, client = make_app(moves="4453", mode="vs-bot", heatmap=True)
     app.settings.eval_bar = True
     shot = tmp_path / "heat.png"
-    assert cli.screenshot(app, shot, 3.0) == 0
+    assert headless.screenshot(app, shot, 3.0, False) == 0
     err = capsys.readouterr().err
     assert "warning" not in err and shot.exists()
-    assert app.heat is not None and app.heat_moves == "4453" and app.session.eval_at(4) is not None
+    assert app.turns.heat is not None and app.turns.heat_moves == "4453" and app.session.eval_at(4) is not None
     image = pygame.image.load(str(shot))
-    hot, cold = (image.get_at(tuple(map(round, app.view.center(col, 5)))) for col in (0, 6))
+    hot, cold = (image.get_at(tuple(map(round, app.layout.board.center(col, 5)))) for col in (0, 6))
     assert hot != cold  # the fake engine's favourite column is tinted warmer in the picture
 
 
@@ -208,13 +210,12 @@ def test_screenshot_without_an_engine_says_so(tmp_path, capsys):
 
     app, _ = make_app(moves="4453", client=broken, heatmap=True)
     shot = tmp_path / "noengine.png"
-    assert cli.screenshot(app, shot, 3.0) == 0
+    assert headless.screenshot(app, shot, 3.0, False) == 0
     err = capsys.readouterr().err
     assert shot.exists() and "warning" in err and "no engine here" in err
 
 
 def test_an_unfinished_solve_is_retried_once_with_a_longer_budget():
-    from game.ui import controller
     from game.ui.exact import EXACT_BUDGETS_MS, ExactCache
 
     cache = ExactCache()
@@ -227,12 +228,13 @@ def test_an_unfinished_solve_is_retried_once_with_a_longer_budget():
     assert cache.next_budget("connect4", "4") is None  # complete
     settings = Settings(mode="vs-bot", human_player=0, exact=True, heatmap=True)
     human_turn, bot_turn = Session.from_text("connect4", "44"), Session.from_text("connect4", "4")
-    assert controller.wanted_search(settings, human_turn, False, False, 500) == ("exact", 500)
+    assert controller.wanted_search(settings, human_turn, False, False, 500, exact_solver=True) == ("exact", 500)
     assert controller.wanted_search(settings, human_turn, False, False, None)[0] == "analysis"
     assert controller.wanted_search(settings, bot_turn, False, False, 500)[0] == "bot"  # the bot comes first
-    assert controller.wanted_search(settings, bot_turn, False, False, 500, analysis_only=True) == ("exact", 500)
+    held_back = controller.wanted_search(settings, bot_turn, False, False, 500, analysis_only=True, exact_solver=True)
+    assert held_back == ("exact", 500)
     settings.exact = False
-    assert controller.wanted_search(settings, human_turn, False, False, 500)[0] == "analysis"
+    assert controller.wanted_search(settings, human_turn, False, False, 500, exact_solver=True)[0] == "analysis"
 
 
 def test_a_solution_line_is_not_taken_for_a_heatmap():
@@ -241,7 +243,7 @@ def test_a_solution_line_is_not_taken_for_a_heatmap():
         app.step([])  # asks the solver first
         assert client.searches and "solve_ms" in client.searches[-1]
         app.step([])  # the solution arrives (and the analysis starts)
-        assert app.exact_cache.get("connect4", "4453") is not None
-        assert app.heat is None or app.heat.iterations > 0
+        assert app.turns.exact_cache.get("connect4", "4453") is not None
+        assert app.turns.heat is None or app.turns.heat.iterations > 0
     finally:
         shutdown(app)

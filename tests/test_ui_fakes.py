@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from game import get_game
+from game.ui.engine_driver import EngineDriver
+from game.ui.game_app import App, create_app
+from game.ui.session import Session
+from game.ui.settings import Settings
 
 
 class FakeEngineClient:
@@ -109,3 +113,15 @@ class FakeEngineClient:
 
     def close(self) -> None:
         self.closed = True
+
+
+def make_test_app(game: str = "connect4", moves: str = "", mode: str = "hotseat",
+                  client: FakeEngineClient | None = None, size: tuple[int, int] = (1000, 700),
+                  **settings_kw: Any) -> tuple[App, FakeEngineClient]:
+    """A headless app on the fake engine."""
+    settings_kw.setdefault("eval_bar", False)
+    settings = Settings(mode=mode, window=size, sound=False, **settings_kw)
+    fake = client or FakeEngineClient()
+    app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(lambda: fake))
+    app.turns.min_bot_delay = 0.0
+    return app, fake

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 from pathlib import Path
 
 import pygame
+import pytest
 from test_ui_fakes import FakeEngineClient
 
-from game.ui import actions
+from game.ui.actions import Command
+from game.ui.cli import prepare
 from game.ui.engine_driver import EngineDriver
+from game.ui.frame import LoadCard
+from game.ui.game_app import create_app, shutdown
 from game.ui.players import BotSetting
 from game.ui.savefile import SaveFileError, game_to_json, parse_game_text
 from game.ui.session import Session
@@ -23,7 +28,8 @@ from game.ui.settings import (
     load_settings,
     save_settings,
 )
-from game.ui.window import create_app, shutdown
+
+pytestmark = pytest.mark.timeout(60)
 
 
 def test_settings_round_trip_in_the_overridden_config_dir():
@@ -49,8 +55,6 @@ def test_corrupt_settings_file_is_reported_and_replaced_by_defaults():
 
 
 def test_corrupt_settings_do_not_stop_the_app_from_starting(capsys):
-    from game.ui.cli import prepare
-
     (config_dir() / SETTINGS_FILE).parent.mkdir(parents=True, exist_ok=True)
     (config_dir() / SETTINGS_FILE).write_text("{{{{")
     (config_dir() / AUTOSAVE_FILE).write_text('{"game": "connect4", "moves": "44444444"}')  # column overflows
@@ -79,13 +83,7 @@ def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path):
     finally:
         shutdown(app)
 
-    from game.ui.cli import prepare
-
-    class Args:
-        game = position = load = None
-        new = False
-
-    _, session, _ = prepare(Args(), headless=False)
+    _, session, _ = prepare(argparse.Namespace(game=None, position=None, load=None, new=False), headless=False)
     assert session.line == [3, 3, 2]
 
 
@@ -110,20 +108,20 @@ def test_loading_a_corrupt_file_keeps_the_game(tmp_path: Path):
     try:
         bad = tmp_path / "bad.c4game.json"
         bad.write_text("{\"game\": \"connect4\", \"moves\": \"4444444\"}")
-        actions.load_path(app, bad)
+        app.load(path=bad)
         assert app.session.moves_text == "4453"
-        assert app.notice is not None and "bad.c4game.json" in app.notice[0]
+        assert app.notice is not None and "bad.c4game.json" in app.notice.notice.text
         good = tmp_path / "good.c4game.json"
         good.write_text(game_to_json(app.session.spec, [0, 1, 2]))
         app.step([pygame.event.Event(pygame.DROPFILE, file=str(good))])  # drag and drop
         assert app.session.moves_text == "123"
-        actions.perform(app, "save")
-        assert app.notice is not None and app.notice[0].startswith("Saved")
-        actions.perform(app, "load")
-        assert app.overlay == "load" and app.load_dialog is not None and app.load_dialog.files
+        app.apply(Command.SAVE)
+        assert app.notice is not None and app.notice.notice.text.startswith("Saved to ")
+        app.apply(Command.LOAD)
+        assert isinstance(app.overlay, LoadCard) and app.overlay.files
         app.step([])
-        row_rect, path = app.load_dialog.rows[0]
-        app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=row_rect.center)])
+        row = app.layout.buttons[0]
+        app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=row.rect.center)])
         assert app.overlay is None and app.session.moves_text == "123"
     finally:
         shutdown(app)

@@ -9,22 +9,26 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
 
-from game.ui import actions, files
-from game.ui.board_view import Connect4View
+from game.ui import files
+from game.ui.actions import ChangeChoice, Command, DialogField
+from game.ui.board_view import Connect4Geometry
 from game.ui.engine_driver import EngineDriver
+from game.ui.game_app import create_app, shutdown
 from game.ui.game_choices import GAME_CHOICES
-from game.ui.grid_view import GridView
+from game.ui.grid_view import GridGeometry
 from game.ui.players import BotSetting
 from game.ui.session import Session
 from game.ui.settings import Settings
-from game.ui.window import create_app, shutdown
+from game.uttt import board_of
+
+pytestmark = pytest.mark.timeout(180)
 
 
 def make_app(game: str, moves: str = "", mode: str = "hotseat", client: FakeEngineClient | None = None, **kw):
     settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)
     client = client or FakeEngineClient()
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(lambda: client))
-    app.min_bot_delay = 0.0
+    app.turns.min_bot_delay = 0.0
     return app, client
 
 
@@ -51,7 +55,7 @@ def click(pos: tuple[int, int]) -> pygame.event.Event:
 
 
 def cell_centre(app, text: str) -> tuple[int, int]:
-    return app.view.cell_rect(app.session.spec.parse_move(text)).center
+    return app.layout.board.cell_rect(app.session.spec.parse_move(text)).center
 
 
 def run_for(app, seconds: float, fps: int = 60) -> None:
@@ -64,15 +68,15 @@ def run_for(app, seconds: float, fps: int = 60) -> None:
 def test_clicking_cells_in_tictactoe_plays_them(apps):
     app, _ = apps("tictactoe")
     app.step([])
-    assert isinstance(app.view, GridView)
+    assert isinstance(app.layout.board, GridGeometry)
     app.step([click(cell_centre(app, "b2"))])
     app.step([click(cell_centre(app, "a1"))])
     assert app.session.moves_text == "b2 a1"
     assert app.session.position.cell(4) == 0 and app.session.position.cell(0) == 1
     app.step([click(cell_centre(app, "b2"))])  # taken: refused with a notice
     assert app.session.moves_text == "b2 a1"
-    assert app.notice is not None and "taken" in app.notice[0]
-    assert app.view.move_at((app.view.rect.left - 5, app.view.rect.top - 5)) is None
+    assert app.notice is not None and "taken" in app.notice.notice.text
+    assert app.layout.board.move_at((app.layout.board.rect.left - 5, app.layout.board.rect.top - 5)) is None
 
 
 def test_hovering_a_cell_previews_it_and_the_mouse_maps_back_to_cells(apps):
@@ -90,7 +94,7 @@ def test_uttt_refuses_a_cell_outside_the_allowed_board(apps):
     assert app.session.position.allowed_boards() == (4,)
     app.step([click(cell_centre(app, "a1"))])
     assert app.session.moves_text == "e5"
-    assert app.notice is not None and "board d4-f6" in app.notice[0]
+    assert app.notice is not None and "board d4-f6" in app.notice.notice.text
     app.step([click(cell_centre(app, "d4"))])
     assert app.session.moves_text == "e5 d4"
     assert app.session.position.allowed_boards() == (0,)  # d4 is local cell 0: the next move goes to a1-c3
@@ -99,12 +103,10 @@ def test_uttt_refuses_a_cell_outside_the_allowed_board(apps):
 def test_uttt_board_geometry_matches_the_rules(apps):
     app, _ = apps("uttt")
     app.step([])
-    view = app.view
+    view = app.layout.board
     for board in range(9):
         area = view.board_rect(board)
         cells = {view.move_at(area.inflate(-4, -4).topleft), view.move_at(area.inflate(-4, -4).bottomright)}
-        from game.uttt import board_of
-
         assert {board_of(c) for c in cells} == {board}
 
 
@@ -122,53 +124,62 @@ def test_keyboard_cursor_moves_and_plays(apps):
     assert app.session.cursor == 1
 
 
-def test_the_game_picker_switches_games(apps):
+def choose_game(app, name: str) -> None:
+    """Open the new-game dialog (N), step its game row to ``name`` with clicks on "›", press Start."""
+    app.step([key(pygame.K_n, "n")])
+    app.step([])
+    for _ in GAME_CHOICES:
+        if app.choice.game == name:
+            break
+        row = next(b for b in app.layout.buttons if b.action == ChangeChoice(DialogField.GAME, 1))
+        app.step([click((row.rect.right - 6, row.rect.centery))])
+    start = next(b for b in app.layout.buttons if b.action is Command.START)
+    app.step([click(start.rect.center)])
+    app.step([])
+
+
+def test_the_new_game_dialog_switches_games(apps):
     app, _ = apps("connect4", "44")
     app.step([])
-    button = next(b for b in app.panel.buttons if b.action == "game")
-    app.step([click(button.rect.center)])
+    choose_game(app, "connect4:8x7")
     assert app.session.spec.name == GAME_CHOICES[1] == "connect4:8x7"
-    assert isinstance(app.view, Connect4View) and app.view.width == 8
+    assert isinstance(app.layout.board, Connect4Geometry) and app.layout.board.width == 8
     assert app.session.line == [] and app.settings.game == "connect4:8x7"
-    for _ in range(len(GAME_CHOICES)):
-        if app.session.spec.name == "uttt":
-            break
-        app.step([key(pygame.K_g, "g")])
-    assert isinstance(app.view, GridView) and app.view.uttt
+    choose_game(app, "uttt")
+    assert isinstance(app.layout.board, GridGeometry) and app.caps.local_boards
     app.step([click(cell_centre(app, "e5"))])
     assert app.session.moves_text == "e5"
-    app.step([key(pygame.K_g, "g")])  # wraps around to Connect 4
-    assert app.session.spec.name == "connect4" and isinstance(app.view, Connect4View)
+    choose_game(app, "connect4")
+    assert app.session.spec.name == "connect4" and isinstance(app.layout.board, Connect4Geometry)
 
 
-def test_every_game_of_the_picker_opens_and_draws(apps):
+def test_every_game_of_the_dialog_opens_and_draws(apps):
     app, _ = apps("connect4")
     seen = []
-    for _ in GAME_CHOICES:
-        app.step([key(pygame.K_g, "g")])
-        app.step([])
+    for name in GAME_CHOICES:
+        choose_game(app, name)
         seen.append(app.session.spec.name)
-        assert app.screen.get_rect().contains(app.view.rect)
-    assert sorted(seen) == sorted(GAME_CHOICES)
+        assert app.screen.get_rect().contains(app.layout.board.frame)
+    assert seen == list(GAME_CHOICES)
 
 
 def test_grid_game_save_load_copy_paste_round_trip(apps, tmp_path, monkeypatch):
     app, _ = apps("uttt", "e5 d4 a1 c2 g5")
     path = files.save_game(app.session, tmp_path)
-    app.do("new")
+    app.new_game()
     assert app.session.line == []
-    actions.load_path(app, path)
+    app.load(path=path)
     assert app.session.spec.name == "uttt" and app.session.moves_text == "e5 d4 a1 c2 g5"
     copied: list[str] = []
     monkeypatch.setattr(files, "copy_text", lambda text: copied.append(text) or True)
     app.step([key(pygame.K_c, "", pygame.KMOD_CTRL)])
     assert copied == ["uttt: e5 d4 a1 c2 g5"]
-    actions.switch_game(app, "gomoku")
+    choose_game(app, "gomoku")
     monkeypatch.setattr(files, "paste_text", lambda: copied[0])
     app.step([key(pygame.K_v, "", pygame.KMOD_CTRL)])
     assert app.session.spec.name == "uttt" and app.session.moves_text == "e5 d4 a1 c2 g5"
     monkeypatch.setattr(files, "paste_text", lambda: "b2 a1")  # a bare position is the current game's
-    actions.switch_game(app, "tictactoe")
+    choose_game(app, "tictactoe")
     app.step([key(pygame.K_v, "", pygame.KMOD_CTRL)])
     assert app.session.spec.name == "tictactoe" and app.session.line == [4, 0]
 
@@ -188,7 +199,7 @@ def test_bot_plays_random_moves_when_the_engine_has_no_search_for_the_game(apps)
     app.step([click(cell_centre(app, "b2"))])
     run_for(app, 1.0)
     assert len(app.session.line) == 2  # the bot answered anyway
-    assert app.driver.refused and any(s["game"] == "tictactoe" for s in client.searches)
+    assert app.turns.driver.refused and any(s["game"] == "tictactoe" for s in client.searches)
     searches = len(client.searches)
     app.step([click(cell_centre(app, next(c for c in ("a1", "c1", "a3", "c3") if app.session.spec.parse_move(c)
                                          not in app.session.line)))])
@@ -211,11 +222,11 @@ def test_the_heatmap_tints_grid_cells(apps):
     app, client = apps("gomoku", "h8", mode="hotseat", client=FakeEngineClient(polls_to_finish=10_000, prefer=[0]),
                        heatmap=True)
     run_for(app, 0.2)
-    assert app.heat is not None and app.heat.best == 0
-    before = app.screen.get_at(app.view.cell_rect(0).center)
+    assert app.turns.heat is not None and app.turns.heat.best == 0
+    before = app.screen.get_at(app.layout.board.cell_rect(0).center)
     app.settings.heatmap = False
     app.step([])
-    after = app.screen.get_at(app.view.cell_rect(0).center)
+    after = app.screen.get_at(app.layout.board.cell_rect(0).center)
     assert before != after  # the most visited cell was tinted
 
 
@@ -243,8 +254,8 @@ def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps):
     app.step([])
     start = app.now
     app.step([click(cell_centre(app, "c1"))], now=start)
-    assert app.animation is None and app.placed is not None and app.placed[0] == 2
-    rect = app.view.cell_rect(2)
+    assert app.animation is None and app.motion.placed is not None and app.motion.placed[0] == 2
+    rect = app.layout.board.cell_rect(2)
     probe = (rect.centerx + round(rect.width * 0.27), rect.centery + round(rect.height * 0.27))  # near a stroke end
     app.step([], now=start + PLACE_SECONDS * 0.05)
     early = app.screen.get_at(probe)
@@ -258,17 +269,17 @@ def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers()
     settings = Settings(mode="vs-bot", window=(1000, 700), sound=False, heatmap=True,
                         bots=[BotSetting("easy"), BotSetting("easy")])
     app = create_app(settings, Session.from_text("tictactoe"), persist=False)
-    app.min_bot_delay = 0.0
+    app.turns.min_bot_delay = 0.0
     try:
         app.step([])
         app.step([click(cell_centre(app, "b2"))])
         deadline = time.monotonic() + 120  # the first search of a game may compile its kernel
-        while len(app.session.line) < 2 or app.heat is None or app.heat_moves != app.session.moves_text:
+        while len(app.session.line) < 2 or app.turns.heat is None or app.turns.heat_moves != app.session.moves_text:
             assert time.monotonic() < deadline, "no answer from the engine"
-            assert not app.driver.refused and app.driver.unavailable is None, app.driver.refused
+            assert not app.turns.driver.refused and app.turns.driver.unavailable is None, app.turns.driver.refused
             app.step()
             time.sleep(0.01)
         assert app.session.line[1] in (0, 2, 6, 8)  # the only replies to the centre that do not lose
-        assert set(app.heat.entries) == set(app.session.position.legal_moves())
+        assert set(app.turns.heat.entries) == set(app.session.position.legal_moves())
     finally:
         shutdown(app)

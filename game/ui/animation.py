@@ -64,8 +64,3 @@ class DropAnimation:
 
     def done(self, now: float) -> bool:
         return now - self.started >= self.duration
-
-
-def ease_out(t: float) -> float:
-    t = max(0.0, min(1.0, t))
-    return 1 - (1 - t) ** 3

@@ -1,13 +1,14 @@
 """Entry point of the desktop app: ``add_arguments(parser)`` and ``run(args) -> int``.
 
-pygame is imported only when the app really starts (after the headless switches are set).
+SDL reads its headless switches when the window opens, so importing pygame here is safe.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
+from game.ui.cli import run_app
+from game.ui.frame_bench import run_bench
 from game.ui.players import DIFFICULTY_KEYS, MODES
 from game.ui.settings import THEME_KEYS
 
@@ -37,17 +38,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "frame_bench", None) is not None:
-        from game.ui.frame_bench import run_bench
-
         return run_bench(args.frame_bench, args.bench_window, args.size or "1280x800")
-    from game.ui.cli import run_app
-
     return run_app(args)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "App":
-        from game.ui.game_app import App
-
-        return App
-    raise AttributeError(name)

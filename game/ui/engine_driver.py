@@ -1,7 +1,9 @@
 """The app's side of the engine process: one search at a time, stale lines dropped by id.
 
-No pygame and no waiting: ``poll`` is called once per frame and returns what arrived. The
-client is ``ai.client.EngineClient`` (or any object with the same methods, e.g. a fake in tests).
+The engine adapter: the only UI module that imports the engine client (``ai.client``), so the client's
+API is met in one place. No pygame and no waiting: ``poll`` is called once per frame and returns what
+arrived. The client is ``ai.client.EngineClient`` (or any object with the same methods, e.g. a fake
+in tests).
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from ai.client import EngineClient
 
 SearchKind = Literal["bot", "analysis", "solve", "exact"]  # "solve"/"exact" use the solve command
 INFO_MS = 100
@@ -30,7 +34,7 @@ class Search:
     failed: str | None = None  # the engine's error for this search (it will never answer)
 
     @property
-    def key(self) -> tuple[str, str, str, int]:
+    def key(self) -> tuple[SearchKind, str, str, int]:
         return (self.kind, self.game, self.moves, self.budget_ms)
 
     def elapsed_ms(self, now: float) -> float:
@@ -49,8 +53,6 @@ class EngineEvent:
 
 
 def default_client_factory() -> Any:
-    from ai.client import EngineClient  # the engine may be missing in a broken install
-
     return EngineClient()
 
 
@@ -76,7 +78,7 @@ class EngineDriver:
         try:
             client = self._factory()
             client.start()
-        except Exception as exc:  # noqa: BLE001 - any failure means: play without the engine
+        except Exception as exc:  # any failure means: play without the engine
             self.unavailable = f"engine unavailable ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
             return False
         self.client = client
@@ -86,7 +88,7 @@ class EngineDriver:
     def is_ready(self) -> bool:
         try:
             return bool(self.client is not None and self.client.is_ready)
-        except Exception:  # noqa: BLE001
+        except Exception:
             return False
 
     def close(self) -> None:
@@ -94,7 +96,7 @@ class EngineDriver:
             try:
                 self.cancel()
                 self.client.close()
-            except Exception:  # noqa: BLE001 - closing must never fail the app
+            except Exception:  # closing must never fail the app
                 pass
             self.client = None
 
@@ -112,7 +114,7 @@ class EngineDriver:
                 search_id = self.client.solve(time_ms=budget_ms)
             else:
                 search_id = self.client.go(time_ms=budget_ms, info_ms=INFO_MS, exact=exact)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.unavailable = f"engine failed ({exc})"
             return None
         self.search = Search(search_id, kind, game, moves, ply, budget_ms, time.monotonic(), exact=exact)
@@ -127,7 +129,7 @@ class EngineDriver:
         if self.search is not None and not self.search.finished and self.client is not None:
             try:
                 self.client.stop()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
         self.search = None
 
@@ -136,7 +138,7 @@ class EngineDriver:
             return []
         try:
             messages = self.client.poll()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             return [EngineEvent("error", None, {"message": f"engine: {exc}"})]
         events = []
         for msg in messages:

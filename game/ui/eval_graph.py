@@ -1,65 +1,81 @@
-"""The game's evaluation after every move; clicking a point goes to that move."""
+"""The game's evaluation after every move: one quantity (the first player's winning chance, draws
+half) from one point of view for the whole game. Proven points are squares, estimates small dots;
+clicking a point goes to that move. Pure geometry (``ply_at``) is shared with hit-testing."""
 
 from __future__ import annotations
 
 import pygame
 
-from game.ui import fonts
+from game.ui import text
+from game.ui.session import EvalPoint
 from game.ui.themes import Color, Theme, mix
 
 MIN_PLIES = 10
+LEGEND_H = 16
 
 
-class EvalGraph:
-    def __init__(self) -> None:
-        self.rect = pygame.Rect(0, 0, 0, 0)
-        self.plies = MIN_PLIES
+def plies_of(points: tuple[EvalPoint | None, ...]) -> int:
+    return max(MIN_PLIES, len(points) - 1)
 
-    def _x(self, ply: int) -> float:
-        return self.rect.left + 6 + (self.rect.width - 12) * ply / max(1, self.plies)
 
-    def _y(self, value: float) -> float:
-        return self.rect.top + 6 + (self.rect.height - 12) * (1 - value)
+def _plot(rect: pygame.Rect) -> pygame.Rect:
+    """The plotting area: the graph less its caption line."""
+    return pygame.Rect(rect.left + 6, rect.top + LEGEND_H + 2, rect.width - 12, max(10, rect.height - LEGEND_H - 8))
 
-    def ply_at(self, pos: tuple[int, int]) -> int | None:
-        if not self.rect.collidepoint(pos):
-            return None
-        share = (pos[0] - self.rect.left - 6) / max(1, self.rect.width - 12)
-        return max(0, min(self.plies, round(share * self.plies)))
 
-    def draw(
-        self,
-        surface: pygame.Surface,
-        rect: pygame.Rect,
-        theme: Theme,
-        values: list[float | None],
-        cursor: int,
-        colours: tuple[Color, Color],
-        mouse: tuple[int, int],
-    ) -> None:
-        self.rect = pygame.Rect(rect)
-        self.plies = max(MIN_PLIES, len(values) - 1)
-        pygame.draw.rect(surface, mix(theme.panel, theme.background, 0.5), rect, border_radius=8)
-        mid = self._y(0.5)
-        points = [(self._x(i), self._y(v)) for i, v in enumerate(values) if v is not None]
-        if len(points) >= 2:
-            top_poly = [(points[0][0], mid), *[(x, min(y, mid)) for x, y in points], (points[-1][0], mid)]
-            bottom_poly = [(points[0][0], mid), *[(x, max(y, mid)) for x, y in points], (points[-1][0], mid)]
-            pygame.draw.polygon(surface, mix(colours[0], theme.panel, 0.45), top_poly)
-            pygame.draw.polygon(surface, mix(colours[1], theme.panel, 0.45), bottom_poly)
-            pygame.draw.aalines(surface, theme.text_dim, False, points)
-        pygame.draw.line(surface, theme.panel_border, (rect.left + 4, mid), (rect.right - 4, mid))
-        for x, y in points:
+def x_of(rect: pygame.Rect, ply: int, plies: int) -> float:
+    plot = _plot(rect)
+    return plot.left + plot.width * ply / max(1, plies)
+
+
+def y_of(rect: pygame.Rect, value: float) -> float:
+    plot = _plot(rect)
+    return plot.top + plot.height * (1 - value)
+
+
+def ply_at(rect: pygame.Rect, plies: int, pos: tuple[int, int]) -> int | None:
+    if not rect.collidepoint(pos):
+        return None
+    plot = _plot(rect)
+    return max(0, min(plies, round((pos[0] - plot.left) / max(1, plot.width) * plies)))
+
+
+def draw_graph(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, points: tuple[EvalPoint | None, ...],
+               cursor: int, colours: tuple[Color, Color], label: str, mouse: tuple[int, int]) -> None:
+    plies = plies_of(points)
+    pygame.draw.rect(surface, mix(theme.panel, theme.background, 0.5), rect, border_radius=8)
+    mid = y_of(rect, 0.5)
+    xy = [(x_of(rect, i, plies), y_of(rect, p.value)) for i, p in enumerate(points) if p is not None]
+    if len(xy) >= 2:
+        top_poly = [(xy[0][0], mid), *[(x, min(y, mid)) for x, y in xy], (xy[-1][0], mid)]
+        bottom_poly = [(xy[0][0], mid), *[(x, max(y, mid)) for x, y in xy], (xy[-1][0], mid)]
+        pygame.draw.polygon(surface, mix(colours[0], theme.panel, 0.45), top_poly)
+        pygame.draw.polygon(surface, mix(colours[1], theme.panel, 0.45), bottom_poly)
+        pygame.draw.aalines(surface, theme.text_dim, False, xy)
+    pygame.draw.line(surface, theme.panel_border, (rect.left + 4, mid), (rect.right - 4, mid))
+    for i, p in enumerate(points):
+        if p is None:
+            continue
+        x, y = x_of(rect, i, plies), y_of(rect, p.value)
+        if p.exact:
+            pygame.draw.rect(surface, theme.text, pygame.Rect(round(x) - 3, round(y) - 3, 7, 7))
+        else:
             pygame.draw.aacircle(surface, theme.text_dim, (x, y), 2)
-        cx = self._x(cursor)
-        pygame.draw.line(surface, theme.accent, (cx, rect.top + 3), (cx, rect.bottom - 4), 2)
-        if cursor < len(values) and values[cursor] is not None:
-            pygame.draw.aacircle(surface, theme.accent, (cx, self._y(values[cursor])), 4)
-        hover = self.ply_at(mouse)
-        if hover is not None and hover < len(values):
-            v = values[hover]
-            text = f"move {hover}" + (f" · {v * 100:.0f}%" if v is not None else "")
-            pygame.draw.line(surface, theme.text_dim, (self._x(hover), rect.top + 3), (self._x(hover), rect.bottom - 4))
-            fonts.blit_text(surface, text, 11, theme.text_dim, (rect.right - 6, rect.top + 4), "topright")
-        if not points:
-            fonts.blit_text(surface, "no evaluations yet", 12, theme.text_dim, rect.center, "center")
+    caption = label
+    hover = ply_at(rect, plies, mouse)
+    if hover is not None and hover < len(points):
+        p = points[hover]
+        caption = f"move {hover}" + (f": {p.value * 100:.0f}% {'proven' if p.exact else 'estimate'}" if p else "")
+        hx = x_of(rect, hover, plies)
+        pygame.draw.line(surface, theme.text_dim, (hx, _plot(rect).top), (hx, rect.bottom - 4))
+    text.draw(surface, caption, 11, theme.text_dim, (rect.left + 8, rect.top + 3), width=rect.width - 16)
+    if not xy:
+        text.draw(surface, "no evaluations yet", 12, theme.text_dim, (rect.centerx, _plot(rect).top + 4), "midtop",
+                  width=rect.width - 16)
+        return
+    cx = x_of(rect, cursor, plies)
+    pygame.draw.line(surface, theme.accent, (cx, _plot(rect).top), (cx, rect.bottom - 4), 2)
+    if cursor < len(points) and points[cursor] is not None:
+        current = points[cursor]
+        assert current is not None
+        pygame.draw.aacircle(surface, theme.accent, (cx, y_of(rect, current.value)), 4)

@@ -33,6 +33,18 @@ class Verdict:
     text: str  # "win in 5", "draw", "loss in 8", "52%", "?"
     kind: str  # "exact" | "estimate" | "unknown"
     outcome: str | None = None  # "win" | "draw" | "loss" (exact only), for the colour
+    moves: int | None = None  # the N of "win in N" / "loss in N"
+
+    def variants(self) -> tuple[str, ...]:
+        """The label, longest first: shorter forms for narrow columns, never cut ("loss in 14", "L14")."""
+        if self.kind == "estimate":
+            return (f"≈{self.text}", self.text)
+        if self.outcome in ("win", "loss") and self.moves is not None:
+            letter = "W" if self.outcome == "win" else "L"
+            return (self.text, f"{self.outcome} {self.moves}", f"{letter}{self.moves}")
+        if self.outcome is not None:
+            return (self.text, self.text[0].upper())
+        return (self.text,)
 
 
 def moves_until_end(cells: int, ply: int, score: int) -> int:
@@ -54,8 +66,8 @@ def score_verdict(cells: int, ply: int, score: int) -> Verdict:
         return Verdict("draw", "exact", "draw")
     n = max(1, moves_until_end(cells, ply, score))
     if score > 0:
-        return Verdict("win now" if n == 1 else f"win in {n}", "exact", "win")
-    return Verdict(f"loss in {n}", "exact", "loss")
+        return Verdict("win now" if n == 1 else f"win in {n}", "exact", "win", n)
+    return Verdict(f"loss in {n}", "exact", "loss", n)
 
 
 def scores_from_solution(spec: GameSpec, msg: dict[str, Any]) -> dict[int, int | None]:

@@ -12,35 +12,33 @@ import statistics
 import sys
 import time
 
+import pygame
+
+from game.ui import game_app
+from game.ui.players import BotSetting
+from game.ui.session import Session
+from game.ui.settings import Settings
+
 
 def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = (1280, 800)) -> dict[str, float]:
     if not window:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    from game.ui import window as win
-    from game.ui.players import BotSetting
-    from game.ui.session import Session
-    from game.ui.settings import Settings
-
     budget_ms = int(seconds * 1000)
     settings = Settings(mode="bot-vs-bot", heatmap=True, eval_bar=True, sound=False, window=size,
                         bots=[BotSetting("custom", budget_ms), BotSetting("custom", budget_ms)])
-    app = win.create_app(settings, Session.from_text("connect4", ""), persist=False)
+    app = game_app.create_app(settings, Session.from_text("connect4", ""), persist=False)
     clock = pygame.time.Clock()
     times: list[float] = []
     cpu: list[float] = []  # CPU time of the UI thread per frame (excludes time the OS gave to others)
     iterations = 0
     try:
-        # wait for the engine process before timing (its start-up is not part of the budget)
-        deadline = time.monotonic() + 120
-        while not app.driver.is_ready and time.monotonic() < deadline:
+        deadline = time.monotonic() + 120  # the engine's start-up is not part of the budget
+        while not app.engine_ready() and time.monotonic() < deadline:
             app.step([])
             clock.tick(60)
-        if not app.driver.is_ready:
-            raise RuntimeError(app.driver.unavailable or "the engine did not start")
+        if not app.engine_ready():
+            raise RuntimeError(app.engine_problem() or "the engine did not start")
         app.new_game()
         start = time.monotonic()
         thinking = 0
@@ -50,30 +48,24 @@ def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = 
             pygame.display.flip()
             times.append((time.perf_counter() - t0) * 1000)
             cpu.append((time.thread_time() - c0) * 1000)
-            search = app.driver.search
-            if search is not None and search.kind == "bot" and not search.finished:
+            its = app.bot_iterations()
+            if its is not None:
                 thinking += 1
-                its = search.last_info.get("iterations", 0)
-                iterations = max(iterations, its if isinstance(its, int) else 0)
+                iterations = max(iterations, its)
             clock.tick(60)
         elapsed = time.monotonic() - start
+        moves = app.moves_played()
     finally:
-        win.shutdown(app)
+        game_app.shutdown(app)
     times.sort()
     cpu.sort()
     return {
-        "frames": len(times),
-        "seconds": elapsed,
-        "fps": len(times) / elapsed if elapsed else 0.0,
-        "p50_ms": statistics.median(times),
-        "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))],
-        "max_ms": times[-1],
-        "cpu_p50_ms": statistics.median(cpu),
+        "frames": len(times), "seconds": elapsed, "fps": len(times) / elapsed if elapsed else 0.0,
+        "p50_ms": statistics.median(times), "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))],
+        "max_ms": times[-1], "cpu_p50_ms": statistics.median(cpu),
         "cpu_p99_ms": cpu[min(len(cpu) - 1, int(len(cpu) * 0.99))],
         "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"),
-        "iterations": iterations,
-        "thinking_share": thinking / max(1, len(times)),
-        "moves": len(app.session.line),
+        "iterations": iterations, "thinking_share": thinking / max(1, len(times)), "moves": moves,
     }
 
 
@@ -81,7 +73,7 @@ def run_bench(seconds: float, window: bool, size_text: str) -> int:
     try:
         w, h = (int(v) for v in size_text.lower().split("x"))
         r = measure(seconds, window, (w, h))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         print(f"frame_time: error: {str(exc).splitlines()[0] if str(exc) else exc!r}", file=sys.stderr)
         return 1
     print(f"frame time while the engine thinks {seconds:g} s ({w}x{h}, "

@@ -1,90 +1,92 @@
-"""The app object: ``App.step(events)`` is one frame (handle events -> update -> draw), so tests
-can drive the real loop with synthetic events. ``game.ui.app.run`` creates it."""
+"""The app object, and the only module that knows it.
+
+``App.step(events)`` is one frame: events become action values (``input``), ``apply`` carries each
+out (the one place that changes the state), ``update`` takes the engine's lines and the clock, then
+an immutable ``Frame`` is built, laid out and drawn. Tests drive this real loop with synthetic events.
+"""
 
 from __future__ import annotations
 
-import random
 import time
-from typing import Any
+from pathlib import Path
 
 import pygame
 
-from game import GameSpec
+from game import GameSpec, get_game
+from game.capabilities import GameCapabilities, capabilities
 from game.errors import GameError
-from game.ui import controller, files
-from game.ui.animation import GRAVITY, DropAnimation
-from game.ui.board_view import BoardView, make_board_view
-from game.ui.engine_driver import EngineDriver, Search
-from game.ui.eval_bar import EvalBar
-from game.ui.eval_graph import EvalGraph
-from game.ui.exact import ExactCache, Verdict, column_verdicts, scores_from_solution
-from game.ui.game_choices import game_title
-from game.ui.heat import HeatData, heat_from_info
-from game.ui.move_list import MoveList
-from game.ui.overlays import LoadDialog
+from game.ui import cursor as cursors
+from game.ui import files, layout, preferences, view, window
+from game.ui.actions import (
+    Action,
+    ChangeChoice,
+    Command,
+    GoTo,
+    Hover,
+    LoadFile,
+    MoveCursor,
+    PlayMove,
+    ScrollMoves,
+)
+from game.ui.animation import DropAnimation
+from game.ui.controller import redo_target, refusal_text, undo_target
+from game.ui.engine_driver import EngineDriver, default_client_factory
+from game.ui.eval_bar import eased
+from game.ui.exact import Verdict
+from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
+from game.ui.game_files import SaveFileError, copy_position, read_game, restore_evals, save_with_evals
+from game.ui.heat import HeatData
+from game.ui.input import InputContext, actions_for
+from game.ui.motion import Motion
+from game.ui.move_list import follow, scrolled
+from game.ui.new_game import NewGameChoice, apply_choice, choice_from_settings, choice_rows
 from game.ui.players import is_bot
+from game.ui.preferences import is_preference
 from game.ui.session import Session
-from game.ui.settings import Settings, save_settings, write_autosave
-from game.ui.side_panel import PanelLayout
+from game.ui.settings import Settings, games_dir, save_settings, write_autosave
+from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
 from game.ui.themes import THEMES, Color, Theme
-
-NOTICE_SECONDS = 6.0
+from game.ui.turns import EngineTurns
 
 
 class App:
-    def __init__(
-        self,
-        screen: pygame.Surface,
-        settings: Settings,
-        session: Session,
-        driver: EngineDriver,
-        sounds: Sounds | None = None,
-        autosave: bool = True,
-    ) -> None:
+    def __init__(self, screen: pygame.Surface, settings: Settings, session: Session, driver: EngineDriver,
+                 sounds: Sounds | None = None, persist: bool = True, first_launch: bool = False) -> None:
         self.screen = screen
         self.settings = settings
         self.session = session
-        self.driver = driver
         self.sounds = sounds or Sounds(enabled=False)
-        self.autosave = autosave
-        self.persist = autosave  # False: never write settings (screenshots, smoke test, tests)
-        self.view: BoardView = make_board_view(session.spec)
+        self.motion = Motion(self.sounds)
+        self.persist = persist  # False: never write settings or the autosave (screenshots, smoke test, tests)
+        self.caps: GameCapabilities = capabilities(session.spec)
+        settings.game = session.spec.name
         self.running = True
         self.paused = False
         self.step_requested = False
-        self.overlay: str | None = None  # "help" | "load"
-        self.load_dialog: LoadDialog | None = None
+        self.overlay: Overlay | None = None
+        self.choice: NewGameChoice | None = None  # the new-game dialog's choices while it is open
         self.mouse = (-1, -1)
         self.hover: int | None = None
-        self.key_cursor: int | None = None  # keyboard drop column
-        self.animation: DropAnimation | None = None
-        self._landed_sound = True
-        self.pending_move: tuple[str, int, float] | None = None  # (moves text, move, not before)
-        self.turn_started = time.monotonic()
-        self._turn_key = ""
-        self.heat: HeatData | None = None
-        self.heat_moves: str | None = None
-        self.exact_cache = ExactCache()
-        self.placed: tuple[int, float] | None = None  # (cell, when) of the last stone put on a grid
-        self.notice: tuple[str, float] | None = None
-        self.eval_bar = EvalBar()
-        self.eval_graph = EvalGraph()
-        self.move_list = MoveList()
-        self.panel = PanelLayout(pygame.Rect(0, 0, 0, 0))
-        self.panel_open = False  # the side panel on narrow windows
+        self.key_cursor: int | None = None
+        self.turns = EngineTurns(driver, time.monotonic())
+        self.notice: TimedNotice | None = None
+        self.eval_shown: float | None = None
+        self.move_scroll = 0
+        self.panel_open = False
         self.now = time.monotonic()
         self._dirty_game = False
-        self.min_bot_delay = controller.MIN_BOT_DELAY
-        self.gravity = GRAVITY
         self.analysis_only = False  # bots search but never move (screenshots)
-        from game.ui import view
-
-        self._view_mod = view
-        self.layout = view.compute_layout(self)
-        set_caption(session.spec.name)
+        if first_launch:
+            self.open_new_game_dialog(first_launch=True)
+        self.layout = layout.compute_layout(screen.get_size(), self.snapshot())
+        set_caption(self.caps)
 
     # --- small queries ---------------------------------------------------------------------
+    @property
+    def animation(self) -> DropAnimation | None:
+        return self.motion.animation
+
     @property
     def theme(self) -> Theme:
         return THEMES.get(self.settings.theme, THEMES["classic"])
@@ -92,37 +94,20 @@ class App:
     def colour_of(self, player: int) -> Color:
         return self.theme.discs[player ^ int(self.settings.swap_colours)]
 
-    def mark_of(self, player: int) -> int | None:
-        return (player ^ int(self.settings.swap_colours)) if self.theme.marks else None
-
     def player_name(self, player: int) -> str:
-        names = getattr(self.view, "player_names", None)  # X and O in tic-tac-toe games
-        if names:
-            return names[player]
+        if self.caps.player_names is not None:
+            return self.caps.player_names[player]
         return self.theme.disc_names[player ^ int(self.settings.swap_colours)]
 
-    def verdicts(self) -> dict[int, Verdict] | None:
-        """Exact verdicts (or estimates) per column of the shown position, when Exact is on."""
-        s = self.session
-        if not (self.settings.exact and controller.exact_available(s)) or s.position.outcome.is_over:
-            return None
-        heat = self.heat if self.heat is not None and self.heat_moves == s.moves_text else None
-        scores = self.exact_cache.get(s.spec.name, s.moves_text)
-        return column_verdicts(s.spec, s.cursor, s.position.legal_moves(), scores, heat)
-
-    def exact_budget(self) -> int | None:
-        """The solver budget the shown position still needs for its verdicts (None: nothing to ask)."""
-        s = self.session
-        if not self.driver.can_search(s.spec.name, "exact"):
-            return None
-        return self.exact_cache.next_budget(s.spec.name, s.moves_text)
+    def names(self) -> tuple[str, str]:
+        return self.player_name(0), self.player_name(1)
 
     def is_bot(self, player: int) -> bool:
         return is_bot(self.settings.mode, self.settings.human_player, player)
 
     def human_can_play(self) -> bool:
         pos = self.session.position
-        if self.overlay or pos.outcome.is_over:
+        if self.overlay is not None or pos.outcome.is_over:
             return False
         if not self.session.at_end:
             return True  # exploring a side line from an earlier position
@@ -130,8 +115,22 @@ class App:
             return self.paused
         return not self.is_bot(pos.to_move)
 
-    def set_notice(self, text: str) -> None:
-        self.notice = (text.splitlines()[0] if text else "", self.now + NOTICE_SECONDS)
+    def verdicts(self) -> dict[int, Verdict] | None:
+        """Exact verdicts (or estimates) per column of the shown position, when Exact is on."""
+        if not (self.settings.exact and self.caps.exact_solver):
+            return None
+        return self.turns.verdicts(self.session)
+
+    def exact_budget(self) -> int | None:
+        return self.turns.exact_budget(self.session)
+
+    def shown_heat(self, any_setting: bool = False) -> HeatData | None:
+        if not (any_setting or self.settings.heatmap):
+            return None
+        return self.turns.heat_for(self.session, self.settings.exact)
+
+    def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None:
+        self.notice = timed_notice(text, self.now, error, self.session.moves_text if about_position else None)
 
     # --- the frame -------------------------------------------------------------------------
     def step(self, events: list[pygame.event.Event] | None = None, now: float | None = None) -> bool:
@@ -139,236 +138,337 @@ class App:
         prev = self.now
         self.now = time.monotonic() if now is None else now
         dt = max(0.0, min(0.1, self.now - prev))
-        self.layout = self._view_mod.compute_layout(self)
+        ctx = self.input_context()
         for event in events if events is not None else pygame.event.get():
-            self.handle(event)
+            for action in actions_for(event, self.layout, ctx):
+                self.apply(action)
+            ctx = self.input_context()
         self.update(dt)
-        self._view_mod.draw(self)
+        frame = self.snapshot()
+        self.layout = layout.compute_layout(self.screen.get_size(), frame)
+        view.draw(self.screen, frame, self.layout)
         return self.running
 
-    def handle(self, event: pygame.event.Event) -> None:
-        from game.ui import input as inp
+    def input_context(self) -> InputContext:
+        s = self.session
+        return InputContext(self.overlay, self.caps.gravity, s.at_end and self.human_can_play(),
+                            self.settings.mode == "bot-vs-bot" and s.at_end, len(s.line), self.move_scroll,
+                            max(10, len(s.line)))
 
-        inp.handle_event(self, event)
+    # --- actions: the one place that changes the state -------------------------------------
+    def apply(self, action: Action) -> None:
+        sess = self.session
+        if is_preference(action):
+            problem = preferences.change(self.settings, action, self.caps.exact_solver)
+            if problem is not None:
+                self.set_notice(problem, error=True)
+            self.sounds.enabled = self.settings.sound
+            self.save_settings()
+            return
+        match action:
+            case Hover(pixel, move):
+                self.mouse, self.hover = pixel, move
+                if move is not None:
+                    self.key_cursor = None
+            case PlayMove(move):
+                if self.human_can_play():
+                    self.play_move(move)
+            case GoTo(ply):
+                self.go_to(ply)
+            case MoveCursor(dx, dy):
+                pos = sess.position
+                if self.caps.gravity:
+                    self.key_cursor = cursors.next_column(pos.legal_moves(), self.caps.width, self.key_cursor,
+                                                          self.hover, dx)
+                else:
+                    self.key_cursor = cursors.next_cell(pos.legal_moves(), self.caps.width, self.caps.height,
+                                                        self.key_cursor, self.hover, dx, dy)
+            case ScrollMoves(rows):
+                moves_rect = self.layout.panel.moves_rect if self.layout.panel is not None else None
+                self.move_scroll = scrolled(self.move_scroll, rows, len(sess.line), moves_rect)
+            case ChangeChoice(field, direction):
+                if self.choice is not None:
+                    self.choice = self.choice.changed(field, direction)
+                    self._show_dialog(isinstance(self.overlay, NewGameCard) and self.overlay.first_launch)
+            case LoadFile(path):
+                self.overlay = None
+                self.load(path=path)
+            case Command():
+                self._command(action)
 
-    # --- actions (keys and buttons share these) --------------------------------------------
-    def do(self, action: str) -> None:
-        from game.ui import actions
+    def _command(self, c: Command) -> None:
+        s, sess = self.settings, self.session
+        if c is Command.NEW_GAME:
+            self.open_new_game_dialog()
+        elif c is Command.START and self.choice is not None:
+            self.start_chosen_game()
+        elif c is Command.CLOSE:
+            self.overlay, self.choice = None, None
+        elif c is Command.NEXT_PAGE and isinstance(self.overlay, HelpCard):
+            self.overlay = HelpCard(self.overlay.page + 1)
+        elif c is Command.HELP:
+            self.overlay = None if isinstance(self.overlay, HelpCard) else HelpCard()
+        elif c is Command.UNDO and sess.cursor > 0:
+            self.cancel_search()
+            if s.mode == "bot-vs-bot":
+                self.paused = True
+            self.go_to(undo_target(s, sess))
+        elif c is Command.REDO:
+            self.cancel_search()
+            self.go_to(redo_target(s, sess))
+        elif c in (Command.FIRST, Command.PREV, Command.NEXT, Command.LAST):
+            self.go_to({Command.FIRST: 0, Command.PREV: sess.cursor - 1, Command.NEXT: sess.cursor + 1,
+                        Command.LAST: len(sess.line)}[c])
+        elif c is Command.CONTINUE:
+            sess.truncate()
+            self._dirty_game = True
+        elif c is Command.PAUSE and s.mode == "bot-vs-bot":
+            self.paused, self.step_requested = not self.paused, False
+        elif c is Command.STEP and s.mode == "bot-vs-bot" and self.paused:
+            self.step_requested = True
+        elif c is Command.PANEL:
+            self.panel_open = not self.panel_open
+        elif c is Command.SAVE:
+            self._report(save_with_evals(sess, games_dir()))
+        elif c is Command.LOAD:
+            folder = games_dir()
+            self.overlay = LoadCard(tuple(files.saved_games(folder)), folder)
+        elif c is Command.COPY:
+            self._report(copy_position(sess))
+        elif c is Command.PASTE:
+            pasted = files.paste_text()
+            if not pasted or not pasted.strip():
+                self.set_notice("The clipboard holds no position", error=True)
+            else:
+                self.load(text=pasted)
+        elif c is Command.PLAY_CURSOR and self.human_can_play():
+            target = self.key_cursor if self.key_cursor is not None else self.hover
+            if target is not None:
+                self.play_move(target)
+        elif c is Command.CLEAR_CURSOR:
+            self.key_cursor = None
+        elif c is Command.QUIT:
+            self.running = False
 
-        actions.perform(self, action)
+    def _report(self, result: tuple[str, bool]) -> None:
+        text, ok = result
+        self.set_notice(text, error=not ok)
+
+    def load(self, text: str | None = None, path: Path | None = None) -> None:
+        """Open a saved game or a position; on failure keep the game and say why."""
+        source = path.name if path is not None else "the clipboard"
+        try:
+            game = read_game(self.session.spec.name, text=text, path=path)
+            self.new_game(game.spec, game.moves, game.cursor)
+        except (SaveFileError, ValueError) as exc:
+            self.set_notice(f"Could not load {source}: {str(exc).splitlines()[0]}", error=True)
+            return
+        restore_evals(self.session, game.evals)
+        self.paused = self.settings.mode == "bot-vs-bot"
+        self.set_notice(f"Loaded {source}: {len(game.moves)} moves")
+
+    # --- the game ----------------------------------------------------------------------------
+    def open_new_game_dialog(self, first_launch: bool = False) -> None:
+        self.choice = choice_from_settings(self.settings)
+        self._show_dialog(first_launch)
+
+    def _show_dialog(self, first_launch: bool) -> None:
+        assert self.choice is not None
+        try:  # the chosen game's own names (X and O) or the theme's colours
+            fixed = capabilities(get_game(self.choice.game)).player_names
+        except (GameError, ValueError):
+            fixed = None
+        names = fixed or self.theme.disc_names
+        self.overlay = NewGameCard(choice_rows(self.choice, (names[0], names[1])), first_launch)
+
+    def start_chosen_game(self) -> None:
+        assert self.choice is not None
+        choice, self.choice, self.overlay = self.choice, None, None
+        try:
+            spec = get_game(choice.game)
+            capabilities(spec)
+        except (GameError, ValueError) as exc:
+            self.set_notice(f"Cannot start {choice.game}: {str(exc).splitlines()[0]}", error=True)
+            return
+        apply_choice(self.settings, choice)
+        self.new_game(spec)
+        self.save_settings()
 
     def play_move(self, move: int) -> bool:
-        """Play ``move`` at the shown position with a drop animation; False if illegal."""
+        """Play ``move`` at the shown position with a drop animation; False (and a notice) if illegal."""
         before = self.session.position
         try:
             after = self.session.play(move)
         except GameError as exc:
-            self.set_notice(controller.refusal_text(before, move) or str(exc))
+            self.set_notice(refusal_text(self.caps, before, move) or str(exc), error=True, about_position=True)
             return False
-        self.driver.cancel()  # whatever it was searching is now the past
-        if self.animation is not None:
-            self._finish_animation()
-        row = self._landing_row(before, move)
-        if row is not None:
-            top = self.session.spec.height + 0.35
-            self.animation = DropAnimation(move, row, before.to_move, top, self.now, self.gravity)
-            self._landed_sound = False
-        else:  # a grid game: the stone appears where it was put (a short scale-in)
-            self.placed = (move, self.now)
-            self.sounds.play("drop", 0)
-            self._end_sound(after)
-        self.pending_move = None
+        self.turns.cancel()  # whatever it was searching is now the past
+        self.motion.start(self.caps, before, after, move, self.now)
+        if self.caps.local_boards:
+            self.key_cursor = None  # the next board to play in changed: the cursor restarts there
         self._dirty_game = True
         return True
 
-    def _landing_row(self, before: Any, move: int) -> int | None:
-        height = getattr(before, "column_height", None)
-        return height(move) if height is not None else None
-
-    def _finish_animation(self) -> None:
-        if self.animation is not None and not self._landed_sound:
-            self.sounds.play("drop", self.animation.row)
-        self.animation = None
-        self._landed_sound = True
-
-    def _end_sound(self, pos: Any) -> None:
-        if pos.outcome.is_over:
-            self.sounds.play("win" if pos.outcome.winner is not None else "draw")
-
     def cancel_search(self) -> None:
-        self.driver.cancel()
-        self.pending_move = None
+        self.turns.cancel()
 
     def go_to(self, ply: int) -> None:
         if self.session.go_to(ply):
-            self.animation = None
-            self.placed = None
-            self._landed_sound = True
-            self.pending_move = None
+            self.motion.stop()
+            self.turns.pending_move = None
             self._dirty_game = True
 
     def new_game(self, spec: GameSpec | None = None, moves: tuple[int, ...] = (), cursor: int | None = None) -> None:
-        new_view = make_board_view(spec or self.session.spec)  # raises ValueError for an unsupported game
-        self.cancel_search()
-        self.session.load(spec or self.session.spec, moves, cursor)
-        self.view = new_view
-        self.settings.game = self.session.spec.name
-        self.animation = None
-        self.placed = None
-        self.key_cursor = None
-        self.hover = None
-        self.layout = self._view_mod.compute_layout(self)  # the new board's geometry at once
-        set_caption(self.session.spec.name)
-        self.heat = None
-        self.paused = False
+        spec = spec or self.session.spec
+        caps = capabilities(spec)  # raises ValueError for a game the app cannot show
+        self.turns.forget()
+        self.session.load(spec, moves, cursor)
+        self.caps = caps
+        self.settings.game = spec.name
+        self.motion.stop()
+        self.key_cursor, self.hover = None, None
+        self.eval_shown, self.move_scroll = None, 0
+        self.paused = self.settings.mode == "bot-vs-bot" and bool(moves)
         self.step_requested = False
         self._dirty_game = True
+        set_caption(caps)
 
     def save_settings(self) -> None:
-        if not self.persist:
-            return
-        notice = save_settings(self.settings)
-        if notice:
-            self.set_notice(notice)
+        if self.persist:
+            notice = save_settings(self.settings)
+            if notice:
+                self.set_notice(notice, error=True)
 
     # --- update ------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         now = self.now
-        for event in self.driver.poll():
-            self._on_engine(event.kind, event.search, event.message)
-        self._schedule_search()
-        self._apply_pending(now)
-        if self.animation is not None:
-            if not self._landed_sound and self.animation.landed(now):
-                self.sounds.play("drop", self.animation.row)
-                self._landed_sound = True
-            if self.animation.done(now):
-                self.animation = None
-                self._end_sound(self.session.position)
-        self.eval_bar.update(self.session.eval_at(self.session.cursor), dt)
-        if self.notice and now > self.notice[1]:
+        for text, error in self.turns.poll(self.session):
+            self.set_notice(text, error)
+        if not (isinstance(self.overlay, NewGameCard) and self.overlay.first_launch):  # nothing moves before
+            notice = self.turns.schedule(self.settings, self.session, self.caps, self.paused, self.step_requested,
+                                         self.analysis_only, now)
+            if notice is not None:
+                self.set_notice(*notice)
+        held = self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested
+        animating = self.motion.moving(now)
+        move = self.turns.due_move(self.settings, self.session, held, now, animating)
+        if move is not None and self.play_move(move):
+            self.step_requested = False
+        self.motion.tick(now, self.session.position)
+        point = self.session.eval_at(self.session.cursor)
+        target = point.value if point is not None else None
+        self.eval_shown = target if self.eval_shown is None or (point is not None and point.exact) \
+            else eased(self.eval_shown, target, dt)
+        if self.notice is not None and not self.notice.live(now, self.session.moves_text):
             self.notice = None
-        if self._dirty_game and self.autosave:
-            s = self.session
-            notice = write_autosave(files.game_json(s))
-            if notice:
-                self.set_notice(notice)
+        panel = self.layout.panel
+        self.move_scroll = follow(self.move_scroll, self.session.cursor, len(self.session.line),
+                                  panel.moves_rect if panel is not None else None)
+        if self._dirty_game and self.persist:
+            problem = write_autosave(files.game_json(self.session))
+            if problem:
+                self.set_notice(problem, error=True)
         self._dirty_game = False
 
-    def _on_engine(self, kind: str, search: Search | None, msg: dict[str, Any]) -> None:
-        if kind == "restarted":
-            self.set_notice(f"Engine restarted: {msg.get('message', 'it stopped unexpectedly')}")
-            return
-        if kind == "error":
-            self._on_engine_error(search, msg)
-            return
-        if search is None:
-            return
-        consistent = self.session.spec.moves_to_text(self.session.line[: search.ply]) == search.moves
-        if not consistent:
-            return
-        heat = heat_from_info(self.session.spec, search.ply, msg) if kind in ("info", "bestmove") else None
-        if heat is not None:  # (a solver's "solution" has scores, not visits)
-            self.heat, self.heat_moves = heat, search.moves
-        value = msg.get("value")
-        searched = msg.get("iterations") or msg.get("proven")  # a result of 0 iterations says nothing
-        if isinstance(value, int | float) and searched:
-            self.session.record_eval(search.ply, float(value))
-        if kind == "solution" and search.kind == "exact":
-            scores = scores_from_solution(self.session.spec, msg)
-            self.exact_cache.put(search.game, search.moves, scores, search.budget_ms)
-            return
-        if kind == "solution" and search.kind == "solve":
-            move = controller.best_scored_move(self.session, msg)
-            self.pending_move = (search.moves, move, self.turn_started + self.min_bot_delay)
-            return
-        if kind == "bestmove" and search.kind == "bot":
-            try:
-                move = self.session.spec.parse_move(str(msg.get("move")))
-            except GameError:
-                self.set_notice(f"Engine sent a bad move {msg.get('move')!r}")
-                return
-            self.pending_move = (search.moves, move, self.turn_started + self.min_bot_delay)
+    # --- the snapshot --------------------------------------------------------------------------
+    def snapshot(self) -> Frame:
+        """The frame to draw: an immutable picture of the state (see ``snapshot.build_frame``)."""
+        s, sess = self.settings, self.session
+        can_play = self.human_can_play()
+        held = s.mode == "bot-vs-bot" and self.paused and not self.step_requested
+        return build_frame(FrameFacts(
+            now=self.now, settings=s, session=sess, caps=self.caps, theme=self.theme, names=self.names(),
+            colours=(self.colour_of(0), self.colour_of(1)), can_play=can_play, hover=self.hover,
+            key_cursor=self.key_cursor, animation=self.motion.animation, placed=self.motion.placed,
+            heat=self.shown_heat(),
+            verdicts=self.verdicts(), eval_shown=self.eval_shown, paused=self.paused, held=held,
+            analysis_only=self.analysis_only, planned=self.turns.planned(sess), engine_ready=self.turns.driver.is_ready,
+            search=self.turns.driver.search, notice=self.notice.notice if self.notice is not None else None,
+            overlay=self.overlay, mouse=self.mouse, panel_open=self.panel_open, move_scroll=self.move_scroll,
+        ))
 
-    def _on_engine_error(self, search: Search | None, msg: dict[str, Any]) -> None:
-        text = str(msg.get("message", "error"))
-        if search is None or search.failed is None:
-            self.set_notice(f"Engine: {text}")
-        elif search.kind == "exact":
-            self.set_notice(f"No exact verdicts: {text}")
-        elif search.kind in ("bot", "solve"):
-            self.set_notice(f"The engine cannot search {search.game} ({text}); the bot plays random moves")
-        else:
-            self.set_notice(f"No analysis for {search.game}: {text}")
+    # --- what the headless runs (screenshot, smoke test, frame benchmark) ask --------------------
+    def missing_analysis(self) -> list[str]:
+        """What the shown position still lacks from the engine for a faithful picture (empty: nothing)."""
+        if isinstance(self.overlay, NewGameCard):
+            return []  # the start screen: nothing is analysed behind it
+        return self.turns.missing_analysis(self.settings, self.session, self.caps)
 
-    def _schedule_search(self) -> None:
-        s = self.session
-        key = f"{s.spec.name}/{s.moves_text}/{s.at_end}"
-        if key != self._turn_key:
-            self._turn_key = key
-            self.turn_started = self.now
-        want = controller.wanted_search(self.settings, s, self.paused, self.step_requested, self.exact_budget(),
-                                        self.analysis_only)
-        current = self.driver.search
-        if want is None:
-            if current is not None:
-                self.cancel_search()
-            return
-        kind, budget = want
-        if kind == "bot" and budget == 0:  # the Random level needs no engine
-            if current is not None:
-                self.cancel_search()
-            self._random_move(self.min_bot_delay * 1.4)
-            return
-        exact = self.settings.bots[s.position.to_move].difficulty.exact if kind == "bot" else True
-        if not self.driver.can_search(s.spec.name, kind):  # type: ignore[arg-type]
-            if current is not None and not current.finished:
-                self.driver.cancel()
-            if kind in ("bot", "solve"):
-                self._random_move(self.min_bot_delay)
-            return
-        if current is not None and current.key == (kind, s.spec.name, s.moves_text, budget):
-            return
-        if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
-            return  # the move is known; waiting for the animation
-        self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact)  # type: ignore[arg-type]
-        if self.driver.unavailable and kind in ("bot", "solve"):
-            self.set_notice(f"{self.driver.unavailable}: bots play random moves")
+    def engine_problem(self) -> str | None:
+        """Why the engine will not deliver (unavailable, or it refused this game's searches)."""
+        return self.turns.problem(self.session.spec.name)
 
-    def _random_move(self, delay: float) -> None:
-        s = self.session
-        if self.pending_move is None or self.pending_move[0] != s.moves_text:
-            move = random.choice(s.position.legal_moves())
-            self.pending_move = (s.moves_text, move, self.turn_started + delay)
+    def engine_ready(self) -> bool:
+        return self.turns.driver.start() and self.turns.driver.is_ready
 
-    def _apply_pending(self, now: float) -> None:
-        p = self.pending_move
-        if p is None:
-            return
-        s = self.session
-        if p[0] != s.moves_text or not s.at_end or not controller.bot_to_move(self.settings, s):
-            self.pending_move = None
-            return
-        if self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested:
-            return
-        if now < p[2] or (self.animation is not None and not self.animation.done(now)):
-            return
-        self.pending_move = None
-        if self.driver.search is not None and self.driver.search.finished:
-            self.driver.search = None
-        if self.play_move(p[1]):
-            self.step_requested = False
+    def hold_bots(self) -> None:
+        self.analysis_only = True
+
+    def hurry(self) -> None:
+        """Bots move at once and discs fall fast (smoke test, benchmarks)."""
+        self.turns.min_bot_delay, self.motion.gravity = 0.02, self.motion.gravity * 12
+
+    def clear_notice(self) -> None:
+        self.notice = None
+
+    def game_finished(self) -> bool:
+        return self.session.final_position.outcome.is_over and self.motion.animation is None
+
+    def moves_played(self) -> int:
+        return len(self.session.line)
+
+    def result_line(self) -> str:
+        outcome = self.session.final_position.outcome
+        result = "draw" if outcome.winner is None else f"{self.player_name(outcome.winner)} won"
+        return f"{result} ({self.session.line_text})"
+
+    def bot_iterations(self) -> int | None:
+        return self.turns.bot_iterations()
+
+    def save_png(self, path: Path) -> None:
+        window.save_png(self.screen, path)
 
     # --- shutdown -----------------------------------------------------------------------------
     def close(self) -> None:
         self.cancel_search()
-        self.driver.close()
+        self.turns.driver.close()
         self.settings.window = self.screen.get_size()
         self.save_settings()
         self.sounds.close()
 
 
+def create_app(settings: Settings, session: Session, persist: bool = True, driver: EngineDriver | None = None,
+               first_launch: bool = False, notices: list[str] | None = None) -> App:
+    screen = window.open_window(settings.window)
+    sounds = Sounds(enabled=settings.sound)
+    app = App(screen, settings, session, driver or EngineDriver(default_client_factory), sounds, persist,
+              first_launch)
+    for notice in notices or []:
+        app.set_notice(notice, error=True)
+    app.turns.driver.start()
+    return app
 
-def set_caption(game: str) -> None:
-    title = game_title(game)
-    pygame.display.set_caption(title if game == "connect4" else f"{title} · Connect 4 MCTS")
+
+def main_loop(app: App) -> int:
+    clock = pygame.time.Clock()
+    try:
+        while app.step():
+            app.screen = pygame.display.get_surface() or app.screen
+            pygame.display.flip()
+            clock.tick(window.FPS)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        shutdown(app)
+    return 0
+
+
+def shutdown(app: App) -> None:
+    try:
+        app.close()
+    finally:
+        window.close_window()
+
+
+def set_caption(caps: GameCapabilities) -> None:
+    pygame.display.set_caption(caps.title if caps.name == "connect4" else f"{caps.title} · Connect 4 MCTS")

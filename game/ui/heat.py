@@ -1,13 +1,21 @@
-"""What the heatmap shows: each move's share of the visits and its win rate, from an engine info line."""
+"""What the heatmap shows: each move's share of the visits and its win rate, from an engine info line,
+and which moves it stresses. No pygame.
+
+Where exact results are known (a proven child, a solver score) they decide: a proven loss is never
+stressed while another move is not lost, a proven win is stressed most, and ``best`` is the move the
+engine's exact play picks (fastest win, else the most visited move no proof rules out, slowest loss).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from game import GameSpec
 from game.errors import GameError
+
+UNIFORM_SPREAD = 1e-6  # shares closer than this tell the moves apart no more
 
 
 @dataclass(frozen=True)
@@ -16,7 +24,21 @@ class HeatEntry:
     share: float  # share of the root's visits, 0..1
     value: float  # win probability for the player making this move
     proven: str | None = None  # "win" | "loss" | "draw" from the mover's side
-    score: int | None = None
+    score: int | None = None  # exact solver score (Pons' convention, mover's side)
+
+    @property
+    def outcome(self) -> str | None:
+        """The exact result of this move for its mover, when known."""
+        if self.score is not None:
+            return "win" if self.score > 0 else "loss" if self.score < 0 else "draw"
+        return self.proven
+
+    def rank(self) -> tuple[int, int, float, float]:
+        """Bigger is better for the mover: exact wins first (faster first), proven losses last (slower first)."""
+        outcome = self.outcome
+        group = {"win": 2, "loss": 0}.get(outcome or "", 1)
+        length = self.score if self.score is not None else 0
+        return (group, length, self.share, self.value)
 
 
 @dataclass(frozen=True)
@@ -24,12 +46,67 @@ class HeatData:
     ply: int  # the position (number of moves of the line) the search ran on
     entries: dict[int, HeatEntry]
     iterations: int = 0
+    chosen: int | None = None  # the move an exact search decided to play (it outranks the visits)
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """A hashable stand-in for this heat (for caches of painted layers)."""
+        return (self.ply, self.iterations, self.chosen, tuple(sorted(self.entries.items())))
+
+    @property
+    def all_lost(self) -> bool:
+        return bool(self.entries) and all(e.outcome == "loss" for e in self.entries.values())
+
+    @property
+    def common_outcome(self) -> str | None:
+        """"win", "draw" or "loss" when every move is proven to end that way."""
+        outcomes = {e.outcome for e in self.entries.values()}
+        return next(iter(outcomes)) if len(outcomes) == 1 else None
+
+    @property
+    def uniform(self) -> bool:
+        """No move stands out: every move proven equal (same result, same length), or equal shares and
+        nothing proven. The overlay then stresses no move and labels none (the status line says why)."""
+        values = list(self.entries.values())
+        if self.common_outcome is not None and len({e.score for e in values}) == 1:
+            return True
+        if any(e.outcome is not None for e in values):
+            return False
+        shares = [e.share for e in values]
+        return not shares or max(shares) - min(shares) < UNIFORM_SPREAD
 
     @property
     def best(self) -> int | None:
-        if not self.entries:
+        """The move the overlay marks: None when nothing stands out or every move loses."""
+        if not self.entries or self.uniform or self.all_lost:
             return None
-        return max(self.entries.values(), key=lambda e: (e.share, e.value)).move
+        if self.chosen in self.entries:
+            return self.chosen
+        return max(self.entries.values(), key=HeatEntry.rank).move
+
+    def emphasis(self, move: int) -> float:
+        """How strongly the overlay paints ``move``, 0..1 (the best move 1)."""
+        entry = self.entries.get(move)
+        if entry is None or self.uniform or self.all_lost:
+            return 0.0
+        if move == self.best:
+            return 1.0
+        if entry.outcome == "loss":
+            return 0.0
+        if entry.outcome == "win":
+            return 0.9
+        alive = [e.share for e in self.entries.values() if e.outcome != "loss"]
+        top = max(alive, default=0.0) or 1.0
+        best = self.entries[self.best] if self.best is not None else None
+        ceiling = 0.35 if best is not None and best.outcome == "win" else 0.85  # a proven win outshines visits
+        return ceiling * entry.share / top
+
+    def with_scores(self, scores: Mapping[int, int | None] | None) -> HeatData:
+        """This heat with the solver's known scores filled in."""
+        if not scores:
+            return self
+        entries = {m: replace(e, score=scores[m]) if scores.get(m) is not None else e for m, e in self.entries.items()}
+        return replace(self, entries=entries)
 
 
 def engine_children(spec: GameSpec, children: Any) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -48,32 +125,22 @@ def exact_score(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def heat_from_info(spec: GameSpec, ply: int, msg: dict) -> HeatData | None:
+def heat_from_info(spec: GameSpec, ply: int, msg: dict[str, Any]) -> HeatData | None:
     """Parse the ``children`` of an info/bestmove line; None when there is nothing usable."""
-    children = msg.get("children")
-    if not isinstance(children, list) or not children:
-        return None
     parsed: list[tuple[int, int, float, str | None, int | None]] = []
-    for move, child in engine_children(spec, children):
-        visits = child.get("visits", 0)
-        value = child.get("value", 0.5)
-        proven = child.get("proven")
-        score = child.get("score")
-        parsed.append(
-            (
-                move,
-                int(visits) if isinstance(visits, int | float) else 0,
-                float(value) if isinstance(value, int | float) else 0.5,
-                proven if proven in ("win", "loss", "draw") else None,
-                exact_score(score),
-            )
-        )
-    total = sum(p[1] for p in parsed)
+    for move, child in engine_children(spec, msg.get("children")):
+        visits, value, proven = child.get("visits", 0), child.get("value", 0.5), child.get("proven")
+        parsed.append((
+            move,
+            int(visits) if isinstance(visits, int | float) and not isinstance(visits, bool) else 0,
+            float(value) if isinstance(value, int | float) else 0.5,
+            proven if proven in ("win", "loss", "draw") else None,
+            exact_score(child.get("score")),
+        ))
     if not parsed:
         return None
-    entries = {
-        m: HeatEntry(m, (v / total) if total else 0.0, val, pr, sc) for m, v, val, pr, sc in parsed
-    }
+    total = sum(p[1] for p in parsed)
+    entries = {m: HeatEntry(m, (v / total) if total else 0.0, val, pr, sc) for m, v, val, pr, sc in parsed}
     iterations = msg.get("iterations", total)
     return HeatData(ply, entries, int(iterations) if isinstance(iterations, int | float) else total)
 
@@ -86,11 +153,5 @@ def share_text(share: float) -> str:
 
 
 def verdict_text(entry: HeatEntry) -> str:
-    """The second label under a column: the win rate, or the proven result."""
-    if entry.proven == "win":
-        return "win"
-    if entry.proven == "loss":
-        return "loss"
-    if entry.proven == "draw":
-        return "draw"
-    return f"{entry.value * 100:.0f}%"
+    """The second label under a column: the proven result, or the win rate."""
+    return entry.outcome or f"{entry.value * 100:.0f}%"

@@ -12,13 +12,23 @@ from dataclasses import dataclass, field
 from game import GameSpec, Position, get_game
 
 
+@dataclass(frozen=True)
+class EvalPoint:
+    """The first player's winning chance (draws count half) after some moves; ``exact`` when proven."""
+
+    value: float
+    exact: bool = False
+
+
 @dataclass
 class Session:
     spec: GameSpec
     line: list[int] = field(default_factory=list)
     cursor: int = 0
-    # win probability of the first player (0) after ``ply`` moves of the line, from the engine
+    # the first player's (0) winning chance after ``ply`` moves of the line, from the engine's estimates
     evals: dict[int, float] = field(default_factory=dict)
+    # proven values for the first player, by position text: exact results outrank every estimate
+    proofs: dict[str, float] = field(default_factory=dict)
     _positions: list[Position] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -64,13 +74,21 @@ class Session:
     def line_text(self) -> str:
         return self.spec.moves_to_text(self.line)
 
-    def eval_at(self, ply: int) -> float | None:
-        """First player's win probability after ``ply`` moves: exact when the game is over."""
+    def eval_at(self, ply: int) -> EvalPoint | None:
+        """The first player's winning chance after ``ply`` moves, one point of view for the whole game:
+        the result when the game is over, else a proof of that position, else the latest estimate."""
         pos = self._positions[ply]
         outcome = pos.outcome
         if outcome.is_over:
-            return 0.5 if outcome.winner is None else (1.0 if outcome.winner == 0 else 0.0)
-        return self.evals.get(ply)
+            return EvalPoint(0.5 if outcome.winner is None else (1.0 if outcome.winner == 0 else 0.0), True)
+        proof = self.proofs.get(self.spec.moves_to_text(self.line[:ply]))
+        if proof is not None:
+            return EvalPoint(proof, True)
+        value = self.evals.get(ply)
+        return EvalPoint(value) if value is not None else None
+
+    def eval_series(self) -> tuple[EvalPoint | None, ...]:
+        return tuple(self.eval_at(i) for i in range(len(self.line) + 1))
 
     # --- changing ------------------------------------------------------------------------
     def play(self, move: int) -> Position:
@@ -105,6 +123,7 @@ class Session:
         self.line = []
         self.cursor = 0
         self.evals = {}
+        self.proofs = {}
         self._rebuild()
 
     def load(self, spec: GameSpec, moves: tuple[int, ...], cursor: int | None = None) -> None:
@@ -113,10 +132,18 @@ class Session:
         self.line = list(moves)
         self.cursor = len(moves) if cursor is None else cursor
         self.evals = {}
+        self.proofs = {}
         self._rebuild()
 
     def record_eval(self, ply: int, value_for_mover: float) -> None:
-        """Store an engine value given for the side to move after ``ply`` moves."""
+        """Store an engine estimate given for the side to move after ``ply`` moves."""
         if 0 <= ply < len(self._positions):
             to_move = self._positions[ply].to_move
             self.evals[ply] = value_for_mover if to_move == 0 else 1.0 - value_for_mover
+
+    def record_proof(self, moves: tuple[int, ...] | list[int], mover: int, result: str) -> None:
+        """Store a proven ``result`` ("win" | "draw" | "loss") for ``mover`` at the position after ``moves``."""
+        value = {"win": 1.0, "draw": 0.5, "loss": 0.0}[result]
+        if len(self.proofs) > 20000:
+            self.proofs.clear()
+        self.proofs[self.spec.moves_to_text(list(moves))] = value if mover == 0 else 1.0 - value

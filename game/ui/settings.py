@@ -59,6 +59,7 @@ class Settings:
     eval_bar: bool = True
     window: tuple[int, int] = DEFAULT_WINDOW
     game: str = "connect4"
+    search_threads: int = 0  # engine search threads; 0: all cores but one (the engine option is wired by the lead)
 
     def to_json(self) -> str:
         data = asdict(self)

@@ -1,165 +1,148 @@
 """The right-hand panel: players, game buttons, navigation, toggles, files, moves and eval graph.
 
-``build_panel`` turns the app's state into buttons and areas; the app hit-tests the buttons and
-``draw_panel`` paints them. Every keyboard action has a button here.
+``build_panel`` turns the frame's panel model into buttons and areas (the same rows in the same
+places during a game); ``draw_panel`` paints them. Every keyboard action has a button here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import pygame
 
-from game.ui import fonts
-from game.ui.controller import exact_available
-from game.ui.game_choices import game_title
-from game.ui.players import MODE_LABELS, is_bot
+from game.ui import fonts, text
+from game.ui.actions import Command, CycleBotLevel, CycleTheme, StepCustomTime
+from game.ui.frame import PanelModel
+from game.ui.themes import Theme
 from game.ui.widgets import Button, draw_button, row_rects
 
-if TYPE_CHECKING:
-    from game.ui.game_app import App
 
-ROW = 30
-GAP = 6
-
-
-@dataclass
+@dataclass(frozen=True)
 class PanelLayout:
     rect: pygame.Rect
-    buttons: list[Button] = field(default_factory=list)
-    headings: list[tuple[str, tuple[int, int]]] = field(default_factory=list)
-    moves_rect: pygame.Rect | None = None
-    graph_rect: pygame.Rect | None = None
+    buttons: tuple[Button, ...]
+    headings: tuple[tuple[str, pygame.Rect], ...]
+    moves_rect: pygame.Rect | None
+    graph_rect: pygame.Rect | None
+    font_size: int
 
 
-def build_panel(app: App, rect: pygame.Rect) -> PanelLayout:
-    s = app.settings
-    layout = PanelLayout(rect)
-    row_h, gap = (ROW, GAP) if rect.height >= 640 else (26, 4)
-    left, width = rect.left + 14, rect.width - 28
-    y = rect.top + 12
+def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
+    compact = rect.height < 560
+    row_h, gap = (24, 4) if compact else (30, 6)
+    heading_h = 16 if compact else 20
+    left, width = rect.left + 12, rect.width - 24
+    y = rect.top + (8 if compact else 12)
+    buttons: list[Button] = []
+    headings: list[tuple[str, pygame.Rect]] = []
 
-    def heading(text: str) -> None:
+    def heading(label: str) -> None:
         nonlocal y
-        layout.headings.append((text, (left, y)))
-        y += 20
+        headings.append((label, pygame.Rect(left, y, width, heading_h - 4)))
+        y += heading_h
 
-    def row(*buttons: tuple[str, str, dict]) -> None:
+    def row(*items: Button) -> None:
         nonlocal y
-        for r, (label, action, extra) in zip(row_rects(left, y, width, row_h, len(buttons), gap), buttons, strict=True):
-            layout.buttons.append(Button(r, label, action, **extra))
         y += row_h + gap
+        buttons.extend(items)
 
-    heading("GAME")
-    row((game_title(app.session.spec.name), "game", {"style": "cycle", "tooltip": "Switch game (G): a new game"}))
-    heading("PLAYERS")
-    row((MODE_LABELS[s.mode], "mode", {"style": "cycle", "tooltip": "Game mode"}))
-    if s.mode == "vs-bot":
-        order = "You move first" if s.human_player == 0 else "Bot moves first"
-        row((order, "order", {"style": "cycle"}), ("Swap colours", "colours", {}))
-    for player in (0, 1):
-        name = app.player_name(player)
-        if is_bot(s.mode, s.human_player, player):
-            bot = s.bots[player]
-            label_rect, cycle_rect = row_rects(left, y, width, row_h, 2, gap)
-            layout.buttons.append(Button(label_rect, f"{name} · Bot", "", style="flat", swatch=app.colour_of(player)))
-            layout.buttons.append(Button(cycle_rect, bot.label(), f"bot{player}", style="cycle"))
-            y += row_h + gap
-            if bot.difficulty.kind == "custom":
-                row(("− time", f"custom{player}-", {}), ("+ time", f"custom{player}+", {}))
+    def rects(count: int) -> list[pygame.Rect]:
+        return row_rects(left, y, width, row_h, count, gap)
+
+    heading(f"PLAYERS · {m.mode_label.upper()}")
+    for player, p in enumerate(m.players):
+        if p.bot_label is None:
+            row(Button(rects(1)[0], f"{p.name} · Human", None, style="flat", swatch=p.colour))
+            continue
+        name_w = round(width * 0.36)
+        name = pygame.Rect(left, y, name_w, row_h)
+        rest = pygame.Rect(left + name_w + gap, y, width - name_w - gap, row_h)
+        items = [Button(name, f"{p.name} · Bot", None, style="flat", swatch=p.colour)]
+        if p.custom:
+            minus_w = 30
+            selector = pygame.Rect(rest.left, y, rest.width - 2 * (minus_w + gap), row_h)
+            minus = pygame.Rect(selector.right + gap, y, minus_w, row_h)
+            plus = pygame.Rect(minus.right + gap, y, minus_w, row_h)
+            items += [Button(minus, "−", StepCustomTime(player, -1), tooltip="Less time"),
+                      Button(plus, "+", StepCustomTime(player, 1), tooltip="More time")]
         else:
-            row((f"{name} · Human", "", {"style": "flat", "swatch": app.colour_of(player)}))
+            selector = rest
+        items.insert(1, Button(selector, p.bot_label, CycleBotLevel(player, 1), CycleBotLevel(player, -1),
+                               style="cycle", tooltip="Bot level: ‹ easier, › harder"))
+        row(*items)
     y += 4
-    sess = app.session
-    row(
-        ("New  N", "new", {}),
-        ("Undo  U", "undo", {"enabled": sess.cursor > 0}),
-        ("Redo  R", "redo", {"enabled": not sess.at_end}),
-    )
-    if s.mode == "bot-vs-bot":
-        row(
-            ("Resume  P" if app.paused else "Pause  P", "pause", {"active": app.paused}),
-            ("Step  S", "step", {"enabled": app.paused and not sess.final_position.outcome.is_over}),
-        )
-    nav = row_rects(left, y, width, row_h, 6, gap)
-    cont = nav[4].union(nav[5])
-    for r, label, action, enabled, tip in (
-        (nav[0], "|‹", "first", sess.cursor > 0, "First position (Home)"),
-        (nav[1], "‹", "prev", sess.cursor > 0, "Back (PgUp, Ctrl+←)"),
-        (nav[2], "›", "next", not sess.at_end, "Forward (PgDn, Ctrl+→)"),
-        (nav[3], "›|", "last", not sess.at_end, "Latest move (End)"),
-        (cont, "Continue  C", "continue", not sess.at_end, "Continue from the shown position"),
-    ):
-        layout.buttons.append(Button(r, label, action, enabled=enabled, tooltip=tip))
-    y += row_h + gap
-    exact_ok = exact_available(sess)
-    row(
-        ("Heat H", "heatmap", {"active": s.heatmap, "tooltip": "Visit heatmap (H)"}),
-        ("Exact X", "exact", {"active": s.exact and exact_ok, "enabled": exact_ok,
-                              "tooltip": "Exact verdicts under the columns (solver)"}),
-        ("Eval E", "eval", {"active": s.eval_bar}),
-        ("Sound M", "sound", {"active": s.sound}),
-    )
-    row(
-        ("Save", "save", {}),
-        ("Load", "load", {}),
-        ("Copy", "copy", {}),
-        ("Paste", "paste", {}),
-    )
-    row((f"Theme: {app.theme.label}", "theme", {"style": "cycle"}), ("Help  ?", "help", {}))
-    y += 4
-    remaining = rect.bottom - 12 - y
-    if remaining >= 200:  # moves and the graph
-        graph_h = max(60, min(130, remaining // 3))
+    top_row = [("New… N", Command.NEW_GAME, True, False), ("Undo U", Command.UNDO, m.can_undo, False),
+               ("Redo R", Command.REDO, m.can_redo, False)]
+    if m.bot_vs_bot:
+        top_row += [("Resume P" if m.paused else "Pause P", Command.PAUSE, True, m.paused),
+                    ("Step S", Command.STEP, m.can_step, False)]
+    row(*(Button(r, label, action, enabled=enabled, active=active)
+          for r, (label, action, enabled, active) in zip(rects(len(top_row)), top_row, strict=True)))
+    nav = rects(6)
+    row(Button(nav[0], "|‹", Command.FIRST, enabled=not m.at_start, tooltip="First position (Home)"),
+        Button(nav[1], "‹", Command.PREV, enabled=not m.at_start, tooltip="Back (PgUp, Ctrl+←)"),
+        Button(nav[2], "›", Command.NEXT, enabled=not m.at_end, tooltip="Forward (PgDn, Ctrl+→)"),
+        Button(nav[3], "›|", Command.LAST, enabled=not m.at_end, tooltip="Latest move (End)"),
+        Button(nav[4].union(nav[5]), "Continue C", Command.CONTINUE, enabled=not m.at_end,
+               tooltip="Play on from the shown position"))
+    toggles = rects(4)
+    row(Button(toggles[0], "Heat H", Command.HEATMAP, active=m.heatmap, tooltip="Visit heatmap (H)"),
+        Button(toggles[1], "Exact X", Command.EXACT, active=m.exact and m.exact_available,
+               enabled=m.exact_available, tooltip="Exact verdicts under the columns (X)"),
+        Button(toggles[2], "Eval E", Command.EVAL, active=m.eval_bar, tooltip="Eval bar (E)"),
+        Button(toggles[3], "Sound M", Command.SOUND, active=m.sound, tooltip="Sound (M)"))
+    files = rects(4)
+    row(Button(files[0], "Save", Command.SAVE, tooltip="Save the game (Ctrl+S)"),
+        Button(files[1], "Load", Command.LOAD, tooltip="Open a saved game (Ctrl+O)"),
+        Button(files[2], "Copy", Command.COPY, tooltip="Copy the position (Ctrl+C)"),
+        Button(files[3], "Paste", Command.PASTE, tooltip="Paste a position (Ctrl+V)"))
+    theme_r, help_r = row_rects(left, y, width, row_h, 3, gap)[:2], row_rects(left, y, width, row_h, 3, gap)[2]
+    row(Button(theme_r[0].union(theme_r[1]), m.theme_label, CycleTheme(1), CycleTheme(-1), style="cycle",
+               tooltip="Colour theme (T)"),
+        Button(help_r, "Help ?", Command.HELP))
+    y += 2
+    moves_rect = graph_rect = None
+    remaining = rect.bottom - 8 - y
+    if remaining >= 2 * heading_h + 90:
+        graph_h = max(50, min(130, round((remaining - 2 * heading_h) * 0.45)))
         heading("MOVES")
-        moves_bottom = rect.bottom - 12 - graph_h - 28
-        layout.moves_rect = pygame.Rect(left, y, width, moves_bottom - y)
-        y = moves_bottom + 8
+        moves_bottom = rect.bottom - 8 - graph_h - heading_h - 4
+        moves_rect = pygame.Rect(left, y, width, moves_bottom - y)
+        y = moves_bottom + 4
         heading("EVALUATION")
-        layout.graph_rect = pygame.Rect(left, y, width, rect.bottom - 12 - y)
-    elif remaining >= 64:  # only the moves
-        heading("MOVES")
-        layout.moves_rect = pygame.Rect(left, y, width, rect.bottom - 12 - y)
-    return layout
+        graph_rect = pygame.Rect(left, y, width, rect.bottom - 8 - y)
+    elif remaining >= heading_h + 50:
+        heading("EVALUATION")
+        graph_rect = pygame.Rect(left, y, width, rect.bottom - 8 - y)
+    return PanelLayout(rect, tuple(buttons), tuple(headings), moves_rect, graph_rect, 12 if compact else 13)
 
 
-_cache: dict[str, object] = {"key": None, "surface": None}
+def draw_panel(surface: pygame.Surface, panel: PanelLayout, theme: Theme, mouse: tuple[int, int]) -> None:
+    surface.fill(theme.panel, panel.rect)
+    pygame.draw.line(surface, theme.panel_border, panel.rect.topleft, panel.rect.bottomleft)
+    for label, r in panel.headings:
+        text.draw(surface, label, 11, theme.text_dim, r.topleft, bold=True, width=r.width)
+    for b in panel.buttons:
+        draw_button(surface, b, theme, mouse, panel.font_size)
 
 
-def draw_panel(surface: pygame.Surface, app: App, layout: PanelLayout, mouse: tuple[int, int]) -> None:
-    """Paint the panel; the painted buttons are cached until a label, a state or the hover changes."""
-    theme = app.theme
-    hovered = next((i for i, b in enumerate(layout.buttons) if b.enabled and b.rect.collidepoint(mouse)), None)
-    key = (
-        tuple(layout.rect), theme.key, hovered, tuple(layout.headings),
-        tuple((tuple(b.rect), b.label, b.enabled, b.active, b.swatch) for b in layout.buttons),
-    )
-    if key != _cache["key"] or _cache["surface"] is None:
-        _cache["surface"] = _paint(app, layout, mouse)
-        _cache["key"] = key
-    panel = _cache["surface"]
-    assert isinstance(panel, pygame.Surface)
-    surface.blit(panel, layout.rect.topleft)
+def draw_tooltip(surface: pygame.Surface, buttons: tuple[Button, ...], theme: Theme, mouse: tuple[int, int],
+                 bounds: pygame.Rect) -> None:
+    """The hovered button's tooltip, below it (it never covers the row or heading above)."""
+    hovered = next((b for b in buttons if b.tooltip and b.enabled and b.rect.collidepoint(mouse)), None)
+    if hovered is None:
+        return
+    box = tooltip_rect(hovered, fonts.font(12).size(hovered.tooltip)[0], bounds)
+    pygame.draw.rect(surface, theme.button_hover, box, border_radius=5)
+    pygame.draw.rect(surface, theme.panel_border, box, width=1, border_radius=5)
+    text.draw(surface, hovered.tooltip, 12, theme.text, box.center, "center", width=box.width - 8)
 
 
-def _paint(app: App, layout: PanelLayout, mouse: tuple[int, int]) -> pygame.Surface:
-    theme = app.theme
-    panel = pygame.Surface(layout.rect.size)
-    panel.fill(theme.panel)
-    dx, dy = -layout.rect.left, -layout.rect.top
-    local_mouse = (mouse[0] + dx, mouse[1] + dy)
-    pygame.draw.line(panel, theme.panel_border, (0, 0), (0, layout.rect.height))
-    for text, (x, y) in layout.headings:
-        fonts.blit_text(panel, text, 11, theme.text_dim, (x + dx, y + dy), bold=True)
-    for b in layout.buttons:
-        local = Button(b.rect.move(dx, dy), b.label, b.action, b.enabled, b.active, b.tooltip, b.swatch, b.style)
-        draw_button(panel, local, theme, local_mouse, 13)
-    hovered = next((b for b in layout.buttons if b.tooltip and b.rect.collidepoint(mouse)), None)
-    if hovered is not None:
-        img = fonts.text(hovered.tooltip, 12, theme.text)
-        box = img.get_rect(midbottom=(hovered.rect.centerx + dx, hovered.rect.top + dy - 4)).inflate(12, 6)
-        box.clamp_ip(panel.get_rect())
-        pygame.draw.rect(panel, theme.button_hover, box, border_radius=5)
-        panel.blit(img, img.get_rect(center=box.center))
-    return panel
+def tooltip_rect(button: Button, text_width: int, bounds: pygame.Rect) -> pygame.Rect:
+    """Where a button's tooltip goes: just below the button (above it only at the bottom edge)."""
+    box = pygame.Rect(0, 0, min(bounds.width - 12, text_width) + 12, 22)
+    box.midtop = (button.rect.centerx, button.rect.bottom + 4)
+    if box.bottom > bounds.bottom:
+        box.bottom = button.rect.top - 4
+    box.clamp_ip(bounds)
+    return box

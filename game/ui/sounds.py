@@ -19,7 +19,8 @@ def _envelope(n: int, attack: float, decay: float) -> np.ndarray:
 def _to_sound(wave: np.ndarray, volume: float) -> pygame.mixer.Sound:
     wave = np.clip(wave * volume, -1, 1)
     pcm = (wave * 32767).astype(np.int16)
-    channels = pygame.mixer.get_init()[2] if pygame.mixer.get_init() else 2
+    init = pygame.mixer.get_init()
+    channels = init[2] if init is not None else 2
     data = np.repeat(pcm[:, None], channels, axis=1) if channels > 1 else pcm
     return pygame.mixer.Sound(buffer=np.ascontiguousarray(data).tobytes())
 

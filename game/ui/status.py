@@ -1,29 +1,69 @@
-"""The status bar (whose turn, the result, engine progress, notices) and the title line."""
+"""The status bar (whose turn, the result, engine progress) and the notices above it.
+
+``turn_texts`` and ``progress_of`` are pure: they turn explicit facts into the words shown (each in
+variants, longest first, so the bar picks the longest that fits). Notices are drawn as a toast above
+the status bar, wrapped (never cut) and in the error colour when something went wrong.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import pygame
 
-from game.ui import fonts
-from game.ui.players import MODE_LABELS
+from game.ui import fonts, text
+from game.ui.frame import Notice, Progress, Status
+from game.ui.themes import Color, Theme
 from game.ui.widgets import draw_progress
 
-if TYPE_CHECKING:
-    from game.ui.game_app import App
+
+@dataclass(frozen=True)
+class TurnFacts:
+    names: tuple[str, str]
+    over: bool
+    winner: int | None
+    to_move: int
+    at_end: bool
+    cursor: int
+    line_len: int
+    vs_bot: bool
+    bot_to_move: bool
+    human_won: bool  # vs-bot: the winner is the human
+    paused: bool
+    held_back: bool  # screenshots: the bots do not move
+    planned: str | None  # the move the bot has decided on (shown until it is played)
+    gravity: bool
+    width: int
 
 
-def title_text(app: App) -> str:
-    s = app.settings
-    parts = []
-    for p in (0, 1):
-        who = f"Bot ({s.bots[p].label()})" if app.is_bot(p) else "Human"
-        parts.append(f"{app.player_name(p)}: {who}")
-    return f"{MODE_LABELS[s.mode]} · " + " vs ".join(parts)
+def turn_texts(f: TurnFacts) -> tuple[str, ...]:
+    if f.over:
+        if f.winner is None:
+            return ("Draw: the board is full", "Draw")
+        name = f.names[f.winner]
+        if f.vs_bot:
+            who = "you win!" if f.human_won else "the bot wins"
+            return (f"{name} wins: {who}", f"{name} wins")
+        return (f"{name} wins!", f"{name} wins")
+    name = f.names[f.to_move]
+    if not f.at_end:
+        return (f"Viewing move {f.cursor} of {f.line_len} · End returns, Continue plays on",
+                f"Viewing move {f.cursor} of {f.line_len}", f"Move {f.cursor}/{f.line_len}")
+    if f.bot_to_move and not f.held_back:
+        if f.paused:
+            return (f"Paused · {name} to move · S steps one move, P resumes", f"Paused · {name} to move", "Paused")
+        if f.planned is not None:
+            return (f"{name} plays {f.planned}", f"{name}: {f.planned}")
+        return (f"{name} is thinking", f"{name} thinks")
+    if f.bot_to_move:
+        return (f"{name} (bot) to move", f"{name} to move")
+    how = f"click a column or press 1-{f.width}" if f.gravity else "click a cell, or arrows and Enter"
+    if f.vs_bot:
+        return (f"Your move ({name}) · {how}", f"Your move ({name})", "Your move")
+    return (f"{name} to move · {how}", f"{name} to move", name)
 
 
-def _count(n: float) -> str:
+def count_text(n: float) -> str:
     if n >= 1e6:
         return f"{n / 1e6:.1f}M"
     if n >= 1e3:
@@ -31,79 +71,70 @@ def _count(n: float) -> str:
     return f"{n:.0f}"
 
 
-def status_text(app: App) -> str:
-    sess = app.session
-    pos = sess.position
-    outcome = pos.outcome
-    if outcome.is_over and (app.animation is None or sess.cursor < len(sess.line)):
-        if outcome.winner is None:
-            return "Draw: the board is full"
-        name = app.player_name(outcome.winner)
-        if app.settings.mode == "vs-bot":
-            return f"{name} wins: " + ("you win!" if not app.is_bot(outcome.winner) else "the bot wins")
-        return f"{name} wins!"
-    if outcome.is_over:
-        return ""
-    name = app.player_name(pos.to_move)
-    if not sess.at_end:
-        return f"Viewing move {sess.cursor} of {len(sess.line)} · End returns, Continue plays on from here"
-    if app.is_bot(pos.to_move) and not app.analysis_only:
-        if app.settings.mode == "bot-vs-bot" and app.paused and not app.step_requested:
-            return f"Paused · {name} to move · S steps one move, P resumes"
-        return f"{name} is thinking"
-    if app.is_bot(pos.to_move):  # only while bots are held back (screenshots)
-        return f"{name} (bot) to move"
-    how = (f"click a column or press 1-{sess.spec.width}" if hasattr(pos, "column_height")
-           else "click a cell, or arrows and Enter")
-    if app.settings.mode == "vs-bot":
-        return f"Your move ({name}) · {how}"
-    return f"{name} to move · {how}"
+def progress_of(kind: str, elapsed_s: float, budget_s: float, iterations: int, engine_ready: bool,
+                heard: bool, colour: Color) -> Progress:
+    """What the bar shows for a running search. Before the engine has answered at all the length of the
+    wait is unknown: an indeterminate bar with the time waited, never a fraction that fills and sits."""
+    if not engine_ready and not heard:
+        return Progress((f"starting the engine… {elapsed_s:.0f} s", "starting…"), None, colour)
+    its = f" · {count_text(iterations)} iterations" if iterations > 0 else ""
+    if not heard and elapsed_s > budget_s:  # past its budget without a line: preparing, for how long unknown
+        return Progress((f"preparing the search… {elapsed_s:.0f} s", "preparing…"), None, colour)
+    if kind == "exact":
+        return Progress((f"solving exactly · {elapsed_s:.1f} / {budget_s:g} s", f"{elapsed_s:.1f} s"),
+                        elapsed_s / max(budget_s, 1e-3), colour)
+    if kind in ("bot", "solve"):
+        return Progress((f"{elapsed_s:.1f} / {budget_s:g} s{its}", f"{elapsed_s:.1f} / {budget_s:g} s"),
+                        elapsed_s / max(budget_s, 1e-3), colour)
+    if not heard:
+        return Progress(("analysing…",), None, colour)
+    return Progress((f"analysing · {elapsed_s:.1f} s{its}", f"analysing · {elapsed_s:.1f} s", "analysing"),
+                    None if budget_s <= 0 else min(1.0, elapsed_s / budget_s), colour)
 
 
-def draw_status(surface: pygame.Surface, app: App, rect: pygame.Rect) -> None:
-    theme = app.theme
+def draw_status(surface: pygame.Surface, status: Status, rect: pygame.Rect, theme: Theme, now: float) -> None:
     surface.fill(theme.panel, rect)
     pygame.draw.line(surface, theme.panel_border, rect.topleft, rect.topright)
-    pos = app.session.position
-    x = rect.left + 16
-    colour_player = pos.outcome.winner if pos.outcome.winner is not None else pos.to_move
-    if not (pos.outcome.is_over and pos.outcome.winner is None):
-        pygame.draw.aacircle(surface, app.colour_of(colour_player), (x + 8, rect.centery), 8)
-        x += 24
-    text = status_text(app)
-    img_rect = fonts.blit_text(surface, text, 15, theme.text, (x, rect.centery), "midleft", bold=pos.outcome.is_over)
-    x = img_rect.right + 16
-    search = app.driver.search
-    right_limit = rect.right - 16
-    if app.notice:
-        notice = fonts.fit_text(app.notice[0], 13, max(60, (rect.right - x) // 2))
-        r = fonts.blit_text(surface, notice, 13, theme.accent, (right_limit, rect.centery), "midright")
-        right_limit = r.left - 16
-    if search is not None and not search.finished and app.session.moves_text == search.moves:
-        elapsed = max(0.0, search.elapsed_ms(app.now))
-        iters = search.last_info.get("iterations", 0)
-        iters = iters if isinstance(iters, int | float) else 0
-        if not app.driver.is_ready and not search.last_info:
-            label = "starting engine…"
-        elif search.kind == "exact":
-            label = f"solving exactly · {elapsed / 1000:.1f} / {search.budget_ms / 1000:g} s"
-        elif search.kind in ("bot", "solve"):
-            label = f"{elapsed / 1000:.1f} / {search.budget_ms / 1000:g} s · {_count(iters)} iterations"
-        else:
-            label = f"analysing · {elapsed / 1000:.1f} s · {_count(iters)} iterations"
-        bar_w = min(180, max(60, (right_limit - x) // 3))
-        label_w = fonts.font(12).size(label)[0]
-        if right_limit - x > bar_w + label_w + 12:
-            bar = pygame.Rect(x, rect.centery - 4, bar_w, 8)
-            draw_progress(surface, bar, elapsed / max(1, search.budget_ms), theme, app.colour_of(pos.to_move)
-                          if search.kind != "analysis" else theme.accent)
-            fonts.blit_text(surface, label, 12, theme.text_dim, (bar.right + 10, rect.centery), "midleft")
-    elif f"{app.session.spec.name}/go" in app.driver.refused and not pos.outcome.is_over:
-        label = "no engine search for this game yet" + (" · the bot plays random moves"
-                                                        if app.is_bot(pos.to_move) else "")
-        if right_limit - x > fonts.font(12).size(label)[0]:
-            fonts.blit_text(surface, label, 12, theme.text_dim, (x, rect.centery), "midleft")
-    elif app.pending_move is not None and app.is_bot(pos.to_move) and not pos.outcome.is_over:
-        label = f"plays {app.session.spec.move_to_text(app.pending_move[1])}"
-        if right_limit - x > 80:
-            fonts.blit_text(surface, label, 13, theme.text_dim, (x, rect.centery), "midleft")
+    x = rect.left + 12
+    if status.dot is not None:
+        pygame.draw.aacircle(surface, status.dot, (x + 7, rect.centery), 7)
+        x += 22
+    size = 15 if rect.height > 40 else 13
+    room = rect.right - 12 - x
+    progress = status.progress
+    bar_w = 0
+    if progress is not None:
+        bar_w = min(140, max(50, room // 4))
+        room -= bar_w + 16
+    label, lsize = text.first_fitting(status.texts, size, room * (0.6 if progress else 1.0), bold=status.bold)
+    drawn = text.draw(surface, label, lsize, theme.text, (x, rect.centery), "midleft", bold=status.bold,
+                      width=room * (0.6 if progress else 1.0))
+    if progress is not None:
+        bar = pygame.Rect(drawn.right + 16, rect.centery - 4, bar_w, 8)
+        if bar.right <= rect.right - 12:
+            draw_progress(surface, bar, progress.fraction, theme, progress.colour, now)
+            room_label = rect.right - 12 - bar.right - 10
+            plabel, psize = text.first_fitting(progress.label, 12, room_label)
+            if text.fits(plabel, psize, room_label) and room_label > 20:
+                text.draw(surface, plabel, psize, theme.text_dim, (bar.right + 10, rect.centery), "midleft")
+
+
+def draw_notice(surface: pygame.Surface, notice: Notice, bounds: pygame.Rect, theme: Theme) -> pygame.Rect:
+    """A toast at the bottom of ``bounds`` with the whole notice, wrapped; errors in the error colour."""
+    width = min(bounds.width - 16, 560)
+    size = 13
+    lines = text.wrap(notice.text, size, width - 28, bold=notice.error)
+    line_h = fonts.font(size).get_linesize()
+    box = pygame.Rect(0, 0, width, 12 + line_h * len(lines))
+    box.midbottom = (bounds.centerx, bounds.bottom - 8)
+    ink = theme.error if notice.error else theme.text
+    pygame.draw.rect(surface, theme.panel, box, border_radius=8)
+    pygame.draw.rect(surface, ink if notice.error else theme.panel_border, box, width=2 if notice.error else 1,
+                     border_radius=8)
+    if notice.error:
+        pygame.draw.rect(surface, ink, pygame.Rect(box.left, box.top, 6, box.height), border_radius=3)
+    y = box.top + 6
+    for line in lines:
+        text.draw(surface, line, size, ink, (box.left + 16, y), bold=notice.error, width=box.width - 24)
+        y += line_h
+    return box

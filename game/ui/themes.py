@@ -28,6 +28,10 @@ class Theme:
     win_ring: Color
     heat_cool: Color
     heat_warm: Color
+    heat_mid: Color  # the middle of the heat ramp (a saturated colour, never a grey)
+    win_text: Color  # exact verdicts: a win for the mover
+    loss_text: Color  # and a loss
+    error: Color  # notices about something that went wrong
     marks: bool = False  # draw a ring / cross on the discs
 
 
@@ -52,8 +56,12 @@ THEMES: dict[str, Theme] = {
             button_hover=(214, 222, 236),
             button_text=(34, 40, 52),
             win_ring=(255, 255, 255),
-            heat_cool=(90, 170, 255),
-            heat_warm=(255, 120, 40),
+            heat_cool=(255, 238, 170),
+            heat_warm=(255, 110, 30),
+            heat_mid=(255, 196, 50),
+            win_text=(21, 128, 61),
+            loss_text=(200, 30, 30),
+            error=(190, 24, 24),
         ),
         Theme(
             key="dark",
@@ -73,8 +81,12 @@ THEMES: dict[str, Theme] = {
             button_hover=(62, 70, 90),
             button_text=(228, 232, 240),
             win_ring=(255, 255, 255),
-            heat_cool=(70, 140, 255),
-            heat_warm=(255, 110, 50),
+            heat_cool=(250, 230, 150),
+            heat_warm=(255, 100, 40),
+            heat_mid=(250, 190, 50),
+            win_text=(74, 222, 128),
+            loss_text=(248, 113, 113),
+            error=(252, 129, 129),
         ),
         Theme(
             key="colorblind",
@@ -94,8 +106,12 @@ THEMES: dict[str, Theme] = {
             button_hover=(212, 212, 206),
             button_text=(30, 30, 30),
             win_ring=(255, 255, 255),
-            heat_cool=(86, 180, 233),
-            heat_warm=(230, 159, 0),
+            heat_cool=(240, 175, 215),
+            heat_warm=(120, 40, 110),
+            heat_mid=(204, 121, 167),
+            win_text=(0, 114, 178),
+            loss_text=(120, 40, 110),
+            error=(120, 40, 110),
             marks=True,
         ),
     )
@@ -113,3 +129,12 @@ def shade(c: Color, factor: float) -> Color:
     if factor < 1:
         return mix((0, 0, 0), c, factor)
     return mix(c, (255, 255, 255), factor - 1)
+
+
+def heat_colour(theme: Theme, t: float) -> Color:
+    """The heat ramp at ``t`` (0 faint .. 1 hot) through a saturated middle colour: one hue family, so no
+    step of it turns grey on the board."""
+    t = max(0.0, min(1.0, t))
+    if t < 0.5:
+        return mix(theme.heat_cool, theme.heat_mid, t * 2)
+    return mix(theme.heat_mid, theme.heat_warm, (t - 0.5) * 2)

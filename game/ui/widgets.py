@@ -1,58 +1,72 @@
-"""Buttons and small drawing helpers. Widgets are rebuilt from the app's state every frame and
-clicked by hit-testing the list from the latest layout."""
+"""Buttons and small drawing helpers. Buttons are values made by the layout each frame; a click is
+hit-tested against the buttons that were drawn. A selector (``‹ value ›``) goes back on its left arrow
+(or a right click) and forward elsewhere."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import pygame
 
-from game.ui import fonts
+from game.ui import text
+from game.ui.actions import Action
 from game.ui.themes import Color, Theme, mix
 
+ARROW_W = 26  # the clickable width of a selector's arrows
 
-@dataclass
+ButtonStyle = Literal["button", "cycle", "flat"]
+
+
+@dataclass(frozen=True)
 class Button:
     rect: pygame.Rect
     label: str
-    action: str
+    action: Action | None
+    back: Action | None = None  # a selector's step back (its "‹")
     enabled: bool = True
     active: bool = False  # a toggle that is on
     tooltip: str = ""
     swatch: Color | None = None  # a small disc drawn before the label
-    style: str = "button"  # "button" | "cycle" | "flat"
+    style: ButtonStyle = "button"
 
     def hit(self, pos: tuple[int, int]) -> bool:
-        return self.enabled and self.rect.collidepoint(pos)
+        return self.enabled and self.action is not None and self.rect.collidepoint(pos)
+
+    def action_at(self, pos: tuple[int, int], secondary: bool = False) -> Action | None:
+        """The action of a click at ``pos`` (``secondary``: the right button), None when it misses."""
+        if not self.hit(pos):
+            return None
+        if self.back is not None and (secondary or pos[0] < self.rect.left + ARROW_W):
+            return self.back
+        return None if secondary and self.style != "cycle" else self.action
 
 
 def draw_button(surface: pygame.Surface, b: Button, theme: Theme, mouse: tuple[int, int], font_size: int) -> None:
-    hover = b.enabled and b.rect.collidepoint(mouse)
+    hover = b.enabled and b.action is not None and b.rect.collidepoint(mouse)
     if b.active:
-        bg = mix(theme.button, theme.accent, 0.28 if not hover else 0.4)
+        bg = mix(theme.button, theme.accent, 0.4 if hover else 0.28)
     else:
         bg = theme.button_hover if hover else theme.button
     if b.style != "flat" or hover or b.active:
         pygame.draw.rect(surface, bg, b.rect, border_radius=7)
+    colour = theme.button_text if b.enabled else mix(theme.button_text, theme.button, 0.6)
     if b.style == "cycle":
         pygame.draw.rect(surface, theme.panel_border, b.rect, width=1, border_radius=7)
-    colour = theme.button_text if b.enabled else mix(theme.button_text, theme.button, 0.6)
-    label = b.label
-    left = b.rect.left + 10
-    if b.style == "cycle":
-        fonts.blit_text(surface, "‹", font_size + 2, theme.text_dim, (b.rect.left + 9, b.rect.centery), "midleft")
-        fonts.blit_text(surface, "›", font_size + 2, theme.text_dim, (b.rect.right - 9, b.rect.centery), "midright")
-        label = fonts.fit_text(label, font_size, b.rect.width - 40)
-        fonts.blit_text(surface, label, font_size, colour, b.rect.center, "center")
+        arrow = theme.text if b.enabled else colour
+        for label, x, anchor in (("‹", b.rect.left + 9, "midleft"), ("›", b.rect.right - 9, "midright")):
+            text.draw(surface, label, font_size + 3, arrow, (x, b.rect.centery - 1), anchor, bold=True)
+        text.draw(surface, b.label, font_size, colour, b.rect.center, "center", width=b.rect.width - 2 * ARROW_W)
         return
+    left = b.rect.left + 8
     if b.swatch is not None:
         pygame.draw.aacircle(surface, b.swatch, (left + 6, b.rect.centery), 6)
         left += 18
-    label = fonts.fit_text(label, font_size, b.rect.width - 12)
-    if b.swatch is not None:
-        fonts.blit_text(surface, label, font_size, colour, (left, b.rect.centery), "midleft")
+        text.draw(surface, b.label, font_size, colour, (left, b.rect.centery), "midleft",
+                  width=b.rect.right - left - 4)
     else:
-        fonts.blit_text(surface, label, font_size, colour, b.rect.center, "center", bold=b.active)
+        text.draw(surface, b.label, font_size, colour, b.rect.center, "center", bold=b.active,
+                  width=b.rect.width - 8)
 
 
 def row_rects(left: int, top: int, width: int, height: int, count: int, gap: int = 6) -> list[pygame.Rect]:
@@ -61,8 +75,15 @@ def row_rects(left: int, top: int, width: int, height: int, count: int, gap: int
     return [pygame.Rect(round(left + i * (w + gap)), top, round(w), height) for i in range(count)]
 
 
-def draw_progress(surface: pygame.Surface, rect: pygame.Rect, share: float, theme: Theme, colour: Color) -> None:
+def draw_progress(surface: pygame.Surface, rect: pygame.Rect, share: float | None, theme: Theme, colour: Color,
+                  now: float) -> None:
+    """A bar filled to ``share``; with ``share`` None a block sweeps across (work of unknown length)."""
     pygame.draw.rect(surface, mix(theme.panel, theme.panel_border, 0.8), rect, border_radius=rect.height // 2)
     filled = rect.copy()
-    filled.width = max(rect.height, round(rect.width * max(0.0, min(1.0, share))))
+    if share is None:
+        filled.width = max(rect.height, rect.width // 4)
+        phase = (now * 0.7) % 1.0
+        filled.left = rect.left + round((rect.width - filled.width) * (1 - abs(1 - 2 * phase)))
+    else:
+        filled.width = max(rect.height, round(rect.width * max(0.0, min(1.0, share))))
     pygame.draw.rect(surface, colour, filled, border_radius=rect.height // 2)

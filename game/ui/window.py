@@ -1,25 +1,17 @@
-"""The pygame window: create it, run the 60 fps loop, save PNGs, shut down cleanly."""
+"""The pygame window: open it, save PNGs, close pygame. Knows nothing of the app object."""
 
 from __future__ import annotations
 
-import os
-import time
 import warnings
 from pathlib import Path
 
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
 
-import pygame  # noqa: E402
-
-from game.ui import fonts  # noqa: E402
-from game.ui.discs import disc_sprite  # noqa: E402
-from game.ui.engine_driver import EngineDriver, default_client_factory  # noqa: E402
-from game.ui.game_app import App  # noqa: E402
-from game.ui.resources import asset_path  # noqa: E402
-from game.ui.session import Session  # noqa: E402
-from game.ui.settings import MIN_WINDOW, Settings  # noqa: E402
-from game.ui.sounds import Sounds  # noqa: E402
-from game.ui.themes import THEMES  # noqa: E402
+from game.ui import fonts
+from game.ui.discs import disc_sprite
+from game.ui.layout import MIN_SIZE
+from game.ui.resources import asset_path
+from game.ui.themes import THEMES
 
 FPS = 60
 
@@ -51,34 +43,11 @@ def open_window(size: tuple[int, int]) -> pygame.Surface:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            pygame.Window.from_display_module().minimum_size = MIN_WINDOW
+            pygame.Window.from_display_module().minimum_size = MIN_SIZE
     except (AttributeError, pygame.error):
         pass
     pygame.key.set_repeat(350, 60)
     return screen
-
-
-def create_app(settings: Settings, session: Session, persist: bool = True, driver: EngineDriver | None = None) -> App:
-    screen = open_window(settings.window)
-    sounds = Sounds(enabled=settings.sound)
-    app = App(screen, settings, session, driver or EngineDriver(default_client_factory), sounds, autosave=persist)
-    app.persist = persist
-    app.driver.start()
-    return app
-
-
-def main_loop(app: App) -> int:
-    clock = pygame.time.Clock()
-    try:
-        while app.step():
-            app.screen = pygame.display.get_surface()
-            pygame.display.flip()
-            clock.tick(FPS)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        shutdown(app)
-    return 0
 
 
 def save_png(surface: pygame.Surface, path: Path) -> None:
@@ -86,9 +55,5 @@ def save_png(surface: pygame.Surface, path: Path) -> None:
     pygame.image.save(surface, str(path))
 
 
-def shutdown(app: App) -> None:
-    try:
-        app.close()
-    finally:
-        time.sleep(0)
-        pygame.quit()
+def close_window() -> None:
+    pygame.quit()

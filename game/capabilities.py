@@ -1,0 +1,63 @@
+"""What each game is, declared once: the UI asks this record instead of probing positions.
+
+Pure (no pygame, no numba). ``capabilities(spec)`` is the one place that tells the games apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from game.base import GameSpec
+from game.connect4 import Connect4Spec
+from game.mnk import MnkSpec
+from game.uttt import UtttSpec
+
+PieceStyle = Literal["discs", "marks", "stones"]
+
+
+@dataclass(frozen=True)
+class GameCapabilities:
+    name: str  # the registry name, e.g. "connect4:8x7"
+    title: str  # what a player calls it, e.g. "Four in a row 6x6"
+    width: int
+    height: int
+    gravity: bool  # moves are columns and pieces fall to the lowest empty cell
+    local_boards: bool  # Ultimate tic-tac-toe: nine local boards, the last move sends you to one
+    exact_solver: bool  # the engine's exact solver covers this game (exact verdicts, Perfect play)
+    pieces: PieceStyle
+    player_names: tuple[str, str] | None  # fixed names (X and O); None: the theme's colour names
+
+    @property
+    def cells(self) -> int:
+        return self.width * self.height
+
+
+def capabilities(spec: GameSpec) -> GameCapabilities:
+    """The record of ``spec``'s game; ValueError for a rule set the app does not know."""
+    if isinstance(spec, Connect4Spec):
+        size = "" if (spec.width, spec.height) == (7, 6) else f" {spec.width}x{spec.height}"
+        return GameCapabilities(spec.name, f"Connect 4{size}", spec.width, spec.height, gravity=True,
+                                local_boards=False, exact_solver=True, pieces="discs", player_names=None)
+    if isinstance(spec, UtttSpec):
+        return GameCapabilities(spec.name, "Ultimate tic-tac-toe", spec.width, spec.height, gravity=False,
+                                local_boards=True, exact_solver=False, pieces="marks", player_names=("X", "O"))
+    if isinstance(spec, MnkSpec):
+        return GameCapabilities(spec.name, _mnk_title(spec), spec.width, spec.height, gravity=False,
+                                local_boards=False, exact_solver=False, pieces=_mnk_pieces(spec),
+                                player_names=("X", "O") if _mnk_pieces(spec) == "marks" else None)
+    raise ValueError(f"the app cannot show the game {spec.name!r}")
+
+
+def _mnk_pieces(spec: MnkSpec) -> PieceStyle:
+    return "marks" if (spec.width, spec.height) == (3, 3) else "stones"
+
+
+def _mnk_title(spec: MnkSpec) -> str:
+    w, h, k = spec.width, spec.height, spec.k
+    if (w, h, k) == (3, 3, 3):
+        return "Tic-tac-toe"
+    if (w, h, k) == (15, 15, 5):
+        return "Gomoku 15x15"
+    words = {3: "Three", 4: "Four", 5: "Five", 6: "Six"}
+    return f"{words.get(k, str(k))} in a row {w}x{h}"

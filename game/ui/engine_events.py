@@ -1,0 +1,86 @@
+"""What the engine's lines mean for the game shown, without pygame: estimates and proofs for the eval
+graph, the heatmap, exact scores, the bot's move.
+
+Every value is stored from the first player's point of view (``Session.record_eval`` /
+``record_proof``). A proof (a proven root, a proven or solved child) is stored for the position it
+is about and outranks every estimate of that position, whoever searched it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from game.errors import GameError
+from game.ui.engine_driver import Search
+from game.ui.exact import scores_from_solution
+from game.ui.heat import HeatData, engine_children, exact_score, heat_from_info
+from game.ui.session import Session
+
+RESULTS = ("win", "draw", "loss")
+
+
+@dataclass(frozen=True)
+class Absorbed:
+    heat: HeatData | None = None
+    scores: dict[int, int | None] | None = None  # an exact solver answer for the search's position
+    move: int | None = None  # the move a bot's search chose
+    problem: str | None = None  # a one-line complaint about the line
+
+
+def absorb(session: Session, search: Search, kind: str, msg: dict[str, Any]) -> Absorbed:
+    """Record what ``msg`` (an info, bestmove or solution line of ``search``) says about the line."""
+    spec = session.spec
+    if spec.moves_to_text(session.line[: search.ply]) != search.moves:
+        return Absorbed()  # the line changed under this search
+    moves = tuple(session.line[: search.ply])
+    mover = session.position_at(search.ply).to_move
+    _record_proofs(session, moves, mover, msg)
+    heat = heat_from_info(spec, search.ply, msg) if kind in ("info", "bestmove") else None
+    value = msg.get("value")
+    searched = msg.get("iterations") or msg.get("proven")  # a result of 0 iterations says nothing
+    if isinstance(value, int | float) and not isinstance(value, bool) and searched:
+        session.record_eval(search.ply, float(value))
+    if kind == "solution":
+        scores = scores_from_solution(spec, msg)
+        move = best_scored_move(session, search.ply, scores) if search.kind == "solve" else None
+        return Absorbed(scores=scores if search.kind == "exact" else None, move=move)
+    if kind == "bestmove" and search.kind == "bot":
+        try:
+            move = spec.parse_move(str(msg.get("move")))
+        except GameError:
+            return Absorbed(heat=heat, problem=f"Engine sent a bad move {msg.get('move')!r}")
+        if heat is not None and msg.get("exact") is True:
+            heat = replace(heat, chosen=move)  # the overlay stresses the move the exact play chose
+        return Absorbed(heat=heat, move=move)
+    return Absorbed(heat=heat)
+
+
+def _record_proofs(session: Session, moves: tuple[int, ...], mover: int, msg: dict[str, Any]) -> None:
+    root = msg.get("proven")
+    if root in RESULTS:
+        session.record_proof(moves, mover, str(root))
+    score = exact_score(msg.get("score"))
+    if score is not None:
+        session.record_proof(moves, mover, _result_of(score))
+    for move, child in engine_children(session.spec, msg.get("children")):
+        result = child.get("proven")
+        child_score = exact_score(child.get("score"))
+        if child_score is not None:
+            result = _result_of(child_score)
+        if result in RESULTS:  # the child's result is for ``mover`` (who plays ``move``)
+            session.record_proof((*moves, move), mover, str(result))
+
+
+def _result_of(score: int) -> str:
+    return "win" if score > 0 else "loss" if score < 0 else "draw"
+
+
+def best_scored_move(session: Session, ply: int, scores: dict[int, int | None]) -> int:
+    """The column with the best exact score (ties: nearest the centre; unknown scores last)."""
+    spec = session.spec
+    legal = session.position_at(ply).legal_moves()
+    centre = (spec.width - 1) / 2
+    known = {m: s for m, s in scores.items() if s is not None and m in legal}
+    pool = [m for m in legal if m in known] or list(legal)
+    return max(pool, key=lambda m: (known.get(m, -999), -abs(m - centre)))

@@ -1,0 +1,151 @@
+"""One frame's snapshot: everything drawing needs, immutable, built by the app each frame.
+
+Drawing code takes ``(surface, frame, layout)`` and writes no state. No pygame here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from game import Position
+from game.capabilities import GameCapabilities
+from game.ui.animation import DropAnimation
+from game.ui.exact import Verdict
+from game.ui.heat import HeatData
+from game.ui.new_game import ChoiceRow
+from game.ui.session import EvalPoint
+from game.ui.themes import Color, Theme
+
+
+@dataclass(frozen=True)
+class BoardScene:
+    """Everything one frame of the board depends on."""
+
+    position: Position
+    theme: Theme
+    colours: tuple[Color, Color]  # by player (0 moves first)
+    marks: tuple[int | None, int | None]  # the colour-blind theme's disc marks, by player
+    now: float
+    hover: int | None = None  # the move under the mouse or keyboard cursor
+    preview_player: int | None = None  # whose piece the preview shows (None: no preview)
+    animation: DropAnimation | None = None
+    heat: HeatData | None = None
+    last_move: int | None = None  # the cell of the newest piece
+    placed: tuple[int, float] | None = None  # grid games: (cell, when) of the newest piece
+    key_cursor: int | None = None  # the keyboard's cell (grid games)
+    verdicts: dict[int, Verdict] | None = None  # exact verdicts per column (Connect 4)
+    allowed_boards: tuple[int, ...] = ()  # Ultimate TTT: the local boards the side to move may play in
+    local_winners: tuple[int | None, ...] = ()  # Ultimate TTT: the winner of each local board
+
+    def colour_of(self, player: int) -> Color:
+        return self.colours[player]
+
+    def mark_of(self, player: int) -> int | None:
+        return self.marks[player]
+
+
+@dataclass(frozen=True)
+class Banner:
+    text: str
+    hint: str
+    colour: Color | None  # the winner's colour (None: a draw)
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    name: str
+    colour: Color
+    bot_label: str | None  # None: a human
+    custom: bool  # the bot's level is a custom budget (its - / + buttons are shown)
+
+
+@dataclass(frozen=True)
+class PanelModel:
+    mode_label: str
+    players: tuple[PlayerRow, PlayerRow]
+    bot_vs_bot: bool
+    paused: bool
+    can_step: bool
+    can_undo: bool
+    can_redo: bool
+    at_start: bool
+    at_end: bool
+    heatmap: bool
+    exact: bool
+    exact_available: bool
+    eval_bar: bool
+    sound: bool
+    theme_label: str
+
+
+@dataclass(frozen=True)
+class Progress:
+    label: tuple[str, ...]  # variants, longest first
+    fraction: float | None  # None: unknown (an indeterminate bar, never a made-up fraction)
+    colour: Color
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+    error: bool
+
+
+@dataclass(frozen=True)
+class Status:
+    texts: tuple[str, ...]  # variants, longest first
+    dot: Color | None
+    bold: bool
+    progress: Progress | None
+    notice: Notice | None
+
+
+@dataclass(frozen=True)
+class EvalBarState:
+    shown: float  # the first player's share, eased
+    known: bool  # the shown position has a value (else the bar keeps the last one, without a label)
+    exact: bool
+    seen: bool = True  # any value at all so far (else the bar is drawn empty)
+
+
+@dataclass(frozen=True)
+class HelpCard:
+    page: int = 0
+
+
+@dataclass(frozen=True)
+class LoadCard:
+    files: tuple[Path, ...]
+    folder: Path
+
+
+@dataclass(frozen=True)
+class NewGameCard:
+    rows: tuple[ChoiceRow, ...]
+    first_launch: bool
+
+
+Overlay = HelpCard | LoadCard | NewGameCard
+
+
+@dataclass(frozen=True)
+class Frame:
+    now: float
+    theme: Theme
+    caps: GameCapabilities
+    title: str
+    subtitle: str
+    board: BoardScene
+    banner: Banner | None
+    eval_bar: EvalBarState | None
+    panel: PanelModel
+    moves: tuple[str, ...]
+    cursor: int
+    move_scroll: int
+    graph: tuple[EvalPoint | None, ...]
+    graph_label: str  # whose chance the graph shows, e.g. "Red's winning chance"
+    status: Status
+    overlay: Overlay | None
+    mouse: tuple[int, int]
+    panel_open: bool

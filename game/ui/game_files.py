@@ -1,0 +1,109 @@
+"""Saving and loading games with their evaluations, and saying where.
+
+A saved game is the JSON of ``savefile.game_to_json`` plus an optional ``"evals"`` object: for a ply
+(a string key) the first player's winning chance and whether it is proven, e.g.
+``{"0": [0.55, false], "3": [1.0, true]}``. Readers that do not know ``evals`` ignore it; a bad
+``evals`` entry is skipped (the moves still load).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from game import GameSpec
+from game.ui import files
+from game.ui.savefile import SUFFIX, SaveFileError, game_to_json, load_game, parse_game_text, write_atomic
+from game.ui.session import Session
+
+MAX_TEXT = 100_000
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    spec: GameSpec
+    moves: tuple[int, ...]
+    cursor: int | None
+    evals: dict[int, tuple[float, bool]]
+
+
+def game_json_with_evals(session: Session) -> str:
+    data = json.loads(game_to_json(session.spec, session.line))
+    evals = {}
+    for ply, point in enumerate(session.eval_series()):
+        if point is not None and not session.position_at(ply).outcome.is_over:
+            evals[str(ply)] = [round(point.value, 4), point.exact]
+    if evals:
+        data["evals"] = evals
+    return json.dumps(data, indent=2) + "\n"
+
+
+def save_with_evals(session: Session, folder: Path) -> tuple[str, bool]:
+    """Write the game to a new file in ``folder``; (a notice naming the full path, True) or (why not, False)."""
+    stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
+    name = session.spec.name.replace(":", "-")
+    path = folder / f"{name}_{stamp}{SUFFIX}"
+    n = 2
+    while path.exists():
+        path, n = folder / f"{name}_{stamp}_{n}{SUFFIX}", n + 1
+    try:
+        write_atomic(path, game_json_with_evals(session))
+    except OSError as exc:
+        return f"Could not save to {folder}: {exc.strerror or exc}", False
+    return f"Saved to {path}", True
+
+
+def read_evals(text: str, moves: int) -> dict[int, tuple[float, bool]]:
+    """The ``evals`` of a saved game's text (empty when there are none or the text is not JSON)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    raw = data.get("evals") if isinstance(data, dict) else None
+    out: dict[int, tuple[float, bool]] = {}
+    for key, item in raw.items() if isinstance(raw, dict) else ():
+        if not (isinstance(key, str) and key.isdigit() and isinstance(item, list) and len(item) == 2):
+            continue
+        value, exact = item
+        if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1 \
+                and isinstance(exact, bool) and int(key) <= moves:
+            out[int(key)] = (float(value), exact)
+    return out
+
+
+def read_game(default_game: str, text: str | None = None, path: Path | None = None) -> LoadedGame:
+    """A game from pasted text or a file; SaveFileError (one line) when it cannot be read."""
+    if path is not None:
+        spec, moves, cursor = load_game(path, default_game)
+        try:
+            raw = path.read_text(encoding="utf-8")[:MAX_TEXT * 10]
+        except (OSError, UnicodeDecodeError):
+            raw = ""
+    else:
+        raw = (text or "")[:MAX_TEXT]
+        spec, moves, cursor = parse_game_text(raw, default_game)
+    return LoadedGame(spec, moves, cursor, read_evals(raw, len(moves)))
+
+
+def restore_evals(session: Session, evals: dict[int, tuple[float, bool]]) -> None:
+    """Put saved evaluations back into a freshly loaded session."""
+    for ply, (value, exact) in evals.items():
+        if exact:
+            session.proofs[session.spec.moves_to_text(session.line[:ply])] = value
+        else:
+            session.evals[ply] = value
+
+
+def copy_position(session: Session) -> tuple[str, bool]:
+    """Put the shown position on the clipboard (Connect 4 plain, other games as ``game: moves``)."""
+    moves = session.moves_text
+    text = moves if session.spec.name == "connect4" else f"{session.spec.name}: {moves}"
+    if files.copy_text(text):
+        return f"Copied position {text or '(empty board)'}", True
+    return f"No clipboard here; the position is {text or '(empty board)'}", False
+
+
+__all__ = ["LoadedGame", "SaveFileError", "copy_position", "game_json_with_evals", "read_game", "restore_evals",
+           "save_with_evals"]

@@ -1,0 +1,41 @@
+"""Actions that only change the player's preferences (settings), applied to a ``Settings`` value.
+No pygame, no app object: ``App.apply`` hands these actions here and saves the settings after."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from game.ui.actions import Action, Command, CycleBotLevel, CycleTheme, StepCustomTime
+from game.ui.players import step_custom
+from game.ui.settings import Settings
+from game.ui.themes import THEME_ORDER
+
+TOGGLES = (Command.HEATMAP, Command.EXACT, Command.EVAL, Command.SOUND)
+
+
+def is_preference(action: Action) -> bool:
+    return isinstance(action, CycleTheme | CycleBotLevel | StepCustomTime) or action in TOGGLES
+
+
+def change(settings: Settings, action: Action, exact_solver: bool) -> str | None:
+    """Apply ``action`` to ``settings``; returns an error to show when it cannot apply."""
+    match action:
+        case CycleTheme(direction):
+            i = THEME_ORDER.index(settings.theme) if settings.theme in THEME_ORDER else 0
+            settings.theme = THEME_ORDER[(i + direction) % len(THEME_ORDER)]
+        case CycleBotLevel(player, direction):
+            settings.bots[player] = settings.bots[player].cycled(direction)
+        case StepCustomTime(player, direction):
+            bot = settings.bots[player]
+            settings.bots[player] = replace(bot, custom_ms=step_custom(bot.custom_ms, direction))
+        case Command.HEATMAP:
+            settings.heatmap = not settings.heatmap
+        case Command.EXACT:
+            if not exact_solver:
+                return "Exact verdicts are for Connect 4 boards only"
+            settings.exact = not settings.exact
+        case Command.EVAL:
+            settings.eval_bar = not settings.eval_bar
+        case Command.SOUND:
+            settings.sound = not settings.sound
+    return None

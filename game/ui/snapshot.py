@@ -1,0 +1,191 @@
+"""Pieces of the frame snapshot built from explicit facts (no app object): the panel model, the result
+banner, the notices. Pure functions, no pygame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+from game import Position
+from game.capabilities import GameCapabilities
+from game.ui.animation import DropAnimation
+from game.ui.engine_driver import Search
+from game.ui.exact import Verdict
+from game.ui.frame import Banner, BoardScene, EvalBarState, Frame, Notice, Overlay, PanelModel, PlayerRow, Status
+from game.ui.heat import HeatData
+from game.ui.players import MODE_LABELS, BotSetting, is_bot
+from game.ui.session import Session
+from game.ui.settings import Settings
+from game.ui.status import TurnFacts, progress_of, turn_texts
+from game.ui.themes import Color, Theme
+from game.uttt import UtttPosition
+
+NOTICE_SECONDS = 6.0
+ERROR_SECONDS = 9.0
+
+
+@dataclass(frozen=True)
+class TimedNotice:
+    notice: Notice
+    until: float
+    position: str | None  # a notice about this position goes when the position changes
+
+    def live(self, now: float, position: str) -> bool:
+        return now <= self.until and (self.position is None or self.position == position)
+
+
+def timed_notice(text: str, now: float, error: bool, position: str | None = None) -> TimedNotice:
+    line = text.splitlines()[0] if text else ""
+    return TimedNotice(Notice(line, error), now + (ERROR_SECONDS if error else NOTICE_SECONDS), position)
+
+
+def panel_model(settings: Settings, session: Session, names: tuple[str, str], colours: tuple[Color, Color],
+                theme: Theme, paused: bool, exact_available: bool) -> PanelModel:
+    players = tuple(_player_row(settings, p, names[p], colours[p]) for p in (0, 1))
+    bvb = settings.mode == "bot-vs-bot"
+    return PanelModel(
+        mode_label=MODE_LABELS.get(settings.mode, settings.mode),
+        players=(players[0], players[1]),
+        bot_vs_bot=bvb,
+        paused=paused,
+        can_step=paused and not session.final_position.outcome.is_over,
+        can_undo=session.cursor > 0,
+        can_redo=not session.at_end,
+        at_start=session.cursor == 0,
+        at_end=session.at_end,
+        heatmap=settings.heatmap,
+        exact=settings.exact,
+        exact_available=exact_available,
+        eval_bar=settings.eval_bar,
+        sound=settings.sound,
+        theme_label=theme.label,
+    )
+
+
+def _player_row(settings: Settings, player: int, name: str, colour: Color) -> PlayerRow:
+    if not is_bot(settings.mode, settings.human_player, player):
+        return PlayerRow(name, colour, None, False)
+    bot: BotSetting = settings.bots[player]
+    return PlayerRow(name, colour, bot.label(), bot.difficulty.kind == "custom")
+
+
+def banner_for(position: Position, names: tuple[str, str], colours: tuple[Color, Color], vs_bot: bool,
+               human: int) -> Banner | None:
+    outcome = position.outcome
+    if not outcome.is_over:
+        return None
+    if outcome.winner is None:
+        return Banner("Draw", "N: new game · U: undo", None)
+    text = f"{names[outcome.winner]} wins"
+    if vs_bot:
+        text += " · you win!" if outcome.winner == human else " · the bot wins"
+    return Banner(text, "N: new game · U: undo", colours[outcome.winner])
+
+
+def subtitle(settings: Settings, names: tuple[str, str]) -> str:
+    parts = []
+    for p in (0, 1):
+        who = f"Bot ({settings.bots[p].label()})" if is_bot(settings.mode, settings.human_player, p) else "Human"
+        parts.append(f"{names[p]}: {who}")
+    return f"{MODE_LABELS.get(settings.mode, settings.mode)} · " + " vs ".join(parts)
+
+
+@dataclass(frozen=True)
+class FrameFacts:
+    """What a frame is built from (the app's state, passed explicitly)."""
+
+    now: float
+    settings: Settings
+    session: Session
+    caps: GameCapabilities
+    theme: Theme
+    names: tuple[str, str]
+    colours: tuple[Color, Color]
+    can_play: bool
+    hover: int | None
+    key_cursor: int | None
+    animation: DropAnimation | None
+    placed: tuple[int, float] | None
+    heat: HeatData | None
+    verdicts: dict[int, Verdict] | None
+    eval_shown: float | None
+    paused: bool
+    held: bool  # a paused bot-vs-bot game
+    analysis_only: bool
+    planned: str | None
+    engine_ready: bool
+    search: Search | None
+    notice: Notice | None
+    overlay: Overlay | None
+    mouse: tuple[int, int]
+    panel_open: bool
+    move_scroll: int
+
+
+def build_frame(f: FrameFacts) -> Frame:
+    s, sess, caps = f.settings, f.session, f.caps
+    settled = f.animation is None or f.animation.done(f.now)
+    point = sess.eval_at(sess.cursor)
+    eval_state = None
+    if s.eval_bar:
+        eval_state = EvalBarState(f.eval_shown if f.eval_shown is not None else 0.5, point is not None,
+                                  point is not None and point.exact, f.eval_shown is not None)
+    return Frame(
+        now=f.now, theme=f.theme, caps=caps, title=caps.title, subtitle=subtitle(s, f.names), board=_board(f),
+        banner=banner_for(sess.position, f.names, f.colours, s.mode == "vs-bot", s.human_player) if settled else None,
+        eval_bar=eval_state,
+        panel=panel_model(s, sess, f.names, f.colours, f.theme, f.paused, caps.exact_solver),
+        moves=tuple(sess.spec.move_to_text(m) for m in sess.line), cursor=sess.cursor, move_scroll=f.move_scroll,
+        graph=sess.eval_series(), graph_label=f"{f.names[0]}'s winning chance", status=_status(f, settled),
+        overlay=f.overlay, mouse=f.mouse, panel_open=f.panel_open,
+    )
+
+
+def _board(f: FrameFacts) -> BoardScene:
+    s, sess, caps = f.settings, f.session, f.caps
+    pos = sess.position
+    last = None
+    if sess.cursor > 0 and caps.gravity:
+        col = sess.line[sess.cursor - 1]
+        last = max(r for r in range(caps.height) if pos.cell(r * caps.width + col) is not None) * caps.width + col
+    hover = f.key_cursor if f.key_cursor is not None and caps.gravity else f.hover
+    uttt = cast(UtttPosition, pos) if caps.local_boards else None
+    swap = int(s.swap_colours)
+    return BoardScene(
+        position=pos, theme=f.theme, colours=f.colours, marks=(swap, 1 ^ swap) if f.theme.marks else (None, None),
+        now=f.now, hover=hover if f.can_play else None, preview_player=pos.to_move if f.can_play else None,
+        animation=f.animation, heat=f.heat, last_move=last, placed=f.placed,
+        key_cursor=f.key_cursor if not caps.gravity and f.can_play else None, verdicts=f.verdicts,
+        allowed_boards=uttt.allowed_boards() if uttt is not None else (),
+        local_winners=tuple(uttt.local_winner(b) for b in range(9)) if uttt is not None else (),
+    )
+
+
+def _status(f: FrameFacts, settled: bool) -> Status:
+    s, sess = f.settings, f.session
+    pos = sess.position
+    outcome = pos.outcome
+    over = outcome.is_over and (settled or not sess.at_end)
+
+    def bot(player: int) -> bool:
+        return is_bot(s.mode, s.human_player, player)
+
+    facts = TurnFacts(f.names, over, outcome.winner, pos.to_move, sess.at_end, sess.cursor, len(sess.line),
+                      s.mode == "vs-bot", bot(pos.to_move), outcome.winner is not None and not bot(outcome.winner),
+                      f.held, f.analysis_only, f.planned, f.caps.gravity, f.caps.width)
+    search = f.search
+    progress = None
+    if search is not None and not search.finished and sess.moves_text == search.moves and not over:
+        its = search.last_info.get("iterations", 0)
+        colour = f.colours[pos.to_move] if search.kind != "analysis" else f.theme.accent
+        progress = progress_of(search.kind, search.elapsed_ms(f.now) / 1000, search.budget_ms / 1000,
+                               int(its) if isinstance(its, int | float) else 0, f.engine_ready,
+                               bool(search.last_info), colour)
+    dot = None if over and outcome.winner is None else f.colours[outcome.winner if over and outcome.winner
+                                                                  is not None else pos.to_move]
+    texts = turn_texts(facts)
+    common = f.heat.common_outcome if f.heat is not None and not over else None
+    if common is not None:  # the heatmap stresses nothing: say why
+        verb = {"win": "wins", "draw": "draws", "loss": "loses"}[common]
+        texts = (f"{texts[0]} · every move {verb}", *texts)
+    return Status(texts, dot, over, progress, f.notice)

@@ -1,0 +1,69 @@
+"""Text that fits: every label is drawn through ``draw``, which shrinks it (never below ``MIN_SIZE``)
+and only then shortens it, so nothing is cut at the window's edge or across a neighbour."""
+
+from __future__ import annotations
+
+import pygame
+
+from game.ui import fonts
+from game.ui.themes import Color
+
+MIN_SIZE = 10  # pixels: the smallest text the app draws
+
+
+def fitted_size(text: str, size: int, width: float, bold: bool = False, min_size: int = MIN_SIZE) -> int:
+    """The largest size from ``size`` down to ``min_size`` at which ``text`` fits ``width`` (else ``min_size``)."""
+    size = max(min_size, int(size))
+    while size > min_size and fonts.font(size, bold).size(text)[0] > width:
+        size -= 1
+    return size
+
+
+def fits(text: str, size: int, width: float, bold: bool = False) -> bool:
+    return fonts.font(size, bold).size(text)[0] <= width
+
+
+def first_fitting(variants: tuple[str, ...], size: int, width: float, bold: bool = False,
+                  min_size: int = MIN_SIZE) -> tuple[str, int]:
+    """The longest variant that fits at ``size`` or up to 3 px smaller, else the shortest shrunk to fit
+    (down to ``min_size``)."""
+    for variant in variants:
+        for smaller in range(size, max(min_size, size - 3) - 1, -1):
+            if fits(variant, smaller, width, bold):
+                return variant, smaller
+    last = variants[-1]
+    return last, fitted_size(last, size, width, bold, min_size)
+
+
+def draw(
+    surface: pygame.Surface,
+    text: str,
+    size: int,
+    colour: Color,
+    pos: tuple[float, float],
+    anchor: str = "topleft",
+    bold: bool = False,
+    width: float | None = None,
+    min_size: int = MIN_SIZE,
+) -> pygame.Rect:
+    """Draw ``text`` anchored at ``pos``; with ``width`` it is shrunk, then shortened, to fit."""
+    if width is not None:
+        size = fitted_size(text, size, width, bold, min_size)
+        text = fonts.fit_text(text, size, max(1, int(width)), bold)
+    return fonts.blit_text(surface, text, max(min_size, size), colour, pos, anchor, bold)
+
+
+def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` (a single long word stays whole)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if current and not fits(trial, size, width, bold):
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines

@@ -1,0 +1,189 @@
+"""The engine's side of the turns, without pygame and without the app object: which search runs,
+what its lines mean (heat, exact scores, proofs, the bot's move), and when a decided move is due.
+
+``EngineTurns`` owns the engine adapter (``EngineDriver``); the app calls ``poll``, ``schedule`` and
+``due_move`` once per frame with the facts they need and shows the notices they return.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from game.capabilities import GameCapabilities
+from game.ui.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
+from game.ui.engine_driver import EngineDriver, Search
+from game.ui.engine_events import absorb
+from game.ui.exact import ExactCache, Verdict, column_verdicts
+from game.ui.heat import HeatData
+from game.ui.session import Session
+from game.ui.settings import Settings
+
+SCREENSHOT_ITERATIONS = 20000  # a heatmap this well searched is worth a screenshot
+Notice = tuple[str, bool]  # (text, is an error)
+
+
+class EngineTurns:
+    def __init__(self, driver: EngineDriver, now: float) -> None:
+        self.driver = driver
+        self.pending_move: tuple[str, int, float] | None = None  # (moves text, move, not before)
+        self.turn_started = now
+        self._turn_key = ""
+        self.heat: HeatData | None = None
+        self.heat_moves: str | None = None
+        self.exact_cache = ExactCache()
+        self.min_bot_delay = MIN_BOT_DELAY
+
+    def cancel(self) -> None:
+        self.driver.cancel()
+        self.pending_move = None
+
+    def forget(self) -> None:
+        """A new game: nothing searched so far applies."""
+        self.cancel()
+        self.heat = self.heat_moves = None
+
+    def exact_budget(self, session: Session) -> int | None:
+        if not self.driver.can_search(session.spec.name, "exact"):
+            return None
+        return self.exact_cache.next_budget(session.spec.name, session.moves_text)
+
+    def heat_for(self, session: Session, exact: bool) -> HeatData | None:
+        """The heat of the shown position (with the solver's known scores), if any."""
+        if self.heat is None or self.heat_moves != session.moves_text or session.position.outcome.is_over:
+            return None
+        scores = self.exact_cache.get(session.spec.name, session.moves_text) if exact else None
+        return self.heat.with_scores(scores)
+
+    def verdicts(self, session: Session) -> dict[int, Verdict] | None:
+        """A verdict per legal column of the shown position: the solver's, else the search's estimate."""
+        if session.position.outcome.is_over:
+            return None
+        scores = self.exact_cache.get(session.spec.name, session.moves_text)
+        heat = self.heat_for(session, exact=True)
+        return column_verdicts(session.spec, session.cursor, session.position.legal_moves(), scores, heat)
+
+    def bot_iterations(self) -> int | None:
+        """Iterations of the bot's running search (None when no bot is searching)."""
+        search = self.driver.search
+        if search is None or search.kind != "bot" or search.finished:
+            return None
+        its = search.last_info.get("iterations", 0)
+        return its if isinstance(its, int) else 0
+
+    # --- each frame ----------------------------------------------------------------------------
+    def poll(self, session: Session) -> list[Notice]:
+        notices = []
+        for event in self.driver.poll():
+            notice = self._on_engine(session, event.kind, event.search, event.message)
+            if notice is not None:
+                notices.append(notice)
+        return notices
+
+    def _on_engine(self, session: Session, kind: str, search: Search | None, msg: dict[str, Any]) -> Notice | None:
+        if kind == "restarted":
+            return f"Engine restarted: {msg.get('message', 'it stopped unexpectedly')}", True
+        if kind == "error":
+            text = str(msg.get("message", "error"))
+            if search is None or search.failed is None:
+                return f"Engine: {text}", True
+            if search.kind == "exact":
+                return f"No exact verdicts: {text}", True
+            if search.kind in ("bot", "solve"):
+                return f"The engine cannot search this game ({text}); the bot plays random moves", True
+            return f"No analysis for this game: {text}", True
+        if search is None:
+            return None
+        got = absorb(session, search, kind, msg)
+        if got.heat is not None:
+            self.heat, self.heat_moves = got.heat, search.moves
+        if got.scores is not None:
+            self.exact_cache.put(search.game, search.moves, got.scores, search.budget_ms)
+        if got.move is not None and search.kind in ("bot", "solve"):
+            self.pending_move = (search.moves, got.move, self.turn_started + self.min_bot_delay)
+        return (got.problem, True) if got.problem is not None else None
+
+    def schedule(self, settings: Settings, session: Session, caps: GameCapabilities, paused: bool, step: bool,
+                 analysis_only: bool, now: float) -> Notice | None:
+        """Start, keep or stop the search the shown position needs."""
+        s = session
+        key = f"{s.spec.name}/{s.moves_text}/{s.at_end}"
+        if key != self._turn_key:
+            self._turn_key, self.turn_started = key, now
+        want = wanted_search(settings, s, paused, step, self.exact_budget(s), analysis_only, caps.exact_solver)
+        current = self.driver.search
+        if want is None:
+            if current is not None:
+                self.cancel()
+            return None
+        kind, budget = want
+        if kind == "bot" and budget == 0:  # the Random level needs no engine
+            if current is not None:
+                self.cancel()
+            self._random_move(s, self.min_bot_delay * 1.4)
+            return None
+        exact = settings.bots[s.position.to_move].difficulty.exact if kind == "bot" else True
+        if not self.driver.can_search(s.spec.name, kind):
+            if current is not None and not current.finished:
+                self.driver.cancel()
+            if kind in ("bot", "solve"):
+                self._random_move(s, self.min_bot_delay)
+            return None
+        if current is not None and current.key == (kind, s.spec.name, s.moves_text, budget):
+            return None
+        if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
+            return None  # the move is known; waiting for the animation
+        self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact)
+        if self.driver.unavailable and kind in ("bot", "solve"):
+            return f"{self.driver.unavailable}: bots play random moves", True
+        return None
+
+    def _random_move(self, session: Session, delay: float) -> None:
+        if self.pending_move is None or self.pending_move[0] != session.moves_text:
+            move = random.choice(session.position.legal_moves())
+            self.pending_move = (session.moves_text, move, self.turn_started + delay)
+
+    def due_move(self, settings: Settings, session: Session, held: bool, now: float, animating: bool) -> int | None:
+        """The bot's decided move once it is due (``held``: a paused bot-vs-bot game), else None."""
+        p = self.pending_move
+        if p is None:
+            return None
+        if p[0] != session.moves_text or not session.at_end or not bot_to_move(settings, session):
+            self.pending_move = None
+            return None
+        if held or now < p[2] or animating:
+            return None
+        self.pending_move = None
+        if self.driver.search is not None and self.driver.search.finished:
+            self.driver.search = None
+        return p[1]
+
+    def planned(self, session: Session) -> str | None:
+        """The move the bot has decided on and will play (in notation), if any."""
+        if self.pending_move is not None and self.pending_move[0] == session.moves_text:
+            return session.spec.move_to_text(self.pending_move[1])
+        return None
+
+    # --- what a screenshot waits for -------------------------------------------------------------
+    def missing_analysis(self, settings: Settings, session: Session, caps: GameCapabilities) -> list[str]:
+        s = session
+        if s.position.outcome.is_over:
+            return []
+        missing = []
+        search = self.driver.search
+        heat = self.heat if self.heat_moves == s.moves_text else None
+        enough = heat is not None and (heat.iterations >= SCREENSHOT_ITERATIONS or (
+            search is not None and search.finished and search.moves == s.moves_text))
+        if settings.heatmap and not enough:
+            missing.append("heatmap")
+        if settings.eval_bar and s.eval_at(s.cursor) is None:
+            missing.append("eval")
+        if settings.exact and caps.exact_solver and self.exact_budget(s) is not None:
+            missing.append("exact verdicts")
+        return missing
+
+    def problem(self, game: str) -> str | None:
+        if self.driver.unavailable:
+            return self.driver.unavailable
+        refused = self.driver.refused.get(f"{game}/go")
+        return f"the engine cannot search {game}: {refused}" if refused else None
