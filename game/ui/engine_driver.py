@@ -46,19 +46,37 @@ class Search:
 
 
 @dataclass(frozen=True)
+class EngineView:
+    """What the status line says about the engine itself (from the client's ``EngineStatus``):
+    ``state`` is "starting", "preparing", "ready", "restarting", "unavailable", "closed" or "none"
+    (no engine at all); ``fraction`` is the real share of compile steps done while preparing, and
+    ``first_launch`` says that numba is compiling (not just loading its cache)."""
+
+    state: str
+    message: str
+    fraction: float | None = None
+    first_launch: bool = False
+    retry_in_s: float | None = None
+
+
+@dataclass(frozen=True)
 class EngineEvent:
-    kind: Literal["info", "bestmove", "solution", "restarted", "error"]  # error also covers engine_failed
+    kind: Literal["info", "bestmove", "solution", "restarted", "error"]  # error also covers engine_failed;
+    # restarted also covers engine_available
     search: Search | None
     message: dict[str, Any]
 
 
-def default_client_factory() -> Any:
-    return EngineClient()
+def default_client_factory(threads: int | None = None) -> Any:
+    """The real engine client; ``threads`` None lets the engine use all cores but one."""
+    return EngineClient(threads=threads)
 
 
 class EngineDriver:
-    def __init__(self, client_factory: Callable[[], Any] | None = default_client_factory) -> None:
+    def __init__(self, client_factory: Callable[..., Any] | None = default_client_factory,
+                 threads: int | None = None) -> None:
         self._factory = client_factory
+        self.threads = threads  # search threads asked for (None: the engine's default)
         self.client: Any = None
         self.search: Search | None = None
         self.unavailable: str | None = None
@@ -76,13 +94,33 @@ class EngineDriver:
             self.unavailable = "no engine"
             return False
         try:
-            client = self._factory()
+            client = self._factory(self.threads) if self.threads is not None else self._factory()
             client.start()
         except Exception as exc:  # any failure means: play without the engine
             self.unavailable = f"engine unavailable ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
             return False
         self.client = client
         return True
+
+    def set_threads(self, threads: int | None) -> None:
+        """Search threads from the next search on (None: the engine's default), kept across restarts."""
+        self.threads = threads
+        if self.client is not None and threads is not None and hasattr(self.client, "set_threads"):
+            try:
+                self.client.set_threads(threads)
+            except Exception:  # a dead engine is restarted with the setting
+                pass
+
+    def view(self) -> EngineView:
+        if self.client is None:
+            return EngineView("none", self.unavailable or "no engine")
+        status = getattr(self.client, "status", None)
+        if status is None:  # a minimal client (tests): ready or starting
+            return EngineView("ready" if self.is_ready else "starting", "")
+        progress = status.preparing
+        fraction = None if progress is None or not progress.total else progress.done / progress.total
+        return EngineView(status.state, status.message, fraction, bool(progress is not None and progress.compiling),
+                          status.retry_in_s)
 
     @property
     def is_ready(self) -> bool:
@@ -149,10 +187,14 @@ class EngineDriver:
                 events.append(EngineEvent("restarted", None, msg))
                 if "resumed" not in str(msg.get("message", "")):
                     self._restart_search()
-            elif kind == "engine_failed":
-                self.unavailable = f"engine failed: {msg.get('message', 'it keeps stopping')}"
+            elif kind == "engine_failed":  # the client keeps retrying in the background
+                self.unavailable = f"the bot is not available: {msg.get('message', 'the engine keeps stopping')}"
                 events.append(EngineEvent("error", self.search, msg))
                 self.search = None
+            elif kind == "engine_available":  # back by itself: searches resume
+                self.unavailable = None
+                self.refused.clear()
+                events.append(EngineEvent("restarted", None, {"message": "the engine is back"}))
             elif kind == "error":
                 s = self.search
                 if s is not None and not s.finished and "id" in msg and msg.get("id") == s.id:

@@ -39,7 +39,7 @@ from game.ui.heat import HeatData
 from game.ui.input import InputContext, actions_for
 from game.ui.motion import Motion
 from game.ui.move_list import follow, scrolled
-from game.ui.new_game import NewGameChoice, apply_choice, choice_from_settings, choice_rows
+from game.ui.new_game import NewGameChoice, apply_choice, auto_threads, choice_from_settings, choice_rows
 from game.ui.players import is_bot
 from game.ui.preferences import is_preference
 from game.ui.session import Session
@@ -291,6 +291,7 @@ class App:
             self.set_notice(f"Cannot start {choice.game}: {str(exc).splitlines()[0]}", error=True)
             return
         apply_choice(self.settings, choice)
+        self.turns.driver.set_threads(self.settings.search_threads or auto_threads())
         self.new_game(spec)
         self.save_settings()
 
@@ -383,6 +384,7 @@ class App:
             heat=self.shown_heat(),
             verdicts=self.verdicts(), eval_shown=self.eval_shown, paused=self.paused, held=held,
             analysis_only=self.analysis_only, planned=self.turns.planned(sess), engine_ready=self.turns.driver.is_ready,
+            engine=self.turns.driver.view(),
             search=self.turns.driver.search, notice=self.notice.notice if self.notice is not None else None,
             overlay=self.overlay, mouse=self.mouse, panel_open=self.panel_open, move_scroll=self.move_scroll,
         ))
@@ -441,8 +443,8 @@ def create_app(settings: Settings, session: Session, persist: bool = True, drive
                first_launch: bool = False, notices: list[str] | None = None) -> App:
     screen = window.open_window(settings.window)
     sounds = Sounds(enabled=settings.sound)
-    app = App(screen, settings, session, driver or EngineDriver(default_client_factory), sounds, persist,
-              first_launch)
+    driver = driver or EngineDriver(default_client_factory, threads=settings.search_threads or None)
+    app = App(screen, settings, session, driver, sounds, persist, first_launch)
     for notice in notices or []:
         app.set_notice(notice, error=True)
     app.turns.driver.start()

@@ -9,14 +9,14 @@ from typing import cast
 from game import Position
 from game.capabilities import GameCapabilities
 from game.ui.animation import DropAnimation
-from game.ui.engine_driver import Search
+from game.ui.engine_driver import EngineView, Search
 from game.ui.exact import Verdict
 from game.ui.frame import Banner, BoardScene, EvalBarState, Frame, Notice, Overlay, PanelModel, PlayerRow, Status
 from game.ui.heat import HeatData
 from game.ui.players import MODE_LABELS, BotSetting, is_bot
 from game.ui.session import Session
 from game.ui.settings import Settings
-from game.ui.status import TurnFacts, progress_of, turn_texts
+from game.ui.status import TurnFacts, engine_progress, progress_of, turn_texts
 from game.ui.themes import Color, Theme
 from game.uttt import UtttPosition
 
@@ -120,6 +120,7 @@ class FrameFacts:
     mouse: tuple[int, int]
     panel_open: bool
     move_scroll: int
+    engine: EngineView | None = None
 
 
 def build_frame(f: FrameFacts) -> Frame:
@@ -180,7 +181,9 @@ def _status(f: FrameFacts, settled: bool) -> Status:
         colour = f.colours[pos.to_move] if search.kind != "analysis" else f.theme.accent
         progress = progress_of(search.kind, search.elapsed_ms(f.now) / 1000, search.budget_ms / 1000,
                                int(its) if isinstance(its, int | float) else 0, f.engine_ready,
-                               bool(search.last_info), colour)
+                               bool(search.last_info), colour, f.engine)
+    elif f.engine is not None and not over:  # no search: still say when the engine compiles or is away
+        progress = engine_progress(f.engine, f.theme.accent)
     dot = None if over and outcome.winner is None else f.colours[outcome.winner if over and outcome.winner
                                                                   is not None else pos.to_move]
     texts = turn_texts(facts)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pygame
 
 from game.ui import fonts, text
+from game.ui.engine_driver import EngineView
 from game.ui.frame import Notice, Progress, Status
 from game.ui.themes import Color, Theme
 from game.ui.widgets import draw_progress
@@ -71,10 +72,28 @@ def count_text(n: float) -> str:
     return f"{n:.0f}"
 
 
+def engine_progress(engine: EngineView, colour: Color) -> Progress | None:
+    """The bar about the engine itself, shown with or without a search: the real fraction of compile
+    steps while a first launch compiles, and plain words while the bot is not available."""
+    if engine.state == "preparing" and engine.fraction is not None and engine.first_launch:
+        pct = round(100 * engine.fraction)
+        return Progress((f"preparing the engine, first launch only · {pct}%", f"preparing the engine {pct}%",
+                         f"preparing {pct}%"), engine.fraction, colour)
+    if engine.state in ("unavailable", "restarting"):
+        retry = "" if engine.retry_in_s is None else f" · retrying in {engine.retry_in_s:.0f} s"
+        first = engine.message if engine.state == "unavailable" else "the bot is not available"
+        return Progress((f"{first}{retry}", f"the bot is not available{retry}", "bot not available"), None, colour)
+    return None
+
+
 def progress_of(kind: str, elapsed_s: float, budget_s: float, iterations: int, engine_ready: bool,
-                heard: bool, colour: Color) -> Progress:
+                heard: bool, colour: Color, engine: EngineView | None = None) -> Progress:
     """What the bar shows for a running search. Before the engine has answered at all the length of the
-    wait is unknown: an indeterminate bar with the time waited, never a fraction that fills and sits."""
+    wait is unknown: an indeterminate bar with the time waited, never a fraction that fills and sits;
+    while it compiles for a first launch, the real fraction of that work."""
+    about_engine = engine_progress(engine, colour) if engine is not None and not heard else None
+    if about_engine is not None:
+        return about_engine
     if not engine_ready and not heard:
         return Progress((f"starting the engine… {elapsed_s:.0f} s", "starting…"), None, colour)
     its = f" · {count_text(iterations)} iterations" if iterations > 0 else ""

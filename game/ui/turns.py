@@ -126,7 +126,9 @@ class EngineTurns:
         if not self.driver.can_search(s.spec.name, kind):
             if current is not None and not current.finished:
                 self.driver.cancel()
-            if kind in ("bot", "solve"):
+            if self.driver.unavailable is not None:  # the bot waits (never a silent random move); retried
+                return None
+            if kind in ("bot", "solve"):  # this engine cannot search the game: said in a notice
                 self._random_move(s, self.min_bot_delay)
             return None
         if current is not None and current.key == (kind, s.spec.name, s.moves_text, budget):
@@ -134,8 +136,6 @@ class EngineTurns:
         if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
             return None  # the move is known; waiting for the animation
         self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact)
-        if self.driver.unavailable and kind in ("bot", "solve"):
-            return f"{self.driver.unavailable}: bots play random moves", True
         return None
 
     def _random_move(self, session: Session, delay: float) -> None:
