@@ -13,11 +13,14 @@ the lowest free slot), so a game left by a second window is restored on a later 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 MAX_SLOTS = 16
+CLAIM_LOCK = "instance-claim.lock"
+CLAIM_WAIT_S = 3.0
 AUTOSAVE_STEM = "autosave"
 
 
@@ -84,7 +87,7 @@ def _unlock(fd: int) -> None:
         pass
 
 
-def try_lock(path: Path) -> int | None:
+def try_lock(path: Path, write_pid: bool = True) -> int | None:
     """The open descriptor of ``path`` locked by this process with our pid written in it; None when
     another live process holds it. OSError when the file cannot be created (read-only folder...)."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOINHERIT", 0), 0o644)
@@ -96,6 +99,8 @@ def try_lock(path: Path) -> int | None:
     if not locked:
         os.close(fd)
         return None
+    if not write_pid:
+        return fd
     try:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
@@ -118,8 +123,27 @@ def claim(directory: Path, unfinished_since: Callable[[Path], float | None]) -> 
     (``unfinished_since(path)`` gives its time, None when there is none), else the lowest free one."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
+        gate = _wait_for_lock(directory / CLAIM_LOCK, CLAIM_WAIT_S)  # two apps started together claim in turn
     except OSError:
         return Slot(directory, 1, None)
+    try:
+        return _claim_free(directory, unfinished_since)
+    finally:
+        if gate is not None:
+            _unlock(gate)
+            os.close(gate)
+
+
+def _wait_for_lock(path: Path, seconds: float) -> int | None:
+    deadline = time.monotonic() + seconds
+    while True:
+        fd = try_lock(path, write_pid=False)
+        if fd is not None or time.monotonic() > deadline:
+            return fd
+        time.sleep(0.02)
+
+
+def _claim_free(directory: Path, unfinished_since: Callable[[Path], float | None]) -> Slot:
     free: list[tuple[int, int]] = []  # (number, fd)
     others: list[int] = []
     try:
