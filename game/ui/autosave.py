@@ -78,10 +78,11 @@ def restore(path: Path) -> tuple[GameTuple | None, str | None]:
 
 def _kept_notice(path: Path, why: str, salvaged: tuple[GameSpec, tuple[int, ...]] | None) -> str:
     kept = keep_aside(path)
-    where = f"kept as {excerpt(os.fsdecode(kept), NOTICE_CHARS)}" if kept else "left in place"
+    where = (f"kept as {excerpt(kept.name, NOTICE_CHARS)} in {excerpt(os.fsdecode(kept.parent), NOTICE_CHARS)}"
+             if kept else "left in place")
     if salvaged is None:
-        return f"Autosaved game was unreadable ({why}); {where}; starting a new game"
-    return f"Autosaved game was damaged ({why}); restored its first {len(salvaged[1])} moves; original {where}"
+        return f"Autosaved game unreadable, {where}; new game ({why})"
+    return f"Autosaved game damaged: restored its first {len(salvaged[1])} moves; original {where} ({why})"
 
 
 def _reason(exc: BaseException) -> str:

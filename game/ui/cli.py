@@ -12,6 +12,7 @@ from pathlib import Path
 
 from game.errors import GameError
 from game.ui import controller
+from game.ui.display_env import disable_unusable_caches
 from game.ui.exact import EXACT_BUDGETS_MS
 from game.ui.players import BotSetting
 from game.ui.savefile import SaveFileError, load_game
@@ -127,6 +128,9 @@ def run_app(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"connect4: error: {exc}", file=sys.stderr)
         return 2
+    cache_note = None if headless else disable_unusable_caches()  # before pygame opens the display
+    if cache_note:
+        notices.append(cache_note)
     if getattr(args, "smoke", False):
         return smoke(settings, session)
     from game.ui import window
@@ -137,8 +141,10 @@ def run_app(args: argparse.Namespace) -> int:
         print(f"connect4: error: cannot open the window: {str(exc).splitlines()[0] if str(exc) else exc!r}",
               file=sys.stderr)
         return 1
-    for notice in notices:
-        app.set_notice(notice)
+    for notice in notices:  # the whole line, kept in the terminal / log (the window may cut it)
+        print(f"connect4: note: {notice}", file=sys.stderr)
+    if notices:
+        app.set_notice("; ".join(notices))
     if getattr(args, "screenshot", None):
         wait = args.screenshot_wait
         if wait is None:

@@ -137,8 +137,8 @@ def load_settings(directory: Path | None = None) -> tuple[Settings, str | None]:
         return Settings(), None
     except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError, NotRegularFileError...
         kept = keep_aside(path)
-        where = f"kept as {excerpt(os.fsdecode(kept), 100)}; " if kept else ""
-        notice = f"Settings file was unreadable ({_one_line(exc)}); {where}defaults restored"
+        where = f", kept as {kept.name} in {excerpt(os.fsdecode(kept.parent), 100)}" if kept else ""
+        notice = f"Settings file unreadable{where}; defaults restored ({_one_line(exc)})"
         try:
             write_atomic(path, Settings().to_json())
         except OSError:
