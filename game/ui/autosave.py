@@ -77,12 +77,24 @@ def restore(path: Path) -> tuple[GameTuple | None, str | None]:
 
 
 def _kept_notice(path: Path, why: str, salvaged: tuple[GameSpec, tuple[int, ...]] | None) -> str:
+    """Where the file went comes first: a status bar that cuts the line keeps the part that matters."""
     kept = keep_aside(path)
-    where = (f"kept as {excerpt(kept.name, NOTICE_CHARS)} in {excerpt(os.fsdecode(kept.parent), NOTICE_CHARS)}"
-             if kept else "left in place")
+    if kept is None:
+        where = f"Unreadable autosave {excerpt(path.name, NOTICE_CHARS)} left in place"
+    else:
+        where = f"Kept the unreadable autosave as {excerpt(kept.name, NOTICE_CHARS)} in {shown_folder(kept.parent)}"
     if salvaged is None:
-        return f"Autosaved game unreadable, {where}; new game ({why})"
-    return f"Autosaved game damaged: restored its first {len(salvaged[1])} moves; original {where} ({why})"
+        return f"{where}; new game ({why})"
+    return f"{where}; restored its first {len(salvaged[1])} moves ({why})"
+
+
+def shown_folder(folder: Path) -> str:
+    """``folder`` for a notice: the home directory as ``~``, at most ``NOTICE_CHARS`` characters."""
+    text = os.fsdecode(folder)
+    home = os.path.expanduser("~")
+    if home not in ("~", "/") and (text == home or text.startswith(home + os.sep)):
+        text = "~" + text[len(home):]
+    return excerpt(text, NOTICE_CHARS)
 
 
 def _reason(exc: BaseException) -> str:

@@ -13,7 +13,7 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from game.ui.autosave import keep_aside, restore, unfinished_since
+from game.ui.autosave import keep_aside, restore, shown_folder, unfinished_since
 from game.ui.instance_lock import Slot, claim, waiting_games
 from game.ui.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, MODES, BotSetting
 from game.ui.safe_read import excerpt
@@ -137,8 +137,9 @@ def load_settings(directory: Path | None = None) -> tuple[Settings, str | None]:
         return Settings(), None
     except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError, NotRegularFileError...
         kept = keep_aside(path)
-        where = f", kept as {kept.name} in {excerpt(os.fsdecode(kept.parent), 100)}" if kept else ""
-        notice = f"Settings file unreadable{where}; defaults restored ({_one_line(exc)})"
+        where = f"Kept the unreadable settings file as {kept.name} in {shown_folder(kept.parent)}" if kept else (
+            "Settings file unreadable")
+        notice = f"{where}; defaults restored ({_one_line(exc)})"
         try:
             write_atomic(path, Settings().to_json())
         except OSError:
