@@ -84,6 +84,8 @@ def run_case(name: str, out: Path, home: Path | bytes, args: tuple[str, ...] = (
     proc = launch(home, *args)
     window, opened = window_of(proc)
     if window is None:
+        if proc.poll() is None:  # running without a window we can find: stop it and say so
+            proc.kill()
         code = proc.wait(timeout=60)
         err = proc.stderr.read().decode(errors="replace").strip() if proc.stderr else ""
         print(f"{name}: no window; exit {code} after {time.monotonic() - t0:.2f} s; stderr: {err[-300:]}")
@@ -106,6 +108,24 @@ def write(home: Path, rel: Path, data: bytes) -> Path:
     return path
 
 
+def full_disk_case(out: Path) -> None:
+    """HOME on a 256 kB tmpfs filled to the brim (needs root for ``mount``; skipped otherwise)."""
+    home = fresh_home()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(home)], capture_output=True).returncode:
+        print("full-disk-home: skipped (cannot mount a tmpfs)")
+        return
+    try:
+        (home / ".cache").mkdir()
+        with open(home / "filler", "wb") as fh:
+            try:
+                fh.write(b"\0" * (1 << 20))
+            except OSError:
+                pass
+        run_case("full-disk-home", out, home, ("--mode", "hotseat"))
+    finally:
+        subprocess.run(["umount", str(home)], capture_output=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(tempfile.mkdtemp(prefix="attack-files-")))
@@ -113,6 +133,7 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     game = '{"game": "connect4", "moves": "%s"}'
 
+    run_case("baseline-clean-home", out, fresh_home(), ("--mode", "hotseat"))
     for name in ("autosave.json", "settings.json"):
         home = fresh_home()
         (home / CONFIG).mkdir(parents=True)
@@ -151,6 +172,14 @@ def main() -> int:
         shot(window, out / "load-dialog-open.png")
         geometry = subprocess.run(["xdotool", "getwindowgeometry", window], capture_output=True, text=True).stdout
         print("   load dialog geometry:", " ".join(geometry.split()[3:]))
+        for row_y in (375, 405):  # the two rows of the dialog in a 1120x760 window: click each, time the next frame
+            keys(window, "ctrl+o")
+            time.sleep(0.3)
+            subprocess.run(["xdotool", "mousemove", "--window", window, "560", str(row_y), "click", "1"],
+                           capture_output=True)
+            print(f"   clicked row at y={row_y}: window answers a resize after {responsive(window):.2f} s")
+            shot(window, out / f"load-dialog-clicked-{row_y}.png")
+            subprocess.run(["xdotool", "windowsize", "--sync", window, "1120", "760"], capture_output=True)
 
     run_case("load-dialog-20kB-and-xff-name", out, home, ("--mode", "hotseat"), load_dialog)
 
@@ -190,6 +219,7 @@ def main() -> int:
     if wc:
         shot(wc, out / "two-instances-relaunch.png")
     print(f"   relaunch: {terminate(c)[1]}")
+    full_disk_case(out)
     print(f"screenshots in {out}")
     return 0
 

@@ -63,6 +63,13 @@ def folder_problem(path: Path) -> str | None:
     return None
 
 
+def _shown(folder: Path, env: MutableMapping[str, str]) -> str:
+    text, home = os.fsdecode(folder), env.get("HOME", "")
+    if home not in ("", "/") and text.startswith(home.rstrip("/") + "/"):
+        return "~" + text[len(home.rstrip("/")):]
+    return text
+
+
 def disable_unusable_caches(env: MutableMapping[str, str] | None = None) -> str | None:
     """Turn the drivers' disk caches off when a cache folder cannot take a write; one line, or None."""
     env = os.environ if env is None else env
@@ -72,5 +79,5 @@ def disable_unusable_caches(env: MutableMapping[str, str] | None = None) -> str 
             continue
         for name, value in DISABLE_SWITCHES.items():
             env.setdefault(name, value)
-        return f"The cache folder {os.fsdecode(folder)} is {problem}: graphics shader caches are off for this run"
+        return f"Graphics shader caches off for this run: {_shown(folder, env)} is {problem}"
     return None
