@@ -74,3 +74,14 @@ def test_devices_are_refused_without_reading(tmp_path: Path) -> None:
         pytest.skip("needs /dev/zero")
     with pytest.raises(NotRegularFileError, match="device"):
         read_regular_text("/dev/zero")
+
+
+def test_the_load_dialog_lists_regular_files_only(tmp_path: Path) -> None:
+    from game.ui.files import saved_games
+
+    os.mkfifo(tmp_path / "pipe.json")
+    (tmp_path / "folder.json").mkdir()
+    (tmp_path / "game.json").write_text("4453")
+    os.symlink(tmp_path / "gone.json", tmp_path / "dangling.json")
+    listed = _returns_quickly(tmp_path / "pipe.json", lambda: saved_games(tmp_path))
+    assert listed == [tmp_path / "game.json"]

@@ -27,6 +27,8 @@ from game.ui.settings import (
     load_settings,
 )
 
+pytestmark = pytest.mark.timeout(300)
+
 FUZZ = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                          HealthCheck.function_scoped_fixture])
 

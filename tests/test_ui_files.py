@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pygame
+import pytest
 from test_ui_fakes import FakeEngineClient
 
 from game.ui import actions
@@ -24,6 +25,8 @@ from game.ui.settings import (
     save_settings,
 )
 from game.ui.window import create_app, shutdown
+
+pytestmark = pytest.mark.timeout(120)
 
 
 def test_settings_round_trip_in_the_overridden_config_dir():
