@@ -191,8 +191,9 @@ def load_autosave(directory: Path | None = None) -> tuple[GameTuple | None, str 
         notes.append(f"Another window of this game is open; this one autosaves to {slot.autosave_path.name}")
     waiting = waiting_games(slot, unfinished_since)
     if waiting:
-        names = ", ".join(p.name for p in waiting[:3])
-        notes.append(f"{len(waiting)} more unfinished game(s) kept ({names}), restored on a later launch")
+        names = ", ".join(p.name for p in waiting[:3]) + (", ..." if len(waiting) > 3 else "")
+        games = "game is" if len(waiting) == 1 else "games are"
+        notes.append(f"{len(waiting)} more unfinished {games} kept ({names}) for a later launch or a second window")
     return saved, "; ".join(notes) or None
 
 
