@@ -143,3 +143,25 @@ def test_two_real_apps_in_one_home_keep_both_games(tmp_path: Path) -> None:
         _kill(c)
         if d is not None:
             _kill(d)
+
+
+@pytest.mark.timeout(60)
+def test_without_file_locks_the_pid_decides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from game.ui import instance_lock
+
+    def no_locks(_fd: int) -> bool:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(instance_lock, "_lock_nb", no_locks)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (tmp_path / lock_name(1)).write_text(f"{sleeper.pid}\n")  # a live process holds slot 1
+        (tmp_path / lock_name(2)).write_text("999999999\n")  # a dead one held slot 2: stale
+        slot = claim(tmp_path, unfinished_since)
+        assert slot.number == 2 and (tmp_path / lock_name(2)).read_text().strip() == str(os.getpid())
+        slot.release()
+    finally:
+        sleeper.kill()
+        sleeper.wait(10)

@@ -4,7 +4,8 @@ Instance slot 1 keeps its game in ``autosave.json`` and holds ``instance.lock``;
 same time gets slot 2 (``autosave-2.json``, ``instance-2.lock``), and so on. A slot is owned by an
 exclusive, non-blocking lock on its lock file (``flock`` on POSIX, ``msvcrt.locking`` on Windows), which
 the system releases when the process dies however it dies, so a stale lock (a crashed app's file with its
-dead pid) is simply taken over. The lock file holds the owner's pid, for the notice.
+dead pid) is simply taken over. The lock file holds the owner's pid: for the notice, and on a file
+system without locks (``ENOLCK``) as the lock itself (taken over when that process no longer exists).
 
 At start the app takes, among the free slots, the one holding the most recent unfinished game (else
 the lowest free slot), so a game left by a second window is restored on a later launch. No pygame here.
@@ -93,9 +94,9 @@ def try_lock(path: Path, write_pid: bool = True) -> int | None:
     fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOINHERIT", 0), 0o644)
     try:
         locked = _lock_nb(fd)
-    except OSError:
-        os.close(fd)
-        raise
+    except OSError:  # a file system without locks (ENOLCK): the pid in the file decides
+        pid = holder_pid(path)
+        locked = pid is None or pid == os.getpid() or not pid_alive(pid)
     if not locked:
         os.close(fd)
         return None
@@ -107,6 +108,19 @@ def try_lock(path: Path, write_pid: bool = True) -> int | None:
     except OSError:
         pass  # the lock counts, not the pid
     return fd
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (POSIX; elsewhere assumed gone, so a stale file never blocks)."""
+    if os.name != "posix" or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def holder_pid(path: Path) -> int | None:
