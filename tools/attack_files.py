@@ -54,13 +54,19 @@ def keys(window: str, *combo: str) -> None:
 
 
 def shot(window: str, path: Path) -> None:
-    subprocess.run(["import", "-window", window, str(path)], capture_output=True, timeout=30)
+    try:
+        subprocess.run(["import", "-window", window, str(path)], capture_output=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def responsive(window: str) -> float:
     """Seconds until the window answers a resize (the app redraws only inside its frame loop)."""
     start = time.monotonic()
-    subprocess.run(["xdotool", "windowsize", "--sync", window, "1000", "700"], capture_output=True, timeout=30)
+    try:
+        subprocess.run(["xdotool", "windowsize", "--sync", window, "1000", "700"], capture_output=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return float("inf")  # frozen for at least 30 s
     return time.monotonic() - start
 
 
