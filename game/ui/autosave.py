@@ -79,14 +79,11 @@ def restore(path: Path) -> tuple[GameTuple | None, str | None]:
 def _kept_notice(path: Path, why: str, salvaged: tuple[GameSpec, tuple[int, ...]] | None) -> str:
     """Where the file went comes first: a status bar that cuts the line keeps the part that matters."""
     kept = keep_aside(path)
-    state = "unreadable" if salvaged is None else "damaged"
-    if kept is None:
-        where = f"The {state} autosave {excerpt(path.name, NOTICE_CHARS)} is left in place"
-    else:
-        where = f"Kept the {state} autosave as {excerpt(kept.name, NOTICE_CHARS)} in {shown_folder(kept.parent)}"
+    where = (f"Autosave kept as {excerpt(kept.name, NOTICE_CHARS)} in {shown_folder(kept.parent)}" if kept
+             else f"Autosave {excerpt(path.name, NOTICE_CHARS)} left in place")
     if salvaged is None:
-        return f"{where}; new game ({why})"
-    return f"{where}; restored its first {len(salvaged[1])} moves ({why})"
+        return f"{where}: unreadable, new game ({why})"
+    return f"{where}: damaged, its first {len(salvaged[1])} moves restored ({why})"
 
 
 def shown_folder(folder: Path) -> str:

@@ -137,9 +137,8 @@ def load_settings(directory: Path | None = None) -> tuple[Settings, str | None]:
         return Settings(), None
     except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError, NotRegularFileError...
         kept = keep_aside(path)
-        where = f"Kept the unreadable settings file as {kept.name} in {shown_folder(kept.parent)}" if kept else (
-            "Settings file unreadable")
-        notice = f"{where}; defaults restored ({_one_line(exc)})"
+        where = f"Settings kept as {kept.name} in {shown_folder(kept.parent)}" if kept else "Settings file"
+        notice = f"{where}: unreadable, defaults restored ({_one_line(exc)})"
         try:
             write_atomic(path, Settings().to_json())
         except OSError:
