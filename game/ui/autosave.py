@@ -105,11 +105,12 @@ def _reason(exc: BaseException) -> str:
 def unfinished_since(path: Path) -> float | None:
     """The modification time of the autosave at ``path`` when it holds a game to restore (unfinished,
     or damaged: then it is to be kept aside), else None. Reads only; never moves the file."""
+    when: float | None = None
     try:
         when = path.stat().st_mtime
         spec, moves, _cursor = parse_game_text(read_regular_text(path))
     except (OSError, ValueError):  # SaveFileError included
-        return when if path.is_file() else None
+        return when if when is not None and path.is_file() else None
     position = spec.start()
     for move in moves:
         position = position.play(move)
