@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OPENING = "1122"  # a bot would never start like this: a new game could not pass for the restored one
 AUTOSAVE = "autosave.json"
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX"), pytest.mark.timeout(400)]
 
 
 def _env(config: Path) -> dict[str, str]:

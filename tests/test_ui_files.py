@@ -31,6 +31,8 @@ from game.ui.settings import (
 
 pytestmark = pytest.mark.timeout(60)
 
+pytestmark = pytest.mark.timeout(120)
+
 
 def test_settings_round_trip_in_the_overridden_config_dir():
     assert str(config_dir()) == os.environ["CONNECT4_CONFIG_DIR"]
@@ -64,8 +66,11 @@ def test_corrupt_settings_do_not_stop_the_app_from_starting(capsys):
         new = False
 
     settings, session, notices = prepare(Args(), headless=False)
-    assert session.line == []
+    assert session.line == [3] * 6  # the legal prefix of the damaged autosave
     assert len(notices) == 2 and all("\n" not in n for n in notices)
+    kept = list(config_dir().glob(AUTOSAVE_FILE + ".bad-*"))
+    assert len(kept) == 1 and kept[0].read_text() == '{"game": "connect4", "moves": "44444444"}'
+    assert kept[0].name in notices[1] and "first 6 moves" in notices[1]
 
 
 def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path):

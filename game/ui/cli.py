@@ -12,6 +12,7 @@ from game import get_game
 from game.capabilities import capabilities
 from game.errors import GameError
 from game.ui import game_app, headless
+from game.ui.display_env import disable_unusable_caches
 from game.ui.layout import MIN_SIZE
 from game.ui.players import BotSetting
 from game.ui.savefile import SaveFileError, load_game
@@ -133,6 +134,11 @@ def run_app(args: argparse.Namespace) -> int:
         print(f"connect4: error: {exc}", file=sys.stderr)
         return 2
     greet = first_launch(args, is_headless)
+    cache_note = None if is_headless else disable_unusable_caches()  # before pygame opens the display
+    if cache_note:
+        notices.append(cache_note)
+    for notice in notices:  # the whole line, kept in the terminal / log (the window may cut it)
+        print(f"connect4: note: {notice}", file=sys.stderr)
     if getattr(args, "smoke", False):
         settings.mode = "bot-vs-bot"
         settings.bots = [BotSetting("custom", SMOKE_BUDGET_MS), BotSetting("custom", SMOKE_BUDGET_MS)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 import time
 from pathlib import Path
 
@@ -30,13 +31,21 @@ def save_game(session: Session, folder: Path | None = None) -> Path:
 
 
 def saved_games(folder: Path | None = None, limit: int = 12) -> list[Path]:
+    """The newest saved games (regular ``*.json`` files only: a FIFO or a folder is never listed)."""
     folder = folder or games_dir()
+    dated: list[tuple[float, Path]] = []
     try:
-        found = [p for p in folder.glob("*.json") if p.is_file()]
+        for path in folder.glob("*.json"):
+            try:
+                info = path.stat()
+            except OSError:  # removed meanwhile, a dangling link...
+                continue
+            if stat.S_ISREG(info.st_mode):
+                dated.append((info.st_mtime, path))
     except OSError:
         return []
-    found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    return found[:limit]
+    dated.sort(key=lambda item: item[0], reverse=True)
+    return [path for _when, path in dated[:limit]]
 
 
 def copy_text(text: str) -> bool:

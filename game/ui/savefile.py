@@ -13,9 +13,11 @@ from pathlib import Path
 
 from game import GameSpec, get_game
 from game.errors import GameError
+from game.ui.safe_read import MAX_FILE_BYTES, excerpt, read_regular_text
 
 FORMAT = "connect4-mcts-game"
 SUFFIX = ".c4game.json"
+MESSAGE_CHARS = 160  # error messages quote at most this much of the user's text
 
 
 class SaveFileError(ValueError):
@@ -29,9 +31,10 @@ def game_to_json(spec: GameSpec, moves: tuple[int, ...] | list[int], cursor: int
     return json.dumps(data, indent=2) + "\n"
 
 
-def parse_game_text(text: str, default_game: str = "connect4") -> tuple[GameSpec, tuple[int, ...], int | None]:
-    """Parse a saved game or a position string; raise SaveFileError with one line."""
-    stripped = text.strip()
+def split_game_text(text: str, default_game: str = "connect4") -> tuple[str, str, int | None]:
+    """The game name, the moves text and the cursor of a saved game or position string, unchecked
+    against the rules; SaveFileError (one line) when the text has no such shape."""
+    stripped = text.strip().lstrip("\ufeff")
     cursor = None
     if stripped.startswith("{"):
         try:
@@ -41,7 +44,7 @@ def parse_game_text(text: str, default_game: str = "connect4") -> tuple[GameSpec
         except RecursionError:
             raise SaveFileError("not a valid game file: nested too deeply") from None
         except ValueError as exc:  # e.g. an integer longer than Python converts
-            raise SaveFileError(f"not a valid game file: {str(exc).splitlines()[0][:80]}") from None
+            raise SaveFileError(f"not a valid game file: {excerpt(str(exc), 80)}") from None
         if not isinstance(data, dict) or not isinstance(data.get("moves", ""), str):
             raise SaveFileError("not a game file: expected an object with \"game\" and \"moves\"")
         game = data.get("game", default_game)
@@ -55,43 +58,59 @@ def parse_game_text(text: str, default_game: str = "connect4") -> tuple[GameSpec
         game, moves_text = default_game, stripped
     if not isinstance(game, str):
         raise SaveFileError("not a game file: \"game\" must be a string")
+    return game, moves_text, cursor
+
+
+def parse_game_text(text: str, default_game: str = "connect4") -> tuple[GameSpec, tuple[int, ...], int | None]:
+    """Parse a saved game or a position string; raise SaveFileError with one bounded line."""
+    game, moves_text, cursor = split_game_text(text, default_game)
     try:
         spec = get_game(game)
         pos = spec.parse_position(moves_text)
     except GameError as exc:
-        raise SaveFileError(str(exc)) from None
+        raise SaveFileError(excerpt(str(exc), MESSAGE_CHARS)) from None
     moves = tuple(pos.history)
     if cursor is not None and not (0 <= cursor <= len(moves)):
         cursor = None
     return spec, moves, cursor
 
 
+def legal_prefix(spec: GameSpec, moves_text: str) -> tuple[int, ...]:
+    """The moves of ``moves_text`` up to the first one that is malformed or illegal."""
+    spaced = " " in spec.moves_to_text(spec.start().legal_moves()[:2])
+    tokens = moves_text.split() if spaced else list(moves_text.strip())
+    pos = spec.start()
+    for token in tokens:
+        try:
+            pos = pos.play(spec.parse_move(token))
+        except GameError:
+            break
+    return tuple(pos.history)
+
+
 GameTuple = tuple[GameSpec, tuple[int, ...], int | None]
 
 
-MAX_FILE_BYTES = 1_000_000
-
-
 def read_small_text(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES) -> str:
-    """The UTF-8 text of a small file; ValueError if it is larger than ``limit`` bytes (never reads
-    more than that, so /dev/zero or a huge file cannot exhaust memory). OSError as usual."""
-    with open(path, "rb") as fh:
-        data = fh.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"{path} is too large (over {limit // 1000} kB)")
-    return data.decode("utf-8")
+    """The UTF-8 text (a BOM is accepted) of a small regular file: never blocks on a FIFO, never reads
+    more than ``limit`` bytes. ValueError for anything else than a small regular UTF-8 file; OSError."""
+    return read_regular_text(path, limit)
 
 
 def load_game(path: str | os.PathLike[str], default_game: str = "connect4") -> GameTuple:
     try:
         text = read_small_text(path)
     except UnicodeDecodeError:
-        raise SaveFileError(f"cannot read {path}: not UTF-8 text") from None
+        raise SaveFileError(f"cannot read {_shown(path)}: not UTF-8 text") from None
     except OSError as exc:
-        raise SaveFileError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise SaveFileError(f"cannot read {_shown(path)}: {getattr(exc, 'strerror', None) or exc}") from None
     except ValueError as exc:
-        raise SaveFileError(f"{exc}: not a saved game") from None
+        raise SaveFileError(f"{excerpt(str(exc), MESSAGE_CHARS)}: not a saved game") from None
     return parse_game_text(text, default_game)
+
+
+def _shown(path: str | os.PathLike[str]) -> str:
+    return excerpt(os.fsdecode(path), MESSAGE_CHARS)
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

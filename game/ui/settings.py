@@ -1,7 +1,9 @@
 """Settings and the autosaved game, kept in the user's config directory (platformdirs).
 
 ``CONNECT4_CONFIG_DIR`` overrides the directory (tests use a temporary one). Both files are
-written atomically; a file that cannot be read is reported in one line and replaced by defaults.
+written atomically and read only when they are small regular files; a file that cannot be read is
+reported in one line and kept aside (never deleted). Each running instance has its own autosave
+(``game.ui.instance_lock``).
 """
 
 from __future__ import annotations
@@ -11,8 +13,11 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from game.ui.autosave import keep_aside, restore, shown_folder, unfinished_since
+from game.ui.instance_lock import Slot, claim, waiting_games
 from game.ui.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, MODES, BotSetting
-from game.ui.savefile import game_to_json, parse_game_text, read_small_text, write_atomic
+from game.ui.safe_read import excerpt
+from game.ui.savefile import GameTuple, game_to_json, read_small_text, write_atomic
 
 APP_NAME = "connect4-mcts"
 SETTINGS_FILE = "settings.json"
@@ -124,14 +129,17 @@ def _window(value: object) -> tuple[int, int]:
 
 
 def load_settings(directory: Path | None = None) -> tuple[Settings, str | None]:
-    """The stored settings and a one-line notice when the file was unreadable (then defaults)."""
+    """The stored settings and a one-line notice when the file was unreadable: it is then kept aside
+    (``settings.json.bad-<time>``) and defaults are written in its place."""
     path = (directory or config_dir()) / SETTINGS_FILE
-    if not path.exists():
-        return Settings(), None
     try:
         return Settings.from_dict(json.loads(read_small_text(path))), None
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        notice = f"Settings file was unreadable ({_one_line(exc)}); defaults restored"
+    except FileNotFoundError:
+        return Settings(), None
+    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError, NotRegularFileError...
+        kept = keep_aside(path)
+        where = f"Settings kept as {kept.name} in {shown_folder(kept.parent)}" if kept else "Settings file"
+        notice = f"{where}: unreadable, defaults restored ({_one_line(exc)})"
         try:
             write_atomic(path, Settings().to_json())
         except OSError:
@@ -147,9 +155,23 @@ def save_settings(settings: Settings, directory: Path | None = None) -> str | No
     return None
 
 
+def instance_slot(directory: Path | None = None) -> Slot:
+    """This process's autosave slot in ``directory`` (claimed once; another folder releases the old one)."""
+    global _slot
+    folder = directory or config_dir()
+    if _slot is None or _slot.directory != folder:
+        if _slot is not None:
+            _slot.release()
+        _slot = claim(folder, unfinished_since)
+    return _slot
+
+
+_slot: Slot | None = None
+
+
 def write_autosave(game_json: str, directory: Path | None = None) -> str | None:
     try:
-        write_atomic((directory or config_dir()) / AUTOSAVE_FILE, game_json)
+        write_atomic(instance_slot(directory).autosave_path, game_json)
     except OSError as exc:
         return f"Could not autosave: {_one_line(exc)}"
     return None
@@ -159,21 +181,23 @@ def autosave_json(spec, moves, cursor) -> str:  # type: ignore[no-untyped-def]
     return game_to_json(spec, moves, cursor)
 
 
-def load_autosave(directory: Path | None = None):  # type: ignore[no-untyped-def]
-    """(spec, moves, cursor) of the autosaved game or None, and a one-line notice if it was corrupt."""
-    path = (directory or config_dir()) / AUTOSAVE_FILE
-    if not path.exists():
-        return None, None
-    try:
-        return parse_game_text(read_small_text(path)), None
-    except (OSError, ValueError) as exc:  # UnicodeDecodeError and SaveFileError are ValueErrors
-        try:
-            path.unlink()
-        except OSError:
-            pass
-        return None, f"Autosaved game was unreadable ({_one_line(exc)}); starting a new game"
+def load_autosave(directory: Path | None = None) -> tuple[GameTuple | None, str | None]:
+    """(spec, moves, cursor) of this instance's autosaved game or None, and a one-line notice: the
+    autosave was damaged (kept aside, legal prefix restored), another instance runs, or games wait."""
+    slot = instance_slot(directory)
+    saved, notice = restore(slot.autosave_path)
+    notes = [notice] if notice else []
+    if slot.others:
+        notes.append(f"Another window of this game is open; this one autosaves to {slot.autosave_path.name}")
+    waiting = waiting_games(slot, unfinished_since)
+    if waiting:
+        names = ", ".join(p.name for p in waiting[:3]) + (", ..." if len(waiting) > 3 else "")
+        games = "game is" if len(waiting) == 1 else "games are"
+        notes.append(f"{len(waiting)} more unfinished {games} kept ({names}) for a later launch or a second window")
+    return saved, "; ".join(notes) or None
 
 
 def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    return excerpt(str(exc), 100) or type(exc).__name__
