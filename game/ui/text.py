@@ -1,5 +1,6 @@
 """Text that fits: every label is drawn through ``draw``, which shrinks it (never below ``MIN_SIZE``)
-and only then shortens it, so nothing is cut at the window's edge or across a neighbour."""
+and only then shortens it, so nothing is cut at the window's edge or across a neighbour. Every
+measurement is of ``fonts.drawable`` text (bounded length, no NUL), so any string fits in bounded time."""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ MIN_SIZE = 10  # pixels: the smallest text the app draws
 def fitted_size(text: str, size: int, width: float, bold: bool = False, min_size: int = MIN_SIZE) -> int:
     """The largest size from ``size`` down to ``min_size`` at which ``text`` fits ``width`` (else ``min_size``)."""
     size = max(min_size, int(size))
+    text = fonts.drawable(text)  # bounded and safe before any measurement
     while size > min_size and fonts.font(size, bold).size(text)[0] > width:
         size -= 1
     return size
 
 
 def fits(text: str, size: int, width: float, bold: bool = False) -> bool:
-    return fonts.font(size, bold).size(text)[0] <= width
+    return fonts.font(size, bold).size(fonts.drawable(text))[0] <= width
 
 
 def first_fitting(variants: tuple[str, ...], size: int, width: float, bold: bool = False,
@@ -57,7 +59,7 @@ def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:
     """``text`` broken into lines no wider than ``width`` (a single long word stays whole)."""
     lines: list[str] = []
     current = ""
-    for word in text.split():
+    for word in fonts.drawable(text).split():
         trial = f"{current} {word}".strip()
         if current and not fits(trial, size, width, bold):
             lines.append(current)
