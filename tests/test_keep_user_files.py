@@ -82,3 +82,17 @@ def test_loaded_file_with_a_bom(tmp_path: Path) -> None:
     path = tmp_path / "g.c4game.json"
     path.write_bytes(BOM + b"4453")
     assert load_game(path)[1] == (3, 3, 4, 2)
+
+
+def test_a_file_that_cannot_be_renamed_is_copied_aside(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    def refuse(*_args: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", refuse)
+    monkeypatch.setattr(os, "rename", refuse)
+    (tmp_path / AUTOSAVE_FILE).write_text("broken")
+    saved, notice = load_autosave(tmp_path)
+    kept = _kept(tmp_path, AUTOSAVE_FILE)
+    assert saved is None and len(kept) == 1 and kept[0].read_text() == "broken" and kept[0].name in (notice or "")

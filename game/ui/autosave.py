@@ -13,7 +13,7 @@ from pathlib import Path
 
 from game import GameSpec, get_game
 from game.errors import GameError
-from game.ui.safe_read import FileTooLargeError, excerpt, read_regular_text
+from game.ui.safe_read import FileTooLargeError, excerpt, read_regular_bytes, read_regular_text
 from game.ui.savefile import GameTuple, SaveFileError, legal_prefix, parse_game_text, split_game_text
 
 NOTICE_CHARS = 100  # a notice quotes at most this much of an error message
@@ -40,8 +40,19 @@ def keep_aside(path: Path) -> Path | None:
                 os.rename(path, target)  # e.g. a file system without hard links
                 return target
             except OSError:
-                return None
+                return _copy_aside(path, target)
     return None
+
+
+def _copy_aside(path: Path, target: Path) -> Path | None:
+    """A byte copy of the regular file ``path`` at the new name ``target`` (when it cannot be renamed)."""
+    try:
+        data = read_regular_bytes(path)
+        with open(target, "xb") as out:
+            out.write(data)
+        return target
+    except (OSError, ValueError):
+        return None
 
 
 def _salvage(text: str) -> tuple[GameSpec, tuple[int, ...]] | None:
