@@ -16,13 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_ui_fakes import FakeEngineClient
 
-from game.ui import actions, files, fonts
+from game.ui import files, fonts
+from game.ui.actions import Command, LoadFile
 from game.ui.engine_driver import EngineDriver
-from game.ui.overlays import LoadDialog
+from game.ui.frame import LoadCard
+from game.ui.game_app import create_app, shutdown
 from game.ui.session import Session
 from game.ui.settings import AUTOSAVE_FILE, Settings, config_dir
-from game.ui.themes import THEMES
-from game.ui.window import create_app, shutdown
 
 pytestmark = pytest.mark.timeout(120)
 FRAME_LIMIT_S = 2.0  # generous (the machine is shared): before the fix these frames took 6.6 s to minutes
@@ -34,6 +34,10 @@ def app():  # type: ignore[no-untyped-def]
                          persist=False, driver=EngineDriver(lambda: FakeEngineClient()))
     yield the_app
     shutdown(the_app)
+
+
+def _notice_text(app) -> str:  # type: ignore[no-untyped-def]
+    return str(app.notice.notice.text)
 
 
 def _timed_frame(app, events=()) -> float:  # type: ignore[no-untyped-def]
@@ -107,24 +111,23 @@ def test_load_dialog_with_undecodable_file_names(app, tmp_path: Path) -> None:  
     found = files.saved_games(folder)
     assert odd in found
     app.step([])  # the first frame loads fonts and lays out: not what is timed here
-    dialog = LoadDialog(found, folder)
-    app.load_dialog, app.overlay = dialog, "load"
+    app.apply(Command.LOAD)
+    app.overlay = LoadCard(tuple(found), folder)
     assert _timed_frame(app) < FRAME_LIMIT_S
-    assert len(dialog.rows) == 2
-    for _rect, path in list(dialog.rows):  # click each: the 20 kB one is refused with a bounded notice
-        app.load_dialog, app.overlay = dialog, "load"
-        actions.load_path(app, path)
+    assert len(app.overlay.files) == 2
+    for path in found:  # open each: the 20 kB one is refused with a bounded notice
+        app.overlay = LoadCard(tuple(found), folder)
+        app.apply(LoadFile(path))
         assert _timed_frame(app) < FRAME_LIMIT_S
-        assert app.notice is not None and len(app.notice[0]) < 400
-    dialog.draw(app.screen, THEMES["classic"], (0, 0))
+        assert app.notice is not None and len(_notice_text(app)) < 400
 
 
 def test_100_kb_paste_is_refused_in_a_bounded_frame(app, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(files, "paste_text", lambda: "1234567" * 15_000)
     app.step([])
-    actions.perform(app, "paste")
+    app.apply(Command.PASTE)
     assert _timed_frame(app) < FRAME_LIMIT_S
-    assert app.session.line == [] and app.notice is not None and len(app.notice[0]) < 400
+    assert app.session.line == [] and app.notice is not None and len(_notice_text(app)) < 400
 
 
 def test_autosave_with_50000_moves_opens_in_a_bounded_frame() -> None:
@@ -162,5 +165,5 @@ def test_non_utf8_config_path_in_notices_draws(app, tmp_path: Path, monkeypatch:
     _saved, notice = load_autosave()
     assert notice is not None and "\udcff" in notice
     app.set_notice(notice)
-    app.load_dialog, app.overlay = LoadDialog([], weird), "load"
+    app.overlay = LoadCard((), weird)
     assert _timed_frame(app) < FRAME_LIMIT_S
