@@ -29,7 +29,7 @@ class OneLineErrorParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {first} (see {self.prog} --help)\n")
 
 
-def _app_parser() -> argparse.ArgumentParser:
+def _app_parser() -> OneLineErrorParser:
     lines = [f"  {name:<9} {help_}" for name, (_, help_) in SUBCOMMANDS.items()]
     parser = OneLineErrorParser(
         prog="connect4",

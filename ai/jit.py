@@ -49,6 +49,7 @@ def _sources_digest() -> str:
     return digest.hexdigest()[:16]
 
 
+numba: Any
 if os.environ.get("CONNECT4_NO_NUMBA"):
     numba = None
 else:

@@ -78,13 +78,8 @@ class UtttSpec(GridNotation):
     def name(self) -> str:
         return "uttt"
 
-    @property
-    def width(self) -> int:
-        return SIDE
-
-    @property
-    def height(self) -> int:
-        return SIDE
+    width: int = field(default=SIDE, init=False)
+    height: int = field(default=SIDE, init=False)
 
     def start(self) -> UtttPosition:
         return UtttPosition(self, 0, 0, 0, 0, ANY_BOARD, ())

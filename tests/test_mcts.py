@@ -28,6 +28,7 @@ def test_kernel_agrees_with_the_rules(size: str) -> None:
     spec = get_game(f"connect4:{size}")
     adapter = adapter_for(spec)
     assert adapter is not None
+    assert adapter is not None
     params = adapter.make_params(spec)
     rnd = random.Random(size)
     moves = np.zeros(spec.width, dtype=np.int64)
@@ -58,6 +59,7 @@ def test_kernel_agrees_with_the_rules(size: str) -> None:
 
 def test_playout_scores_for_the_leaf_mover() -> None:
     adapter = adapter_for(C4)
+    assert adapter is not None
     params = adapter.make_params(C4, playout=1)  # takes wins at once
     pos = C4.parse_position("121212")  # first player to move wins in column 1
     state = adapter.encode(pos)
@@ -83,6 +85,7 @@ def test_blocks_the_forced_loss() -> None:
 def _mixed_positions(count: int) -> list[str]:
     """Positions (from seeded random play) where some moves lose at once and others do not."""
     adapter = adapter_for(C4)
+    assert adapter is not None
     params = adapter.make_params(C4)
     rnd = random.Random(11)
     found: list[str] = []

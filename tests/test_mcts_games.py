@@ -80,6 +80,7 @@ def test_kernel_agrees_with_the_rules(name: str, games: int, checked: int) -> No
     every stone; play() gives the rules' outcome and state; playouts leave the state alone."""
     spec = get_game(name)
     adapter = adapter_for(spec)
+    assert adapter is not None
     assert adapter is not None and supports(spec)
     params = adapter.make_params(spec)
     large = name == "gomoku"
@@ -138,6 +139,7 @@ def test_kernel_agrees_with_the_rules(name: str, games: int, checked: int) -> No
 
 def test_playout_scores_for_the_leaf_mover() -> None:
     adapter = adapter_for(TTT)
+    assert adapter is not None
     params = adapter.make_params(TTT)  # takes wins at once
     pos = TTT.parse_position("a1 b1 a2 b2")  # X to move wins on a3
     state = adapter.encode(pos)
@@ -268,6 +270,7 @@ def test_uttt_plays_a_game_winning_move() -> None:
     spec = get_game("uttt")
     rnd = random.Random(9)
     adapter = adapter_for(spec)
+    assert adapter is not None
     params = adapter.make_params(spec)
     moves = np.zeros(81, dtype=np.int64)
     status = np.zeros(81, dtype=np.int64)

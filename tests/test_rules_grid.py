@@ -72,6 +72,7 @@ def play_random(spec, data: st.DataObject, max_moves: int | None = None):
 @given(data=st.data())
 def test_mnk_random_games_agree_with_array_reference(name: str, data: st.DataObject) -> None:
     spec = get_game(name)
+    assert isinstance(spec, MnkSpec)
     pos, ref = spec.start(), RefKInARow(spec.width, spec.height, spec.k, gravity=False)
     assert_same_mnk(pos, ref)
     while pos.legal_moves():
@@ -290,18 +291,20 @@ def test_overline_counts_as_a_win() -> None:
 
 def test_line_masks_cover_every_k_line() -> None:
     spec = get_game("tictactoe")
+    six = get_game("mnk:6x6:4")
+    assert isinstance(spec, MnkSpec) and isinstance(six, MnkSpec)
     assert len(spec.line_masks) == 8
     assert all(mask.bit_count() == 3 for mask in spec.line_masks)
-    assert len(get_game("mnk:6x6:4").line_masks) == 3 * 6 * 2 + 3 * 3 * 2
+    assert len(six.line_masks) == 3 * 6 * 2 + 3 * 3 * 2
 
 
 def test_numpy_integers_are_moves() -> None:
     for name in ("tictactoe", "uttt", "connect4"):
         spec = get_game(name)
-        pos = spec.start().play(np.int64(4))
+        pos = spec.start().play(np.int64(4))  # type: ignore[arg-type]  # numpy integers are accepted
         assert pos == spec.start().play(4)
         assert type(pos.history[0]) is int
-        assert spec.move_to_text(np.int32(4)) == spec.move_to_text(4)
+        assert spec.move_to_text(np.int32(4)) == spec.move_to_text(4)  # type: ignore[arg-type]
 
 
 def test_specs_compare_by_rules() -> None:

@@ -55,7 +55,7 @@ def _render(text: str, size: int, bold: bool, color: tuple[int, int, int]) -> py
 
 def text(text_: str, size: int, color: tuple[int, int, int], bold: bool = False) -> pygame.Surface:
     """A rendered line of text (cached: the same labels are drawn every frame)."""
-    return _render(drawable(text_), max(8, int(size)), bold, tuple(color))  # type: ignore[arg-type]
+    return _render(drawable(text_), max(8, int(size)), bold, (color[0], color[1], color[2]))
 
 
 def blit_text(

@@ -48,7 +48,7 @@ def build_id() -> str:
 
 
 def cache_root() -> str:
-    base = config.CACHE_DIR or os.path.join(tempfile.gettempdir(), "connect4-mcts-numba")
+    base = getattr(config, "CACHE_DIR", "") or os.path.join(tempfile.gettempdir(), "connect4-mcts-numba")
     return os.path.join(base, "frozen", build_id())
 
 
