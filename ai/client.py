@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from ai import wire
 from ai.engine_transport import ProcessTransport, Transport, default_command
+from ai.limits import MAX_THREADS, default_threads
 from ai.results import (
     BestMove,
     EngineAvailable,
@@ -41,7 +42,8 @@ from ai.results import (
     Solution,
 )
 
-__all__ = ["EngineClient", "EngineStatus", "RestartPolicy", "RestartRecord", "default_command"]
+__all__ = ["MAX_THREADS", "EngineClient", "EngineStatus", "RestartPolicy", "RestartRecord", "default_command",
+           "default_threads"]
 
 State = Literal["starting", "preparing", "ready", "restarting", "unavailable", "closed"]
 
@@ -113,7 +115,7 @@ class EngineClient:
         self._spawn_transport = spawn or (lambda: ProcessTransport(self.command))
         self._clock = clock
         self.policy = policy or RestartPolicy()
-        self._threads = threads
+        self._threads = None if threads is None else _checked_threads(threads)
         self._proc: _Process | None = None
         self._outbox: list[Reply] = []
         self._position: tuple[str, str] | None = None
@@ -203,8 +205,8 @@ class EngineClient:
         self._send({"cmd": "position", "game": game, "moves": moves})
 
     def set_threads(self, threads: int) -> None:
-        """Search threads from the next search on (kept across restarts); 1..ai.limits.MAX_THREADS."""
-        self._threads = int(threads)
+        """Search threads from the next search on (kept across restarts); 1..MAX_THREADS, else ValueError."""
+        self._threads = _checked_threads(threads)
         self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
 
     def prepare(self, game: str) -> None:
@@ -407,6 +409,12 @@ class EngineClient:
             self._send(self._active.command)
             resumed = " and resumed the search"
         self._outbox.append(EngineRestarted(f"{self._pending_problem}; restarted it{resumed}"))
+
+
+def _checked_threads(threads: int) -> int:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    return threads
 
 
 def decode_line(raw: bytes) -> Reply:

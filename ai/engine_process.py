@@ -34,11 +34,7 @@ NAME = "connect4-mcts"
 ENGINE_NICENESS = 4
 MAX_THREADS = limits.MAX_THREADS
 MAX_NODES_RANGE = limits.MAX_NODES_RANGE
-
-
-def default_threads() -> int:
-    """All cores but one (at least one), capped at ``MAX_THREADS``."""
-    return max(1, min(MAX_THREADS, (os.cpu_count() or 2) - 1))
+default_threads = limits.default_threads
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -187,6 +187,10 @@ def test_threads_setting_is_sent_and_reported(rig) -> None:  # type: ignore[no-u
     client.set_threads(5)
     assert spawner.last.commands("setoption") == [{"cmd": "setoption", "name": "threads", "value": 5}]
     assert client.status.threads == 5
+    for bad in (0, 65, 2.5, True):
+        with pytest.raises(ValueError, match="threads"):
+            client.set_threads(bad)  # type: ignore[arg-type]
+    assert client.threads == 5
 
 
 def test_poll_keeps_giving_dicts_for_the_existing_ui(rig) -> None:  # type: ignore[no-untyped-def]
