@@ -119,6 +119,7 @@ class EngineClient:
         self._proc: _Process | None = None
         self._outbox: list[Reply] = []
         self._position: tuple[str, str] | None = None
+        self._prepare_game: str | None = None
         self._active: _Search | None = None
         self._next_id = 0
         self._streak = 0  # failures in a row
@@ -202,6 +203,7 @@ class EngineClient:
     # -- commands ---------------------------------------------------------------------------
     def set_position(self, game: str, moves: str) -> None:
         self._position = (game, moves)
+        self._prepare_game = None  # the position's game comes first now
         self._send({"cmd": "position", "game": game, "moves": moves})
 
     def set_threads(self, threads: int) -> None:
@@ -210,7 +212,9 @@ class EngineClient:
         self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
 
     def prepare(self, game: str) -> None:
-        """Ask the engine to prepare ``game``'s compiled code next (e.g. when the player picks it)."""
+        """Ask the engine to prepare ``game``'s compiled code next (e.g. when the player picks it);
+        also the game shown as ``preparing`` until a position is set, and asked for again after a restart."""
+        self._prepare_game = game
         self._send({"cmd": "prepare", "game": game})
 
     def go(self, *, time_ms: int | None = None, iterations: int | None = None, info_ms: int = 100,
@@ -236,7 +240,9 @@ class EngineClient:
     def _current_game(self) -> str:
         if self._active is not None:
             return self._active.game
-        return self._position[0] if self._position is not None else "connect4"
+        if self._position is not None:
+            return self._position[0]
+        return self._prepare_game or "connect4"
 
     def _begin(self, command: dict[str, Any]) -> int:
         search_id = int(command["id"])
@@ -398,6 +404,8 @@ class EngineClient:
             self.restart_log[-1] = RestartRecord(last.problem, last.noticed_at, now)
         if self._threads is not None:
             self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
+        if self._prepare_game is not None:
+            self._send({"cmd": "prepare", "game": self._prepare_game})
         if self._position is not None:
             game, moves = self._position
             self._send({"cmd": "position", "game": game, "moves": moves})
