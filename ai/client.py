@@ -359,7 +359,7 @@ class EngineClient:
             limit = max(p.min_startup_s, p.startup_factor * max(self._startup_samples))
         else:
             limit = p.first_startup_s
-        return min(limit * 2 ** self._startup_timeouts, 4 * p.first_startup_s)
+        return min(limit * 2.0 ** self._startup_timeouts, 4 * p.first_startup_s)
 
     # -- failures ---------------------------------------------------------------------------
     def _fail(self, problem: str, now: float) -> None:
@@ -388,7 +388,7 @@ class EngineClient:
         if self._streak <= 1:
             return 0.0
         p = self.policy
-        return min(p.max_backoff_s, p.first_backoff_s * 2 ** (self._streak - 2))
+        return min(p.max_backoff_s, p.first_backoff_s * 2.0 ** (self._streak - 2))
 
     def _spawn(self) -> None:
         now = self._clock()
