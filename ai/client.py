@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from ai import wire
 from ai.engine_transport import ProcessTransport, Transport, default_command
+from ai.limits import MAX_THREADS, default_threads
 from ai.results import (
     BestMove,
     EngineAvailable,
@@ -41,7 +42,8 @@ from ai.results import (
     Solution,
 )
 
-__all__ = ["EngineClient", "EngineStatus", "RestartPolicy", "RestartRecord", "default_command"]
+__all__ = ["MAX_THREADS", "EngineClient", "EngineStatus", "RestartPolicy", "RestartRecord", "default_command",
+           "default_threads"]
 
 State = Literal["starting", "preparing", "ready", "restarting", "unavailable", "closed"]
 
@@ -113,10 +115,11 @@ class EngineClient:
         self._spawn_transport = spawn or (lambda: ProcessTransport(self.command))
         self._clock = clock
         self.policy = policy or RestartPolicy()
-        self._threads = threads
+        self._threads = None if threads is None else _checked_threads(threads)
         self._proc: _Process | None = None
         self._outbox: list[Reply] = []
         self._position: tuple[str, str] | None = None
+        self._prepare_game: str | None = None
         self._active: _Search | None = None
         self._next_id = 0
         self._streak = 0  # failures in a row
@@ -200,15 +203,18 @@ class EngineClient:
     # -- commands ---------------------------------------------------------------------------
     def set_position(self, game: str, moves: str) -> None:
         self._position = (game, moves)
+        self._prepare_game = None  # the position's game comes first now
         self._send({"cmd": "position", "game": game, "moves": moves})
 
     def set_threads(self, threads: int) -> None:
-        """Search threads from the next search on (kept across restarts); 1..ai.limits.MAX_THREADS."""
-        self._threads = int(threads)
+        """Search threads from the next search on (kept across restarts); 1..MAX_THREADS, else ValueError."""
+        self._threads = _checked_threads(threads)
         self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
 
     def prepare(self, game: str) -> None:
-        """Ask the engine to prepare ``game``'s compiled code next (e.g. when the player picks it)."""
+        """Ask the engine to prepare ``game``'s compiled code next (e.g. when the player picks it);
+        also the game shown as ``preparing`` until a position is set, and asked for again after a restart."""
+        self._prepare_game = game
         self._send({"cmd": "prepare", "game": game})
 
     def go(self, *, time_ms: int | None = None, iterations: int | None = None, info_ms: int = 100,
@@ -234,7 +240,9 @@ class EngineClient:
     def _current_game(self) -> str:
         if self._active is not None:
             return self._active.game
-        return self._position[0] if self._position is not None else "connect4"
+        if self._position is not None:
+            return self._position[0]
+        return self._prepare_game or "connect4"
 
     def _begin(self, command: dict[str, Any]) -> int:
         search_id = int(command["id"])
@@ -351,7 +359,7 @@ class EngineClient:
             limit = max(p.min_startup_s, p.startup_factor * max(self._startup_samples))
         else:
             limit = p.first_startup_s
-        return min(limit * 2 ** self._startup_timeouts, 4 * p.first_startup_s)
+        return min(limit * 2.0 ** self._startup_timeouts, 4 * p.first_startup_s)
 
     # -- failures ---------------------------------------------------------------------------
     def _fail(self, problem: str, now: float) -> None:
@@ -380,7 +388,7 @@ class EngineClient:
         if self._streak <= 1:
             return 0.0
         p = self.policy
-        return min(p.max_backoff_s, p.first_backoff_s * 2 ** (self._streak - 2))
+        return min(p.max_backoff_s, p.first_backoff_s * 2.0 ** (self._streak - 2))
 
     def _spawn(self) -> None:
         now = self._clock()
@@ -396,6 +404,8 @@ class EngineClient:
             self.restart_log[-1] = RestartRecord(last.problem, last.noticed_at, now)
         if self._threads is not None:
             self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
+        if self._prepare_game is not None:
+            self._send({"cmd": "prepare", "game": self._prepare_game})
         if self._position is not None:
             game, moves = self._position
             self._send({"cmd": "position", "game": game, "moves": moves})
@@ -407,6 +417,12 @@ class EngineClient:
             self._send(self._active.command)
             resumed = " and resumed the search"
         self._outbox.append(EngineRestarted(f"{self._pending_problem}; restarted it{resumed}"))
+
+
+def _checked_threads(threads: int) -> int:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+    return threads
 
 
 def decode_line(raw: bytes) -> Reply:

@@ -34,11 +34,7 @@ NAME = "connect4-mcts"
 ENGINE_NICENESS = 4
 MAX_THREADS = limits.MAX_THREADS
 MAX_NODES_RANGE = limits.MAX_NODES_RANGE
-
-
-def default_threads() -> int:
-    """All cores but one (at least one), capped at ``MAX_THREADS``."""
-    return max(1, min(MAX_THREADS, (os.cpu_count() or 2) - 1))
+default_threads = limits.default_threads
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -120,10 +116,8 @@ class Engine:
                 pass
 
     # -- main loop --------------------------------------------------------------------------
-    def serve(self, stdin: IO[bytes], started: float | None = None) -> int:
-        started = time.perf_counter() if started is None else started
-        self.emit(Ready(NAME, VERSION, tuple(_game_names()), round((time.perf_counter() - started) * 1000, 1),
-                        self._threads))
+    def serve(self, stdin: IO[bytes]) -> int:
+        self.emit(Ready(NAME, VERSION, tuple(_game_names()), round(_process_age_ms(), 1), self._threads))
         self.preparer.prefer(self.spec)
         self.preparer.start()
         commands: queue.Queue[protocol.Command | None] = queue.Queue()
@@ -325,6 +319,18 @@ def _search_id_of(line: str) -> Any:
         return protocol._search_id(obj) if isinstance(obj, dict) else None
     except (ValueError, RecursionError, protocol.ProtocolError):
         return None
+
+
+def _process_age_ms() -> float:
+    """Milliseconds since this process started (Linux; 0 where unknown): the ``startup_ms`` of ``ready``."""
+    try:
+        with open("/proc/self/stat") as stat:
+            start_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as uptime:
+            up_s = float(uptime.read().split()[0])
+        return max(0.0, (up_s - start_ticks / os.sysconf("SC_CLK_TCK")) * 1000)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
 
 
 def _game_names() -> list[str]:

@@ -59,7 +59,7 @@ class ProcessTransport:
         creation = {"creationflags": subprocess.CREATE_NO_WINDOW} if sys.platform == "win32" else {}  # type: ignore[attr-defined]
         self._proc = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=env, **creation,  # type: ignore[call-overload]
+            env=env, **creation,
         )
         self._inbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)

@@ -4,6 +4,7 @@ line), never clamped silently; echoes of bad input are cut to ``ECHO_CHARS``."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import IO
 
@@ -15,6 +16,11 @@ MAX_THREADS = 64
 MAX_NODES_RANGE = (1024, 1_000_000_000)
 MAX_BENCH_SECONDS = MAX_TIME_MS / 1000
 ECHO_CHARS = 60  # how much of a bad argument or line an error message quotes
+
+
+def default_threads() -> int:
+    """The engine's default search threads: all cores but one (at least one, at most ``MAX_THREADS``)."""
+    return max(1, min(MAX_THREADS, (os.cpu_count() or 2) - 1))
 
 
 def excerpt(text: object, limit: int = ECHO_CHARS) -> str:

@@ -21,7 +21,7 @@ _BY_TYPE: dict[str, type] = {cls.TYPE: cls for cls in REPLY_TYPES}  # type: igno
 def encode(reply: Reply) -> dict[str, Any]:
     """The JSON object of a reply (``error`` and ``preparing`` leave out an id that is None)."""
     out: dict[str, Any] = {"type": reply.TYPE}
-    for field in dataclasses.fields(reply):  # type: ignore[arg-type]
+    for field in dataclasses.fields(reply):
         value = getattr(reply, field.name)
         if field.name == "id" and value is None and isinstance(reply, ErrorReply):
             continue

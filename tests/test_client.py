@@ -134,3 +134,14 @@ def test_an_engine_that_dies_at_start_is_reported_in_one_line_with_its_last_word
     message = restarted["message"]
     assert "\n" not in message and "exit code 1" in message
     assert "last words: OSError: [Errno 28] No space left on device" in message
+
+
+def test_the_real_engine_reports_preparing_and_the_client_ends_ready(client: EngineClient) -> None:
+    client.set_position("mnk:5x4:3", "")  # a game outside the background list: prepared on demand
+    assert client.status.state == "preparing"  # nothing said about it yet
+    search_id = client.go(iterations=300)
+    best, seen = wait_for(client, lambda m: m["type"] == "bestmove")
+    assert best["id"] == search_id
+    steps = [m for m in seen if m["type"] == "preparing" and m["game"] == "mnk:5x4:3"]
+    assert steps and steps[-1]["done"] == steps[-1]["total"]
+    assert client.status.state == "ready" and client.threads == 1

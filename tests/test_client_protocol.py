@@ -187,6 +187,10 @@ def test_threads_setting_is_sent_and_reported(rig) -> None:  # type: ignore[no-u
     client.set_threads(5)
     assert spawner.last.commands("setoption") == [{"cmd": "setoption", "name": "threads", "value": 5}]
     assert client.status.threads == 5
+    for bad in (0, 65, 2.5, True):
+        with pytest.raises(ValueError, match="threads"):
+            client.set_threads(bad)  # type: ignore[arg-type]
+    assert client.threads == 5
 
 
 def test_poll_keeps_giving_dicts_for_the_existing_ui(rig) -> None:  # type: ignore[no-untyped-def]
@@ -227,3 +231,19 @@ def test_an_expected_start_up_time_sets_the_first_deadline() -> None:
     client.start()
     seen = run_for(client, clock, 6.0)
     assert "did not start within 5.0 s" in first(seen, EngineRestarted).message
+
+
+def test_the_game_to_prepare_is_shown_and_asked_for_again_after_a_restart() -> None:
+    clock = FakeClock()
+    spawner = Spawner(lambda: ScriptedEngine(prepared=("connect4",)))
+    client = EngineClient(spawn=spawner, clock=clock)
+    client.start()
+    client.prepare("gomoku")  # the player picked Gomoku; hot-seat, no search yet
+    run_for(client, clock, 0.1)
+    assert client.status.state == "preparing"
+    spawner.last.die(-9)
+    run_for(client, clock, 0.2)
+    assert spawner.last.commands("prepare") == [{"cmd": "prepare", "game": "gomoku"}]
+    spawner.last.say(preparing("gomoku", 1, 1, False))
+    run_for(client, clock, 0.1)
+    assert client.status.state == "ready"

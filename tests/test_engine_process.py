@@ -27,6 +27,8 @@ def engine():  # type: ignore[no-untyped-def]
     proc = EngineProcess("--seed", "1", "--threads", "1")
     ready = proc.read()
     assert ready["type"] == "ready" and "connect4" in ready["games"]
+    proc.send({"cmd": "go", "iterations": 100, "id": "warm-up"})  # waits for the compiled code, builds the searcher
+    proc.read_until("bestmove")
     yield proc
     assert proc.close() == 0
 

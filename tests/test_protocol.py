@@ -106,3 +106,46 @@ def test_dumps_rejects_nan_by_clamping_values() -> None:
     assert protocol._prob(float("nan")) == 0.5
     assert protocol._prob(1.7) == 1.0
     assert json.loads(wire.dumps(protocol.error("a\nb"))) == {"type": "error", "message": "a"}
+
+
+# -- replies: one definition, encoded by the engine and decoded by the client --------------------
+def _samples() -> list[object]:
+    from ai import results as r
+
+    child = r.ChildLine("4", 10, 0.5, "win", 3)
+    return [
+        r.Ready("engine", "1", ("connect4", "gomoku"), 12.5, 3, ("connect4",)),
+        r.ReadyOk(),
+        r.Info(7, 100, 12.0, 0.25, 5, ("4", "4"), False, None, (child,)),
+        r.BestMove("x", 100, 12.0, 1.0, 5, (), True, "win", (child,), move="4"),
+        r.Solution(8, -2, (r.SolvedMove("1", None), r.SolvedMove("4", -2)), True, 3.5),
+        r.ErrorReply("bad line"),
+        r.ErrorReply("bad go", 9),
+        r.Preparing("uttt", 1, 3, "uttt search", True),
+        r.OptionSet("threads", 2),
+        r.EngineRestarted("restarted"),
+        r.EngineFailed("failed", 2.0),
+        r.EngineAvailable("back"),
+    ]
+
+
+@pytest.mark.parametrize("reply", _samples(), ids=lambda reply: type(reply).__name__)
+def test_every_reply_round_trips_through_the_wire(reply: object) -> None:
+    line = wire.dumps(reply)  # type: ignore[arg-type]
+    assert "\n" not in line
+    assert wire.decode(json.loads(line)) == reply
+
+
+@pytest.mark.parametrize("obj", [
+    {"type": "bestmove", "id": 1},  # fields missing
+    {"type": "readyok", "extra": 1, "type2": 2} | {"type": "nonsense"},
+    {"type": "preparing", "game": "x", "done": "1", "total": 2, "label": "", "compiling": False},  # wrong type
+    {"type": "option", "name": "threads", "value": True},  # a bool is not an int
+    {"type": "info", "id": 1, "iterations": 1, "elapsed_ms": float("nan"), "value": 0.5, "max_depth": 1, "pv": [],
+     "exact": False, "proven": None, "children": []},
+    ["type", "ready"],
+])
+def test_malformed_replies_are_refused_in_one_line(obj: object) -> None:
+    with pytest.raises(ValueError) as caught:
+        wire.decode(obj)
+    assert "\n" not in str(caught.value) and str(caught.value)
