@@ -6,7 +6,9 @@ SDL reads its headless switches when the window opens, so importing pygame here 
 from __future__ import annotations
 
 import argparse
+import sys
 
+from ai.limits import MAX_BENCH_SECONDS, check_range
 from game.ui.cli import run_app
 from game.ui.frame_bench import run_bench
 from game.ui.players import DIFFICULTY_KEYS, MODES
@@ -36,7 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--bench-window", action="store_true", help="--frame-bench in a real window")
 
 
+MIN_BENCH_SECONDS = 0.1
+
+
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "frame_bench", None) is not None:
+        problem = check_range("--frame-bench", args.frame_bench, MIN_BENCH_SECONDS, MAX_BENCH_SECONDS)
+        if problem:
+            print(f"connect4: error: {problem}", file=sys.stderr)
+            return 2
         return run_bench(args.frame_bench, args.bench_window, args.size or "1280x800")
     return run_app(args)

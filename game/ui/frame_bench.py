@@ -34,15 +34,15 @@ def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = 
     iterations = 0
     try:
         deadline = time.monotonic() + 120  # the engine's start-up is not part of the budget
-        while not app.engine_ready() and time.monotonic() < deadline:
+        while app.running and not app.engine_ready() and time.monotonic() < deadline:
             app.step([])
             clock.tick(60)
-        if not app.engine_ready():
+        if app.running and not app.engine_ready():
             raise RuntimeError(app.engine_problem() or "the engine did not start")
         app.new_game()
         start = time.monotonic()
         thinking = 0
-        while time.monotonic() - start < seconds:
+        while app.running and time.monotonic() - start < seconds:  # SIGTERM / a closed window end it
             t0, c0 = time.perf_counter(), time.thread_time()
             app.step()
             pygame.display.flip()
