@@ -27,7 +27,8 @@ class RecordingFont:
 
 
 def test_long_text_with_nul_is_measured_only_in_bounded_drawable_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
-    pygame.init()
+    pygame.font.init()
+    fonts.reset()  # fonts cached by earlier tests die with their pygame.quit()
     real_font = fonts.font
     seen: list[str] = []
     monkeypatch.setattr(fonts, "font", lambda size, bold=False: RecordingFont(real_font(size, bold), seen))
@@ -41,3 +42,5 @@ def test_long_text_with_nul_is_measured_only_in_bounded_drawable_pieces(monkeypa
     assert max(len(s) for s in seen) <= fonts.MAX_DRAWN_CHARS
     assert not any("\x00" in s for s in seen)
     assert sum(len(line) for line in lines) <= fonts.MAX_DRAWN_CHARS
+    monkeypatch.undo()
+    fonts.reset()
