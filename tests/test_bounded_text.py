@@ -6,6 +6,7 @@ headless with a 50,000-move autosave, a 100 kB paste, a 20 kB saved file and odd
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 from pathlib import Path
@@ -55,9 +56,14 @@ def font_ready():  # type: ignore[no-untyped-def]
 
 
 def test_fit_text_measures_a_logarithmic_number_of_prefixes(font_ready, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = []
+    calls: list[int] = []
     real = fonts.width_of
-    monkeypatch.setattr(fonts, "width_of", lambda f, t: calls.append(len(t)) or real(f, t))
+
+    def counted_width_of(f: pygame.font.Font, text: str) -> int:
+        calls.append(len(text))
+        return real(f, text)
+
+    monkeypatch.setattr(fonts, "width_of", counted_width_of)
     for length in (100, 20_000, 900_000):
         calls.clear()
         fitted = fonts.fit_text("4" * length, 13, 400)
@@ -136,12 +142,9 @@ def test_autosave_with_50000_moves_opens_in_a_bounded_frame() -> None:
     (config_dir() / AUTOSAVE_FILE).parent.mkdir(parents=True, exist_ok=True)
     (config_dir() / AUTOSAVE_FILE).write_text('{"game": "connect4", "moves": "' + "4" * 50_000 + '"}')
 
-    class Args:
-        game = position = load = None
-        new = False
-
+    args = argparse.Namespace(game=None, position=None, load=None, new=False)
     start = time.perf_counter()
-    settings_, session, notices = prepare(Args(), headless=False)
+    settings_, session, notices = prepare(args, headless=False)
     app = create_app(Settings(mode="hotseat", window=(900, 640), sound=False), session, persist=False,
                      driver=EngineDriver(lambda: FakeEngineClient()))
     try:

@@ -144,4 +144,5 @@ def test_the_real_engine_reports_preparing_and_the_client_ends_ready(client: Eng
     assert best["id"] == search_id
     steps = [m for m in seen if m["type"] == "preparing" and m["game"] == "mnk:5x4:3"]
     assert steps and steps[-1]["done"] == steps[-1]["total"]
-    assert client.status.state == "ready" and client.threads == 1
+    status = client.status  # a new name: mypy would keep client.status.state narrowed by the check above
+    assert status.state == "ready" and client.threads == 1

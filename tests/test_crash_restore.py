@@ -14,7 +14,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -23,6 +25,7 @@ from game.ui.savefile import SaveFileError, parse_game_text
 ROOT = Path(__file__).resolve().parents[1]
 OPENING = "1122"  # a bot would never start like this: a new game could not pass for the restored one
 AUTOSAVE = "autosave.json"
+T = TypeVar("T")
 
 pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX"), pytest.mark.timeout(400)]
 
@@ -52,7 +55,7 @@ def _saved_moves(config: Path) -> str | None:
     return spec.moves_to_text(moves)
 
 
-def _wait_for(proc: subprocess.Popen[bytes], log: Path, predicate, timeout: float = 120.0) -> str:  # type: ignore[no-untyped-def]
+def _wait_for(proc: subprocess.Popen[bytes], log: Path, predicate: Callable[[], T | None], timeout: float = 120.0) -> T:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:

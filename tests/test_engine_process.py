@@ -225,10 +225,11 @@ class _SlowToStop(Engine):
         return super()._dispatch(command)
 
 
-class _Lines(io.TextIOBase):
-    """A thread-safe text sink whose lines can be awaited."""
+class _Lines(io.StringIO):
+    """A thread-safe text sink whose lines can be awaited (it keeps lines, not the StringIO buffer)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.lines: list[str] = []
 
     def write(self, text: str) -> int:

@@ -10,6 +10,7 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -17,17 +18,20 @@ from game.ui.safe_read import NotRegularFileError, read_regular_text
 from game.ui.savefile import SaveFileError, load_game
 from game.ui.settings import AUTOSAVE_FILE, SETTINGS_FILE, Settings, load_autosave, load_settings
 
+T = TypeVar("T")
+
 pytestmark = [pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs mkfifo"), pytest.mark.timeout(60)]
 
 
-def _returns_quickly(fifo: Path, call: Callable[[], object], seconds: float = 5.0) -> object:
-    box: dict[str, object] = {}
+def _returns_quickly(fifo: Path, call: Callable[[], T], seconds: float = 5.0) -> T:
+    results: list[T] = []
+    errors: list[BaseException] = []
 
     def run() -> None:
         try:
-            box["result"] = call()
+            results.append(call())
         except BaseException as exc:  # noqa: BLE001 - handed to the test
-            box["error"] = exc
+            errors.append(exc)
 
     worker = threading.Thread(target=run, daemon=True)
     worker.start()
@@ -37,9 +41,9 @@ def _returns_quickly(fifo: Path, call: Callable[[], object], seconds: float = 5.
         os.close(fd)
         worker.join(5)
         raise AssertionError(f"reading the FIFO {fifo.name} blocked for {seconds} s")
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box.get("result")
+    if errors:
+        raise errors[0]
+    return results[0]  # the worker ended without an error, so it returned
 
 
 def test_read_regular_text_refuses_a_fifo_at_once(tmp_path: Path) -> None:
@@ -59,13 +63,13 @@ def test_load_flag_with_a_fifo_is_a_one_line_error(tmp_path: Path) -> None:
 
 def test_settings_fifo_means_defaults_and_a_notice(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / SETTINGS_FILE)
-    settings, notice = _returns_quickly(tmp_path / SETTINGS_FILE, lambda: load_settings(tmp_path))  # type: ignore[misc]
+    settings, notice = _returns_quickly(tmp_path / SETTINGS_FILE, lambda: load_settings(tmp_path))
     assert settings == Settings() and notice is not None and "FIFO" in notice
 
 
 def test_autosave_fifo_means_no_game_and_a_notice(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / AUTOSAVE_FILE)
-    saved, notice = _returns_quickly(tmp_path / AUTOSAVE_FILE, lambda: load_autosave(tmp_path))  # type: ignore[misc]
+    saved, notice = _returns_quickly(tmp_path / AUTOSAVE_FILE, lambda: load_autosave(tmp_path))
     assert saved is None and notice is not None and "FIFO" in notice
 
 

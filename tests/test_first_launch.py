@@ -82,7 +82,7 @@ def test_the_frozen_app_copies_the_shipped_cache_once(tmp_path: Path, monkeypatc
     pytest.importorskip("numba")
     sys.path.insert(0, str(ROOT / "tools" / "pyinstaller"))
     try:
-        import frozen_numba_cache as frozen  # type: ignore[import-not-found]
+        import frozen_numba_cache as frozen
     finally:
         sys.path.remove(str(ROOT / "tools" / "pyinstaller"))
     bundle = tmp_path / "bundle"

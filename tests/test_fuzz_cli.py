@@ -13,6 +13,7 @@ import io
 import math
 import sys
 from types import SimpleNamespace
+from typing import Literal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -153,5 +154,5 @@ def test_known_bad_argv_is_rejected(safe_main, capsys: pytest.CaptureFixture[str
 class _no_exit:
     def __enter__(self) -> None: ...
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -114,7 +115,7 @@ def test_two_real_apps_in_one_home_keep_both_games(tmp_path: Path) -> None:
     config, log = tmp_path / "config", tmp_path / "apps.log"
     first_file, second_file = config / autosave_name(1), config / autosave_name(2)
 
-    def grown(path: Path, prefix: str, more: int):  # type: ignore[no-untyped-def]
+    def grown(path: Path, prefix: str, more: int) -> Callable[[], str | None]:
         return lambda: m if (m := _moves(path)) and m.startswith(prefix) and len(m) >= len(prefix) + more else None
 
     a = _launch(config, log, "--position", "1122")

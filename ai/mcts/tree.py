@@ -33,6 +33,9 @@ _FIELDS = (
     ("proven", np.int8),
 )
 
+# One array per field of ``_FIELDS``, in that order.
+NodeArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 def lazy_zeros(n: int, dtype: type) -> np.ndarray:
     """A zero-filled array in its own anonymous memory map: pages cost memory once written and
@@ -65,8 +68,9 @@ class Tree:
         for name, dtype in _FIELDS:
             setattr(self, name, lazy_zeros(capacity, dtype))
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        return tuple(getattr(self, name) for name, _ in _FIELDS)
+    def arrays(self) -> NodeArrays:
+        """The node arrays in ``_FIELDS`` order (the order the compiled kernels take them in)."""
+        return self.parent, self.first_child, self.n_children, self.move, self.visits, self.value, self.proven
 
     @property
     def capacity(self) -> int:
