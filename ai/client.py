@@ -50,10 +50,10 @@ State = Literal["starting", "preparing", "ready", "restarting", "unavailable", "
 
 @dataclass(frozen=True)
 class RestartPolicy:
-    ping_after_s: float = 0.2  # silence after which the client sends isready
-    hang_after_s: float = 0.75  # an unanswered isready this old means a hang (so at most 0.95 s in all):
-    # a first launch compiles with numba, which holds the GIL; its isready answers were seen 0.3 s late on a
-    # loaded machine, and 0.6 s restarted a compiling engine there
+    ping_after_s: float = 0.15  # silence after which the client sends isready
+    hang_after_s: float = 0.7  # an unanswered isready this old means a hang (so at most 0.85 s in all):
+    # a first launch compiles with numba, which holds the GIL; its isready answers were seen up to 0.3-0.55 s
+    # late on a loaded machine, and 0.6 s once restarted a compiling engine there
     first_startup_s: float = 15.0  # start-up deadline before any start-up was measured
     min_startup_s: float = 3.0  # start-up deadline at least (a loaded machine starts Python slowly)
     startup_factor: float = 4.0  # ... and this times the slowest start-up measured
