@@ -1,6 +1,6 @@
 """Cold-start benchmark: how long a new user waits for the bot's first move (figures, no thresholds).
 
-    .venv/bin/python tools/measure_cold_start.py [--bundle EXE] [--time-ms 1000] [--warm-runs 2]
+    .venv/bin/python tools/measure_cold_start.py [--bundle EXE] [--time-ms 1000] [--warm-runs 2] [--exact]
 
 Each "cold" run uses a fresh HOME (so a fresh user cache: numba compiles, or the bundle copies
 the compiled code it ships); the "warm" runs reuse that HOME. The clock starts when the engine
@@ -30,14 +30,14 @@ def _fresh_env(home: Path) -> dict[str, str]:
     return env
 
 
-def first_move_s(command: list[str], home: Path, time_ms: int) -> tuple[float, float, str]:
+def first_move_s(command: list[str], home: Path, time_ms: int, exact: bool) -> tuple[float, float, str]:
     """Seconds to the engine's first line and to the bestmove of a Connect 4 search from the start."""
     started = time.perf_counter()
     proc = subprocess.Popen([*command, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, env=_fresh_env(home), cwd=home)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(json.dumps({"cmd": "position", "game": "connect4", "moves": ""}) + "\n")
-    proc.stdin.write(json.dumps({"cmd": "go", "time_ms": time_ms, "id": 1}) + "\n")
+    proc.stdin.write(json.dumps({"cmd": "go", "time_ms": time_ms, "id": 1, "exact": exact}) + "\n")
     proc.stdin.flush()
     first_line = move_s = -1.0
     move = "?"
@@ -61,12 +61,12 @@ def first_move_s(command: list[str], home: Path, time_ms: int) -> tuple[float, f
     return first_line, move_s, move
 
 
-def measure(label: str, command: list[str], time_ms: int, warm_runs: int) -> None:
+def measure(label: str, command: list[str], time_ms: int, warm_runs: int, exact: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="connect4-cold-") as tmp:
         home = Path(tmp)
-        first, cold, move = first_move_s(command, home, time_ms)
+        first, cold, move = first_move_s(command, home, time_ms, exact)
         print(f"{label}: cold (fresh HOME): first line {first:.2f} s, first bot move {cold:.2f} s (played {move})")
-        warm = [first_move_s(command, home, time_ms) for _ in range(warm_runs)]
+        warm = [first_move_s(command, home, time_ms, exact) for _ in range(warm_runs)]
         print(f"{label}: warm: first line median {statistics.median(w[0] for w in warm):.2f} s, first bot move "
               f"median {statistics.median(w[1] for w in warm):.2f} s of {[round(w[1], 2) for w in warm]}")
 
@@ -76,14 +76,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--bundle", type=Path, default=None, help="also measure this built executable")
     parser.add_argument("--time-ms", type=int, default=1000, help="the bot's think time (default: Medium, 1000)")
     parser.add_argument("--warm-runs", type=int, default=2)
+    parser.add_argument("--exact", action="store_true",
+                        help="search with the exact solver (the Perfect level); default: MCTS only (Easy to Hard)")
     args = parser.parse_args(argv)
-    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; search {args.time_ms} ms")
-    measure("source", [sys.executable, str(ROOT / "main.py")], args.time_ms, args.warm_runs)
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; search {args.time_ms} ms, "
+          f"{'exact (Perfect)' if args.exact else 'MCTS only (Easy to Hard)'}")
+    measure("source", [sys.executable, str(ROOT / "main.py")], args.time_ms, args.warm_runs, args.exact)
     if args.bundle is not None:
         if not args.bundle.exists():
             print(f"measure_cold_start: {args.bundle} does not exist; build it first", file=sys.stderr)
             return 2
-        measure("bundle", [str(args.bundle.resolve())], args.time_ms, args.warm_runs)
+        measure("bundle", [str(args.bundle.resolve())], args.time_ms, args.warm_runs, args.exact)
     return 0
 
 
