@@ -140,7 +140,7 @@ class GameServer:
         self.connections += 1
         try:
             await self._serve(conn)
-        except (TimeoutError, ConnectionError, OSError):
+        except (TimeoutError, ConnectionError, OSError, asyncio.CancelledError):  # cancelled: shutting down
             pass
         finally:
             self.per_address[address] -= 1
