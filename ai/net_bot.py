@@ -15,7 +15,6 @@ import math
 import socket
 import sys
 import time
-from dataclasses import dataclass
 from typing import Any
 
 LEVELS = {"easy": 100, "medium": 1000, "hard": 5000, "perfect": 5000}  # ms, as the app's levels
@@ -24,19 +23,6 @@ RECONNECT_FOR_S = 30.0
 
 class BotError(Exception):
     """The game cannot go on; the message is one line."""
-
-
-@dataclass(frozen=True)
-class Address:
-    host: str
-    port: int
-
-
-def parse_address(text: str) -> Address:
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"--connect must be HOST:PORT (e.g. 127.0.0.1:4242), not {text!r}")
-    return Address(host.strip("[]"), int(port))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +57,7 @@ class NetBot:
             print(text, flush=True)
 
     # -- connection -----------------------------------------------------------------------------------
-    def play(self, address: Address) -> int:
+    def play(self, address: Any) -> int:
         sock = socket.create_connection((address.host, address.port), timeout=10.0)
         while True:
             try:
@@ -87,7 +73,7 @@ class NetBot:
                 raise BotError("the server closed the connection before the game ended")
             sock = self._reconnect(address)
 
-    def _reconnect(self, address: Address) -> socket.socket:
+    def _reconnect(self, address: Any) -> socket.socket:
         end = time.monotonic() + RECONNECT_FOR_S
         while time.monotonic() < end:
             try:
@@ -204,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
     from ai.mcts import supports
     from game import get_game
     from game.errors import GameError
+    from game.net.wire import parse_address
 
     try:
         spec = get_game(args.game)

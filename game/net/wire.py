@@ -59,6 +59,20 @@ class LineBuffer:
             out.append(raw.decode("utf-8", errors="replace").rstrip("\r"))
 
 
+@dataclass(frozen=True)
+class Address:
+    host: str
+    port: int
+
+
+def parse_address(text: str) -> Address:
+    """``HOST:PORT`` (IPv6 in brackets); ValueError with a one-line message."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--connect must be HOST:PORT (e.g. 127.0.0.1:4242), not {text!r}")
+    return Address(host.strip("[]"), int(port))
+
+
 def encode(obj: dict[str, Any]) -> bytes:
     """One protocol line."""
     return json.dumps(obj, separators=(", ", ": ")).encode("utf-8") + EOL
