@@ -16,7 +16,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TextColumn
 
 from game.base import Position, Status
 from game.errors import GameError
@@ -162,17 +162,17 @@ class TextGame:
             return
         searcher = self.engine()
         searcher.set_position(self.position)
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
-                            TextColumn("{task.fields[best]}"), console=self.console, transient=True,
-                            disable=not self.console.is_terminal)
+        progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20),
+                            TextColumn("{task.percentage:>3.0f}%"), TextColumn("{task.fields[best]}"),
+                            console=self.console, transient=True, disable=not self.console.is_terminal)
         budget_s = self.time_ms / 1000
         with progress:
-            task = progress.add_task("thinking", total=budget_s, best="")
+            task = progress.add_task(f"{self.side_name(self.position.to_move)} thinking", total=budget_s, best="")
 
             def on_info(result: Any) -> None:
                 best = self.spec.move_to_text(result.best_move)
                 progress.update(task, completed=min(budget_s, result.elapsed_ms / 1000),
-                                best=f"{result.iterations:,} it.  best {best} (win {result.value:.0%})")
+                                best=f"{result.iterations:,} iterations, best {best} (win {result.value:.0%})")
 
             result = searcher.search(time_ms=self.time_ms, on_info=on_info, info_ms=100,
                                      exact=self.level.exact)
@@ -244,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
     except (Quit, EOFError, KeyboardInterrupt) as exc:
         game.save()
         reason = {Quit: "quit", EOFError: "end of input", KeyboardInterrupt: "interrupted"}[type(exc)]
-        console.print(f"\n{reason}: game saved ({game.position.ply} moves: {game.position.to_text() or '-'}); "
+        plural = "" if game.position.ply == 1 else "s"
+        console.print(f"\n{reason}: game saved ({game.position.ply} move{plural}: {game.position.to_text() or '-'}); "
                       "python main.py play --text resumes it")
         return 130 if isinstance(exc, KeyboardInterrupt) else 0
     finally:

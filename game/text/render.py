@@ -20,6 +20,7 @@ from game.uttt import UtttPosition, UtttSpec, board_name, board_of
 SYMBOLS = ("X", "O")
 STYLES = ("bold red", "bold yellow")
 LAST_STYLE = " reverse"
+PROVEN = {1: "wins", 0: "draws", -1: "loses"}
 WIN_STYLE = " underline"
 
 
@@ -132,12 +133,17 @@ def _uttt(position: UtttPosition) -> Text:
 
 def top_moves(spec: Any, children: Sequence[Any], count: int = 4) -> str:
     """``5 76% (win 48%), 2 24% (win 43%)``: the moves with the most visits (at least 1%), as shares."""
-    total = sum(c.visits for c in children) or 1
+    total = sum(c.visits for c in children)
+    if total == 0:  # decided before any iteration (a proven result)
+        return "no search needed: " + ", ".join(f"{spec.move_to_text(c.move)} {PROVEN[c.proven]}"
+                                                for c in children if c.proven is not None)
     best = [c for c in sorted(children, key=lambda c: -c.visits)[:count] if c.visits * 100 >= total]
     return ", ".join(f"{spec.move_to_text(c.move)} {round(100 * c.visits / total)}% (win {c.value:.0%})"
                      for c in best)
 
 
-def shares_of(children: Sequence[Any]) -> dict[int, float]:
-    total = sum(c.visits for c in children) or 1
+def shares_of(children: Sequence[Any]) -> dict[int, float] | None:
+    total = sum(c.visits for c in children)
+    if total == 0:
+        return None
     return {c.move: c.visits / total for c in children}
