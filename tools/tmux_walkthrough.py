@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import re
 import shlex
 import subprocess
@@ -33,7 +34,11 @@ def main() -> int:
     command = [c for c in args.command if c != "--"]
     width, height = args.size.split("x")
     tmux("kill-session", "-t", args.session)
-    tmux("new-session", "-d", "-s", args.session, "-x", width, "-y", height, shlex.join(command) + "; sleep 60")
+    # the tmux server keeps its own environment: pass the config dir explicitly (tests never touch the real one)
+    env = [f"{k}={os.environ[k]}" for k in ("CONNECT4_CONFIG_DIR", "TERM") if k in os.environ]
+    env_args = [a for pair in env for a in ("-e", pair)]
+    tmux("new-session", "-d", "-s", args.session, *env_args, "-x", width, "-y", height,
+         shlex.join(command) + "; sleep 60")
     moves = args.moves.split(",")
     cycle = itertools.cycle(moves)
     shots: list[tuple[str, str]] = []
