@@ -10,7 +10,7 @@ renju (4) or caro (8) is refused with an ``ERROR`` line, and so is every move re
 freestyle rule is set again; "continuous game" (2) only concerns the manager and is accepted.
 
 Time: each move gets ``min(timeout_turn, time_left / MOVES_LEFT_SHARE)`` less a safety margin
-(``timeout_turn`` 0 means "as fast as possible"); the clock starts when the command is read.
+(5% and 25 ms kept back; ``timeout_turn`` 0 means "as fast as possible"); the clock starts when the command is read.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from game.mnk import MnkSpec
 
 K = 5
 MIN_SIDE, MAX_SIDE = 5, 19
-MARGIN_MS = 60  # kept back from every budget: reply, re-rooting, the manager's own timing
+MARGIN_MS = 25  # kept back from every budget (plus MARGIN_SHARE of it): reply, re-rooting, the manager's timing
+MARGIN_SHARE = 0.05
 MIN_BUDGET_MS = 5
 MOVES_LEFT_SHARE = 20  # a move may use time_left / this
 UNSUPPORTED_RULES = {1: "exactly five", 4: "renju", 8: "caro"}
@@ -64,7 +65,6 @@ class Brain:
         self.position: Any = None
         self.searcher: Any = None
         self.board_lines: list[tuple[int, int]] | None = None  # collecting BOARD ... DONE
-        self.move_times: list[tuple[float, float]] = []  # (used ms, budget ms) per move
 
     # -- commands -------------------------------------------------------------------------------------
     def handle(self, line: str, received: float) -> list[Reply]:
@@ -220,7 +220,7 @@ class Brain:
         if s.timeout_match_ms > 0:
             left = s.time_left_ms if s.time_left_ms is not None else s.timeout_match_ms
             turn = min(turn, max(0.0, left) / MOVES_LEFT_SHARE)
-        return max(MIN_BUDGET_MS, turn - MARGIN_MS)
+        return max(MIN_BUDGET_MS, turn * (1 - MARGIN_SHARE) - MARGIN_MS)
 
     def _move(self, received: float) -> list[Reply]:
         refused = self._refused_rule()
@@ -234,7 +234,6 @@ class Brain:
         result = self.searcher.search(time_ms=max(1.0, budget - spent))
         self.position = self.position.play(result.best_move)
         used = (time.perf_counter() - received) * 1000
-        self.move_times.append((used, budget + MARGIN_MS))
         return [Reply(f"MESSAGE win chance {result.value:.0%}, {result.iterations} iterations, {used:.0f} ms"),
                 Reply(self._xy(result.best_move))]
 

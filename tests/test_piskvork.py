@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.piskvork_manager import Brain, five_in_a_row, parse_xy
+from ai.benchmarks.piskvork_manager import Brain, five_in_a_row, parse_xy
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""A minimal Piskvork manager (written from the Gomocup protocol description) for tests and the benchmark."""
+"""A minimal Piskvork manager (written from the Gomocup protocol description), for the tests and the benchmark."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Brain:
