@@ -208,3 +208,13 @@ def test_sigkill_and_restart_resume_every_game(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait(5)
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("server", [("--idle-s", "0.5")], indirect=True)
+def test_a_silent_player_on_move_is_closed_the_other_waits(server: int) -> None:
+    _, _, seats = _seat_pair(server, room="idle")
+    message = seats[1].receive()
+    assert message is not None and message["type"] == "error" and "idle" in message["message"]
+    assert seats[1].receive() is None  # closed
+    assert seats[2].receive()["message"] == "disconnected"  # type: ignore[index]  # not closed itself
