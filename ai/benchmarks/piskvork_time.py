@@ -9,6 +9,7 @@ the mean / p95 / max wall time as a share of ``timeout_turn`` and the moves over
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 
 from ai.benchmarks.piskvork_manager import Brain, five_in_a_row, parse_xy
@@ -16,8 +17,15 @@ from ai.benchmarks.piskvork_manager import Brain, five_in_a_row, parse_xy
 MAX_MOVES = 225
 
 
-def play_game(turn_ms: int, match_ms: int) -> tuple[list[float], str]:
-    """One game between two brains; the wall seconds of every move and the result."""
+def own_ms(brain: Brain) -> float:
+    """The time the brain reports for its last move (its MESSAGE line)."""
+    match = re.search(r"(\d+) ms$", brain.messages[-1]) if brain.messages else None
+    return float(match[1]) if match else float("nan")
+
+
+def play_game(turn_ms: int, match_ms: int, own: list[float]) -> tuple[list[float], str]:
+    """One game between two brains; the wall seconds of every move and the result (``own``: the
+    brains' own ms per move)."""
     brains = [Brain(), Brain()]
     times: list[float] = []
     stones: list[set[tuple[int, int]]] = [set(), set()]
@@ -30,6 +38,7 @@ def play_game(turn_ms: int, match_ms: int) -> tuple[list[float], str]:
         side = 0
         for _ in range(MAX_MOVES):
             times.append(seconds)
+            own.append(own_ms(brains[side]))
             left[side] -= int(seconds * 1000)
             move = parse_xy(reply)
             stones[side].add(move)
@@ -57,9 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for turn_ms in args.turn_ms:
         times: list[float] = []
+        own: list[float] = []
         results = []
         for _ in range(args.games):
-            game_times, result = play_game(turn_ms, args.match_ms)
+            game_times, result = play_game(turn_ms, args.match_ms, own)
             times += game_times
             results.append(result)
         shares = sorted(t * 1000 / turn_ms for t in times)
@@ -67,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         over = sum(1 for s in shares if s > 1.0)
         print(f"timeout_turn {turn_ms} ms: {len(times)} moves; wall time per move mean {statistics.mean(shares):.0%}, "
               f"p95 {p95:.0%}, max {shares[-1]:.0%} of timeout_turn; over it: {over}; games: {', '.join(results)}")
+        inside = sorted(ms / turn_ms for ms in own)
+        print(f"  as the brain measures it (command read -> reply written): p95 "
+              f"{inside[min(len(inside) - 1, int(0.95 * len(inside)))]:.0%}, max {inside[-1]:.0%}, "
+              f"over: {sum(1 for s in inside if s > 1.0)}")
     return 0
 
 

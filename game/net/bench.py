@@ -160,12 +160,15 @@ async def _run(args: argparse.Namespace) -> int:
         if i % args.ramp == args.ramp - 1:
             await asyncio.sleep(0.1)
     killed_at = None
+    finished_before = 0
     if args.fault:
         await asyncio.sleep(args.kill_after_s)
         killed_at = time.perf_counter() - start
         cpu_before_kill, _ = proc_usage(server.pid)
         server.send_signal(signal.SIGKILL)
         server.wait()
+        finished_before = bench.finished // 2
+        bench.sent_at.clear()  # moves sent across the restart are not relay latency
         server, _ = start_server(db, port, connections)
     done, pending = await asyncio.wait(tasks, timeout=args.timeout_s)
     elapsed = time.perf_counter() - start
@@ -173,7 +176,8 @@ async def _run(args: argparse.Namespace) -> int:
     for task in pending:
         task.cancel()
     server.send_signal(signal.SIGTERM)
-    server.wait(10)
+    tail, _ = server.communicate(timeout=10)
+    print("server: " + tail.strip().splitlines()[-1].split("; ", 2)[-1] if tail.strip() else "server: (no summary)")
     ms = [x * 1000 for x in bench.latencies]
     print(f"{args.games} games, {connections} connections, {len(ms)} moves relayed in {elapsed:.1f} s "
           f"(think {args.think_ms[0]}-{args.think_ms[1]} ms); finished {bench.finished // 2}, "
@@ -189,7 +193,7 @@ async def _run(args: argparse.Namespace) -> int:
         games = {p.room for p in resumed}
         kept = {p.room for p in resumed if p.resumed_ok} - {p.room for p in resumed if not p.resumed_ok}
         print(f"fault: SIGKILL at {killed_at:.1f} s (server CPU {cpu_before_kill:.2f} s before); "
-              f"games resumed with every move kept: {len(kept)}/{len(games)}; "
+              f"{finished_before} games had ended before; games resumed with every move kept: {len(kept)}/{len(games)}; "
               f"games finished after the restart: {bench.finished // 2}/{args.games}")
     return 0
 

@@ -9,7 +9,7 @@ import signal
 import sys
 
 from game.net.room import DEFAULT_GRACE_S
-from game.net.server import GameServer, Limits
+from game.net.server import GameServer, Limits, timing_summary
 from game.net.store import GameStore, default_db_path
 
 
@@ -51,7 +51,7 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     with contextlib.suppress(asyncio.CancelledError):
         await serving
     store.close()
-    print("server stopped; unfinished games are kept", flush=True)
+    print(f"server stopped; unfinished games are kept; {timing_summary(server)}", flush=True)
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import time
 from dataclasses import dataclass
 
 from game.errors import GameError
@@ -32,6 +33,7 @@ from game.registry import get_game
 
 HELLO_WINDOW_S = 0.25
 MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
+MAX_TIMINGS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,7 @@ class GameServer:
         self.per_address: collections.Counter[str] = collections.Counter()
         self.connections = 0
         self.relayed = 0
+        self.move_times: list[float] = []  # seconds from reading a move to its updates written (and stored)
         self._server: asyncio.AbstractServer | None = None
 
     def restore(self) -> int:
@@ -207,9 +210,12 @@ class GameServer:
         elif room is None:
             conn.send(Notice("illegal", getattr(message, "action", None)))
         elif isinstance(message, Action):
-            before = room.position.ply
+            before, start = room.position.ply, time.perf_counter()
             room.act(conn, message.action, message.seat)
-            self.relayed += room.position.ply - before
+            if room.position.ply != before:
+                self.relayed += 1
+                if len(self.move_times) < MAX_TIMINGS:
+                    self.move_times.append(time.perf_counter() - start)
         elif message.name == "resign":
             room.resign(conn)
         elif message.name == "draw":
@@ -293,3 +299,13 @@ class GameServer:
         conn.writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.writer.wait_closed(), 2.0)
+
+
+def timing_summary(server: GameServer) -> str:
+    """One line: moves relayed and the server's own time per move (p50 / p99 / max)."""
+    times = sorted(server.move_times)
+    if not times:
+        return f"{server.relayed} moves relayed"
+    pick = lambda share: times[min(len(times) - 1, int(share * len(times)))] * 1000  # noqa: E731
+    return (f"{server.relayed} moves relayed; time in the server per move (read -> stored -> written) "
+            f"p50 {pick(0.5):.3f} ms, p99 {pick(0.99):.3f} ms, max {times[-1] * 1000:.3f} ms")
