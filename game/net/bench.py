@@ -193,8 +193,8 @@ async def _run(args: argparse.Namespace) -> int:
         games = {p.room for p in resumed}
         kept = {p.room for p in resumed if p.resumed_ok} - {p.room for p in resumed if not p.resumed_ok}
         print(f"fault: SIGKILL at {killed_at:.1f} s (server CPU {cpu_before_kill:.2f} s before); "
-              f"{finished_before} games had ended before; games resumed with every move kept: {len(kept)}/{len(games)}; "
-              f"games finished after the restart: {bench.finished // 2}/{args.games}")
+              f"{finished_before} games had ended before; games resumed with every move kept: "
+              f"{len(kept)}/{len(games)}; games finished in all: {bench.finished // 2}/{args.games}")
     return 0
 
 
