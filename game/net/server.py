@@ -91,6 +91,7 @@ class GameServer:
         self.games: dict[str, Room] = {}
         self.public: dict[str, Room] = {}  # game name -> the public game waiting for a second player
         self.rooms: dict[str, Room] = {}  # room name -> its game
+        self.by_token: dict[str, Room] = {}  # seat token -> its game
         self.per_address: collections.Counter[str] = collections.Counter()
         self.connections = 0
         self.relayed = 0
@@ -109,12 +110,16 @@ class GameServer:
 
     def _register(self, room: Room) -> None:
         self.games[room.game_id] = room
+        for token in room.tokens:
+            self.by_token[token] = room
         if room.room:
             self.rooms[room.room] = room
         room.on_finish = self._forget
 
     def _forget(self, room: Room) -> None:
         self.games.pop(room.game_id, None)
+        for token in room.tokens:
+            self.by_token.pop(token, None)
         if room.room and self.rooms.get(room.room) is room:
             del self.rooms[room.room]
         if self.public.get(room.spec.name) is room:
@@ -226,12 +231,12 @@ class GameServer:
     # -- seating --------------------------------------------------------------------------------------
     def _enter(self, conn: Connection, hello: Hello) -> bool:
         if hello.token:
-            for game_room in self.games.values():
-                seat = game_room.seat_of_token(hello.token)
-                if seat is not None:
-                    conn.room = game_room
-                    game_room.rejoin(conn, seat)
-                    return True
+            game_room = self.by_token.get(hello.token)
+            seat = None if game_room is None else game_room.seat_of_token(hello.token)
+            if game_room is not None and seat is not None:
+                conn.room = game_room
+                game_room.rejoin(conn, seat)
+                return True
             conn.send(Notice("decline", "unknown or expired seat token"))
             return False
         try:
