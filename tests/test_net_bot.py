@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -83,9 +84,10 @@ class SeedOnlyServer:
                 self._send(conn, update)
 
 
-def _bot(port: int, *args: str) -> subprocess.Popen[str]:
+def _bot(port: int, *args: str, time_ms: int = 30) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, str(ROOT / "main.py"), "bot", "--connect", f"127.0.0.1:{port}",
-                             "--time-ms", "30", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--time-ms", str(time_ms), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
 
 
 @pytest.mark.timeout(120)
@@ -132,3 +134,27 @@ def test_bot_errors_are_one_line() -> None:
                               timeout=20)
         assert proc.returncode == code
         assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.timeout(150)
+def test_two_bots_survive_a_server_sigkill(tmp_path: Path) -> None:
+    db = tmp_path / "kill.db"
+    proc, port = start_server(db)
+    bots = [_bot(port, "--room", "k", "--game", "uttt", time_ms=300) for _ in range(2)]
+    try:
+        assert bots[0].stdout is not None
+        seen = [bots[0].stdout.readline() for _ in range(4)]  # seated, then a few moves
+        assert any("seated" in line for line in seen)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(5)
+        proc, _ = start_server(db, port=port)
+        outputs = [bot.communicate(timeout=100)[0] for bot in bots]
+        assert [bot.returncode for bot in bots] == [0, 0]
+        finals = [line for out in outputs for line in out.splitlines() if line.startswith("game over")]
+        assert len(finals) == 2 and finals[0].split("moves ")[1] == finals[1].split("moves ")[1]
+        assert all("reconnected" in out for out in outputs)
+    finally:
+        for bot in bots:
+            bot.kill()
+        proc.kill()
+        proc.wait(5)
