@@ -17,7 +17,10 @@ import sys
 import time
 from typing import Any
 
+from ai.ponder import Ponderer
+
 LEVELS = {"easy": 100, "medium": 1000, "hard": 5000, "perfect": 5000}  # ms, as the app's levels
+PONDER_LEVELS = ("hard", "perfect")  # where players expect full strength
 RECONNECT_FOR_S = 30.0
 
 
@@ -35,11 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plain", action="store_true", help="send no hello line (seed protocol only)")
     parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="random seed of the search")
+    parser.add_argument("--ponder", action=argparse.BooleanOptionalAction, default=None,
+                        help="think on the opponent's time (default: on with --time-ms, hard and perfect)")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
 
 
 class NetBot:
-    def __init__(self, args: argparse.Namespace, spec: Any, searcher: Any, time_ms: float, exact: bool) -> None:
+    def __init__(self, args: argparse.Namespace, spec: Any, searcher: Any, time_ms: float, exact: bool,
+                 ponder: bool = False) -> None:
         self.args = args
         self.spec = spec
         self.searcher = searcher
@@ -51,6 +57,7 @@ class NetBot:
         self.result: dict[str, Any] | None = None
         self.warm = False
         self.hello_pending = False  # sent a hello that neither a welcome nor an error answered yet
+        self.ponder: Ponderer | None = Ponderer(searcher) if ponder else None
 
     def say(self, text: str) -> None:
         if not self.args.quiet:
@@ -154,12 +161,14 @@ class NetBot:
             elif last:
                 self.position = self.position.play(action_to_move(self.spec, last["action"]))
             if last and last.get("player") != self.seat:
-                self.say(f"opponent plays {self.spec.move_to_text(action_to_move(self.spec, last['action']))}")
+                move = action_to_move(self.spec, last["action"])
+                self.say(f"opponent plays {self.spec.move_to_text(move)}{self._ponder_stop(move)}")
         except (GameError, KeyError, TypeError) as exc:
             raise BotError(f"cannot follow the game: {exc}") from None
         if len(state.get("pieces", ())) != self.position.ply:
             raise BotError("cannot follow the game: the server's board does not match the moves it sent")
         if "winners" in message:
+            self._ponder_stop()
             self.result = message
             self._print_result(message)
             return None
@@ -174,7 +183,18 @@ class NetBot:
         result = self.searcher.search(time_ms=self.time_ms, exact=self.exact)
         self.say(f"we play {self.spec.move_to_text(result.best_move)} (win chance {result.value:.0%}, "
                  f"{result.iterations:,} iterations in {result.elapsed_ms:.0f} ms)")
+        if self.ponder is not None:
+            self.ponder.start(self.position.play(result.best_move))  # think on the opponent's time
         return move_to_action(self.spec, result.best_move)
+
+    def _ponder_stop(self, played: int | None = None) -> str:
+        """Stop pondering (the position changed); a few words on it for the move line."""
+        if self.ponder is None:
+            return ""
+        outcome = self.ponder.stop(played)
+        if outcome is None or played is None:
+            return ""
+        return f" (pondered {outcome.iterations:,} iterations; {'expected' if outcome.hit else 'not expected'})"
 
     def _print_result(self, message: dict[str, Any]) -> None:
         winners = message["winners"]
@@ -183,6 +203,8 @@ class NetBot:
         reason = f" ({message['reason']})" if message.get("reason") else ""
         print(f"game over after {self.position.ply} moves: {outcome}{reason}; "
               f"moves {self.position.to_text() or '-'}", flush=True)
+        if self.ponder is not None and self.ponder.ponders:
+            self.say(f"pondering: predicted {self.ponder.hits} of {self.ponder.ponders} replies")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -206,7 +228,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     time_ms = args.time_ms or LEVELS.get(args.level or "medium", 1000)
     searcher = HybridSearcher(spec, seed=args.seed, threads=args.threads)
-    bot = NetBot(args, spec, searcher, time_ms, exact=args.level == "perfect")
+    ponder = args.ponder if args.ponder is not None else (args.time_ms is not None or args.level in PONDER_LEVELS)
+    bot = NetBot(args, spec, searcher, time_ms, exact=args.level == "perfect", ponder=ponder)
     try:
         return bot.play(address)
     except OSError as exc:
@@ -216,4 +239,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
+        if bot.ponder is not None:
+            bot.ponder.stop()
         searcher.close()
