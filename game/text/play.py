@@ -27,6 +27,7 @@ from game.ui.savefile import game_to_json
 from game.ui.settings import load_autosave, write_autosave
 
 MODES = ("hotseat", "bot", "botbot")
+PONDER_LEVELS = ("hard", "perfect")
 HELP = ("Type a move ({notation}), or: undo (take back your last move), moves (the game so far), "
         "help, quit. The game is saved as you go; Ctrl+C or end of input also saves and quits.")
 
@@ -43,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--new", action="store_true", help="start a new game instead of the saved one")
     parser.add_argument("--connect", default=None, metavar="HOST:PORT", help="join a game on a server")
     parser.add_argument("--room", default=None, help="with --connect: the room to join (created if new)")
+    parser.add_argument("--ponder", action=argparse.BooleanOptionalAction, default=None,
+                        help="the bot thinks while you do (default: on with --time-ms, hard and perfect)")
     parser.add_argument("--token", default=None, help="with --connect: come back to your seat with its token")
     parser.add_argument("--threads", type=int, default=1, help="the bot's search threads (default 1)")
 
@@ -64,6 +67,9 @@ class TextGame:
         self.time_ms = args.time_ms or self.level.time_ms or 1000
         self.searcher: Any = None
         self.shares: dict[int, float] | None = None
+        wanted = args.ponder if args.ponder is not None else (args.time_ms is not None or args.level in PONDER_LEVELS)
+        self.pondering = bool(wanted and self.bots and len(self.bots) < 2 and self.level.kind != "random")
+        self.ponderer: Any = None
 
     # -- the loop -------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -116,6 +122,22 @@ class TextGame:
         return f"a cell like {self.spec.move_to_text(self.position.legal_moves()[0])}"
 
     def human_turn(self) -> None:
+        if self.pondering:
+            if self.ponderer is None:
+                from ai.ponder import Ponderer
+
+                self.ponderer = Ponderer(self.engine())
+            self.ponderer.start(self.position)  # the bot thinks while you do
+        before = self.position.history
+        try:
+            self._read_move()
+        finally:
+            if self.ponderer is not None:
+                after = self.position.history
+                replied = len(after) == len(before) + 1 and after[:-1] == before  # not after an undo
+                self.ponderer.stop(after[-1] if replied else None)
+
+    def _read_move(self) -> None:
         side = self.position.to_move
         while True:
             text = self.read_line(f"{SYMBOLS[side]} ({self.side_name(side)}) to move, {self.notation()}: ").strip()
@@ -249,5 +271,7 @@ def run(args: argparse.Namespace) -> int:
                       "python main.py play --text resumes it")
         return 130 if isinstance(exc, KeyboardInterrupt) else 0
     finally:
+        if game.ponderer is not None:
+            game.ponderer.stop()
         if game.searcher is not None:
             game.searcher.close()
