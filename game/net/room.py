@@ -197,7 +197,11 @@ class Room:
             self._end(winners_of(self.position, loser_seat=seat) or {}, "time")
 
     def _abandon(self, seat: int) -> None:
-        if not self.over:
+        if self.over:
+            return
+        if self.seats[3 - seat] is None:  # both gone (e.g. nobody came back after a restart): nobody wins
+            self._end({"1": 0.5, "2": 0.5}, "abandoned")
+        else:
             self._end(winners_of(self.position, loser_seat=seat) or {}, "abandoned")
 
     # -- timers ---------------------------------------------------------------------------------------
