@@ -59,6 +59,10 @@ class LineSocket:
         return json.loads(raw)
 
     def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)  # wakes a thread blocked reading (it holds the file's lock)
+        except OSError:
+            pass
         self.file.close()
         self.sock.close()
 

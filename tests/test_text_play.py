@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from tests.net_helpers import ROOT, start_server
+from tests.net_helpers import ROOT, LineSocket, start_server
 
 
 def _play(config: Path, lines: list[str], *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -84,5 +86,55 @@ def test_join_a_network_game_against_our_bot(tmp_path: Path) -> None:
         assert bot.wait(30) == 0
     finally:
         bot.kill()
+        server.kill()
+        server.wait(5)
+
+
+@pytest.mark.timeout(60)
+def test_bot_vs_bot_to_the_end(tmp_path: Path) -> None:
+    proc = _play(tmp_path, [], "--mode", "botbot", "--time-ms", "20", "--new", "--game", "tictactoe")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("plays") >= 5 and ("Draw after" in proc.stdout or "wins after" in proc.stdout)
+
+
+def _auto_opponent(client: LineSocket, seat: int, seen: list[str]) -> None:
+    """Plays column 1 (else the first open one) whenever it is its turn; keeps the moves it saw."""
+    while True:
+        try:
+            message = client.receive()
+        except (OSError, ValueError):  # closed at the end of the test
+            return
+        if message is None:
+            return
+        if message["type"] != "update":
+            continue
+        seen.append(message["moves"])
+        if message["state"]["player"] == seat and "winners" not in message:
+            heights = [0] * 7
+            for piece in message["state"]["pieces"]:
+                heights[piece["column"]] += 1
+            column = next(c for c in range(7) if heights[c] < 6)
+            client.send({"type": "action", "message": {"column": column}})
+
+
+@pytest.mark.timeout(60)
+def test_leave_a_network_game_and_come_back_with_the_token(tmp_path: Path) -> None:
+    server, port = start_server(tmp_path / "t.db")
+    opponent = LineSocket(port, timeout=50)
+    try:
+        opponent.send({"type": "hello", "room": "back"})
+        assert opponent.receive()["type"] == "welcome"  # type: ignore[index]
+        seat = opponent.receive()["message"]  # type: ignore[index]
+        seen: list[str] = []
+        threading.Thread(target=_auto_opponent, args=(opponent, seat, seen), daemon=True).start()
+        first = _play(tmp_path, ["4"], "--connect", f"127.0.0.1:{port}", "--room", "back", timeout=30)
+        token = re.search(r"--token (\S+)", first.stdout)
+        assert first.returncode == 0 and token, first.stdout
+        again = _play(tmp_path, ["5"], "--connect", f"127.0.0.1:{port}", "--token", token[1], timeout=30)
+        assert again.returncode == 0 and "joined connect4, room back" in again.stdout
+        mine = seen[-1][(2 - seat)::2]  # the terminal's moves: seat 1 plays the even plies
+        assert mine[:2] == "45", seen
+    finally:
+        opponent.close()
         server.kill()
         server.wait(5)

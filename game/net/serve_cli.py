@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import signal
+import socket
 import sys
 
 from game.net.room import DEFAULT_GRACE_S
@@ -29,6 +30,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="close a connection silent this long when it must move (default 600)")
 
 
+def _shared_address(host: str) -> str:
+    """The address other computers use: this machine's name lookup when listening on every interface."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return host
+
+
 async def _main(args: argparse.Namespace, limits: Limits) -> int:
     store = GameStore(args.db or default_db_path())
     server = GameServer(args.game, store, limits)
@@ -38,7 +49,7 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     except OSError as exc:
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    print(f"serving {server.default_game} on {host}:{port}  (share: {host}:{port}; "
+    print(f"serving {server.default_game} on {host}:{port}  (share: {_shared_address(host)}:{port}; "
           f"{restored} unfinished game(s) restored from {store.path})", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
