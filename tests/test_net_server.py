@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import signal
 import threading
 from pathlib import Path
@@ -218,3 +219,21 @@ def test_a_silent_player_on_move_is_closed_the_other_waits(server: int) -> None:
     assert message is not None and message["type"] == "error" and "idle" in message["message"]
     assert seats[1].receive() is None  # closed
     assert seats[2].receive()["message"] == "disconnected"  # type: ignore[index]  # not closed itself
+
+
+@pytest.mark.timeout(60)
+def test_garbage_lines_never_cost_the_connection(server: int) -> None:
+    rng = random.Random(19)
+    _, _, seats = _seat_pair(server)
+    first = seats[1]
+    samples = [b'{"type": "action", "message": {"column": 1.0}}', b'{"type": "action", "message": {"column": true}}',
+               b'{"type": "action", "message": "x"}', b"\xff\xfe\x00", b'{"type": "hello"}', b'{"type": "resign"}',
+               b'{"a": ' * 3000, b"1e99999", b'"' + b"9" * 4000 + b'"']
+    samples += [bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 300))).replace(b"\n", b" ")
+                for _ in range(60)]
+    for raw in samples:
+        first.sock.sendall(raw + b"\r\n")
+        reply = first.receive()
+        assert reply is not None and reply["type"] in ("error", "illegal"), (raw[:40], reply)
+    first.send({"type": "action", "message": {"column": 3}})
+    assert first.receive()["last_action"]["action"] == {"column": 3}  # type: ignore[index]
