@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import random
 import signal
+import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.net_helpers import LineSocket, play_seed_client, start_server
+from tests.net_helpers import ROOT, LineSocket, play_seed_client, start_server
 
 
 @pytest.fixture
@@ -237,3 +240,34 @@ def test_garbage_lines_never_cost_the_connection(server: int) -> None:
         assert reply is not None and reply["type"] in ("error", "illegal"), (raw[:40], reply)
     first.send({"type": "action", "message": {"column": 3}})
     assert first.receive()["last_action"]["action"] == {"column": 3}  # type: ignore[index]
+
+
+@pytest.mark.timeout(40)
+def test_damaged_database_rows_and_files(tmp_path: Path) -> None:
+    db = tmp_path / "damaged.db"
+    proc, port = start_server(db)
+    tokens = []
+    for room in ("good", "bad"):
+        _, _, seats = _seat_pair(port, room=room)
+        _play(seats, "44")
+        tokens.append(seats[1].token)  # type: ignore[attr-defined]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(5)
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE games SET moves = 'not json' WHERE room = 'bad'")
+    proc, port = start_server(db, port=port)
+    try:
+        back = LineSocket(port)
+        back.send({"type": "hello", "token": tokens[0]})
+        assert back.receive()["room"] == "good"  # type: ignore[index]
+        lost = LineSocket(port)
+        lost.send({"type": "hello", "token": tokens[1]})
+        assert lost.receive()["type"] == "decline"  # type: ignore[index]
+    finally:
+        proc.kill()
+        _, err = proc.communicate(timeout=5)
+    assert "1 damaged game(s)" in err
+    (tmp_path / "junk.db").write_text("not a database")
+    command = [sys.executable, str(ROOT / "main.py"), "serve", "--port", "0", "--db", str(tmp_path / "junk.db")]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=20)
+    assert run.returncode == 1 and run.stderr.count("\n") == 1 and "cannot use the games database" in run.stderr

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import signal
 import socket
+import sqlite3
 import sys
 
 from game.net.room import DEFAULT_GRACE_S
@@ -41,9 +42,16 @@ def _shared_address(host: str) -> str:
 
 
 async def _main(args: argparse.Namespace, limits: Limits) -> int:
-    store = GameStore(args.db or default_db_path())
-    server = GameServer(args.game, store, limits)
-    restored = server.restore()
+    path = args.db or default_db_path()
+    try:
+        store = GameStore(path)
+        server = GameServer(args.game, store, limits)
+        restored = server.restore()
+    except (sqlite3.Error, OSError) as exc:
+        print(f"error: cannot use the games database {path}: {exc}", file=sys.stderr)
+        return 1
+    if store.skipped:
+        print(f"warning: {len(store.skipped)} damaged game(s) in {path} not restored", file=sys.stderr)
     try:
         host, port = await server.start(args.host, args.port)
     except OSError as exc:

@@ -69,6 +69,7 @@ class GameStore:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.skipped: list[str] = []  # ids of unreadable rows met by unfinished()
         self._db = sqlite3.connect(str(path), isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -93,9 +94,14 @@ class GameStore:
         rows = self._db.execute("SELECT id, game, room, moves, tokens, clocks FROM games WHERE over = 0").fetchall()
         games = []
         for game_id, game, room, moves, tokens, clocks in rows:
-            seat_tokens = json.loads(tokens)
-            games.append(StoredGame(game_id, game, room, tuple(json.loads(moves)), (seat_tokens[0], seat_tokens[1]),
-                                    None if clocks is None else tuple(json.loads(clocks)), False))  # type: ignore[arg-type]
+            try:
+                seat_tokens = json.loads(tokens)
+                clock_pair = None if clocks is None else tuple(int(v) for v in json.loads(clocks))
+                games.append(StoredGame(game_id, game, room, tuple(int(m) for m in json.loads(moves)),
+                                        (str(seat_tokens[0]), str(seat_tokens[1])), clock_pair,  # type: ignore[arg-type]
+                                        False))
+            except (ValueError, TypeError, IndexError, KeyError):
+                self.skipped.append(str(game_id))  # a damaged row: that game is not restored
         return games
 
     def result(self, game_id: str) -> tuple[tuple[int, ...], dict[str, object] | None] | None:
