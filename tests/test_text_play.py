@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -97,7 +98,7 @@ def test_bot_vs_bot_to_the_end(tmp_path: Path) -> None:
     assert proc.stdout.count("plays") >= 5 and ("Draw after" in proc.stdout or "wins after" in proc.stdout)
 
 
-def _auto_opponent(client: LineSocket, seat: int, seen: list[str]) -> None:
+def _auto_opponent(client: LineSocket, seat: int, seen: list[str], delay_s: float = 0.0) -> None:
     """Plays column 1 (else the first open one) whenever it is its turn; keeps the moves it saw."""
     while True:
         try:
@@ -114,6 +115,7 @@ def _auto_opponent(client: LineSocket, seat: int, seen: list[str]) -> None:
             for piece in message["state"]["pieces"]:
                 heights[piece["column"]] += 1
             column = next(c for c in range(7) if heights[c] < 6)
+            time.sleep(delay_s)
             client.send({"type": "action", "message": {"column": column}})
 
 
@@ -136,5 +138,32 @@ def test_leave_a_network_game_and_come_back_with_the_token(tmp_path: Path) -> No
         assert mine[:2] == "45", seen
     finally:
         opponent.close()
+        server.kill()
+        server.wait(5)
+
+
+@pytest.mark.timeout(60)
+def test_watch_a_room_with_a_clock(tmp_path: Path) -> None:
+    server, port = start_server(tmp_path / "w.db")
+    players = [LineSocket(port, timeout=50) for _ in range(2)]
+    try:
+        for client in players:
+            client.send({"type": "hello", "room": "watch", "clock_ms": 90_000})
+        seats: dict[int, LineSocket] = {}
+        for client in players:
+            while (message := client.receive()) is not None and message["type"] != "player":
+                pass
+            seats[message["message"]] = client  # type: ignore[index]
+        seen: list[str] = []
+        for seat, client in seats.items():
+            threading.Thread(target=_auto_opponent, args=(client, seat, seen, 0.15), daemon=True).start()
+        proc = _play(tmp_path, [], "--connect", f"127.0.0.1:{port}", "--room", "watch", "--spectate", timeout=40)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "watching connect4 in room watch" in proc.stdout
+        assert "clocks: X 1:" in proc.stdout and "X played 1" in proc.stdout
+        assert "Game over" in proc.stdout and "to move" not in proc.stdout
+    finally:
+        for client in players:
+            client.close()
         server.kill()
         server.wait(5)

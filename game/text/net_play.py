@@ -46,6 +46,10 @@ class NetGame:
             hello["token"] = self.token
         else:
             hello.update(game=self.spec.name, **({"room": self.args.room} if self.args.room else {}))
+            if self.args.spectate:
+                hello["spectate"] = True
+            if self.args.clock_min:
+                hello["clock_ms"] = int(self.args.clock_min * 60_000)
         sock.sendall(json.dumps(hello).encode() + b"\r\n")
         reader = sock.makefile("rb")
         for raw in reader:
@@ -54,6 +58,9 @@ class NetGame:
             if kind == "welcome":
                 self.token = message.get("token")
                 self.spec = get_game(message.get("game") or self.spec.name)
+                if message.get("message") == "spectator":
+                    self.console.print(f"watching {self.spec.name} in room {message.get('room')}", markup=False)
+                    continue
                 self.console.print(f"joined {self.spec.name}, room {message.get('room') or '(public)'}; "
                                    f"seat token {self.token} (rejoin with --token within {message.get('grace_s')} s)",
                                    markup=False)
@@ -80,10 +87,18 @@ class NetGame:
     def update(self, message: dict[str, Any], sock: socket.socket) -> bool:
         self.position = self.spec.parse_position(message.get("moves", ""))
         self.console.print(render(self.position))
+        clocks = message.get("clocks_ms")
+        if isinstance(clocks, dict):
+            self.console.print("clocks: " + "  ".join(f"{SYMBOLS[int(seat) - 1]} {_clock(ms)}"
+                                                      for seat, ms in sorted(clocks.items())))
         last = message.get("last_action")
         if last and last.get("player") != self.seat:
             move = action_to_move(self.spec, last["action"])
-            self.console.print(f"opponent played {self.spec.move_to_text(move)}")
+            who = "opponent" if self.seat else SYMBOLS[int(last["player"]) - 1]
+            self.console.print(f"{who} played {self.spec.move_to_text(move)}")
+        if "winners" in message and self.seat is None:
+            self.console.print(f"Game over: {message['winners']} ({message.get('reason', 'rules')}).", style="bold")
+            return True
         if "winners" in message:
             mine = message["winners"].get(str(self.seat))
             verdict = {1: "You win", 0: "You lose", 0.5: "Draw"}.get(mine, "Game over")
@@ -111,6 +126,11 @@ class NetGame:
             action = {"type": "action", "message": move_to_action(self.spec, move)}
             sock.sendall(json.dumps(action).encode() + b"\r\n")
             return
+
+
+def _clock(ms: int) -> str:
+    seconds = max(0, int(ms)) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def play_network(console: Console, args: argparse.Namespace, interactive: bool) -> int:

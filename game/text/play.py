@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--room", default=None, help="with --connect: the room to join (created if new)")
     parser.add_argument("--ponder", action=argparse.BooleanOptionalAction, default=None,
                         help="the bot thinks while you do (default: on with --time-ms, hard and perfect)")
+    parser.add_argument("--spectate", action="store_true", help="with --connect and --room: watch the game")
+    parser.add_argument("--clock-min", type=float, default=None,
+                        help="with --connect: minutes per player on the clock of a game you create")
     parser.add_argument("--token", default=None, help="with --connect: come back to your seat with its token")
     parser.add_argument("--threads", type=int, default=1, help="the bot's search threads (default 1)")
 
