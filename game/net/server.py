@@ -152,6 +152,8 @@ class GameServer:
             pass
         finally:
             self.per_address[address] -= 1
+            if self.per_address[address] <= 0:
+                del self.per_address[address]
             self.connections -= 1
             if conn.room is not None:
                 conn.room.leave(conn)
