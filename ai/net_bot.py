@@ -179,6 +179,7 @@ class NetBot:
     def _think(self) -> dict[str, int]:
         from game.net.states import move_to_action
 
+        self._ponder_stop()  # still pondering if the opponent's move came without last_action (a rejoin)
         self.searcher.set_position(self.position)
         result = self.searcher.search(time_ms=self.time_ms, exact=self.exact)
         self.say(f"we play {self.spec.move_to_text(result.best_move)} (win chance {result.value:.0%}, "
