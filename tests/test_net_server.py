@@ -271,3 +271,17 @@ def test_damaged_database_rows_and_files(tmp_path: Path) -> None:
     command = [sys.executable, str(ROOT / "main.py"), "serve", "--port", "0", "--db", str(tmp_path / "junk.db")]
     run = subprocess.run(command, capture_output=True, text=True, timeout=20)
     assert run.returncode == 1 and run.stderr.count("\n") == 1 and "cannot use the games database" in run.stderr
+
+
+@pytest.mark.timeout(30)
+def test_a_late_hello_still_gets_the_room(server: int) -> None:
+    late = LineSocket(server)
+    assert late.receive()["type"] == "player"  # type: ignore[index]  # seated as a seed client after the window
+    late.send({"type": "hello", "room": "late"})
+    welcome = late.receive()
+    assert welcome["type"] == "welcome" and welcome["room"] == "late"  # type: ignore[index]
+    other = LineSocket(server)
+    other.send({"type": "hello", "room": "late"})
+    assert other.receive()["room"] == "late"  # type: ignore[index]
+    plain = LineSocket(server)  # the public game it left is free again
+    assert plain.receive()["type"] == "player"  # type: ignore[index]

@@ -209,6 +209,9 @@ class GameServer:
             return
         message = parse_client_line(line)
         room = conn.room
+        if isinstance(message, Hello) and not conn.extended and room is not None and not room.started:
+            self._late_hello(conn, room, message)  # its hello came after the window (a busy client machine)
+            return
         if isinstance(message, BadLine) or (isinstance(message, Command | Hello) and not conn.extended):
             conn.send(Notice("error", line[:200]) if not conn.extended
                       else Notice("error", line[:200], {"reason": getattr(message, "reason", "not allowed now")}))
@@ -231,6 +234,16 @@ class GameServer:
             conn.send(Notice("pong", None))
 
     # -- seating --------------------------------------------------------------------------------------
+    def _late_hello(self, conn: Connection, room: Room, hello: Hello) -> None:
+        """A client seated as a seed client, still waiting for an opponent, sends its hello: take it
+        out of the public game and seat it as it asks."""
+        room.leave(conn)
+        self._drop_if_unused(room)
+        conn.room = None
+        conn.extended = True
+        if not self._enter(conn, hello):
+            conn.close_soon()
+
     def _enter(self, conn: Connection, hello: Hello) -> bool:
         if hello.token:
             game_room = self.by_token.get(hello.token)
