@@ -24,7 +24,7 @@ EXCLUDES = [
     "tkinter", "_tkinter", "turtle", "turtledemo", "idlelib",
     "unittest", "doctest", "pydoc", "pydoc_data", "pdb", "lib2to3", "test", "tests",
     "distutils", "setuptools", "pkg_resources", "pip", "wheel", "_distutils_hack",
-    "sqlite3", "_sqlite3", "xmlrpc", "curses", "_curses", "ensurepip", "venv",
+    "xmlrpc", "curses", "_curses", "ensurepip", "venv",
     "IPython", "scipy", "matplotlib", "pandas", "PIL", "cffi", "pytest", "_pytest", "hypothesis",
     "numpy.f2py", "numpy.testing", "numpy.distutils", "numpy.typing", "numpy._pyinstaller",
     "numba.tests", "numba.testing", "numba.cuda", "numba.misc.gdb_print_extension",

@@ -1,0 +1,245 @@
+"""``python main.py bot --game G --connect HOST:PORT``: our engine as a network player.
+
+It speaks the seed protocol (docs/network-protocol.md) and so plays on any server that does; on
+our server its opening ``hello`` also gets it a seat token, and a dropped connection is resumed
+with it. The search runs in this process (``ai.hybrid``, as ``analyze`` does). It prints each move
+and the result, and exits 0 when the game ends, 2 on bad arguments, 1 when the server cannot be
+reached or the game cannot go on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import socket
+import sys
+import time
+from typing import Any
+
+from ai.ponder import Ponderer
+
+LEVELS = {"easy": 100, "medium": 1000, "hard": 5000, "perfect": 5000}  # ms, as the app's levels
+PONDER_LEVELS = ("hard", "perfect")  # where players expect full strength
+RECONNECT_FOR_S = 30.0
+
+
+class BotError(Exception):
+    """The game cannot go on; the message is one line."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="connect4", help="game the server plays (default connect4)")
+    parser.add_argument("--connect", required=True, metavar="HOST:PORT", help="the server's address")
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--time-ms", type=float, default=None, help="thinking time per move (default 1000)")
+    budget.add_argument("--level", choices=sorted(LEVELS), default=None, help="the app's levels: easy, medium...")
+    parser.add_argument("--room", default=None, help="our server: play in this room (created if new)")
+    parser.add_argument("--plain", action="store_true", help="send no hello line (seed protocol only)")
+    parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed of the search")
+    parser.add_argument("--ponder", action=argparse.BooleanOptionalAction, default=None,
+                        help="think on the opponent's time (default: on with --time-ms, hard and perfect)")
+    parser.add_argument("--quiet", action="store_true", help="print only the result")
+
+
+class NetBot:
+    def __init__(self, args: argparse.Namespace, spec: Any, searcher: Any, time_ms: float, exact: bool,
+                 ponder: bool = False) -> None:
+        self.args = args
+        self.spec = spec
+        self.searcher = searcher
+        self.time_ms = time_ms
+        self.exact = exact
+        self.position = spec.start()
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.result: dict[str, Any] | None = None
+        self.warm = False
+        self.hello_pending = False  # sent a hello that neither a welcome nor an error answered yet
+        self.ponder: Ponderer | None = Ponderer(searcher) if ponder else None
+
+    def say(self, text: str) -> None:
+        if not self.args.quiet:
+            print(text, flush=True)
+
+    # -- connection -----------------------------------------------------------------------------------
+    def play(self, address: Any) -> int:
+        sock = socket.create_connection((address.host, address.port), timeout=10.0)
+        while True:
+            try:
+                self._session(sock)
+            except (OSError, ConnectionError) as exc:
+                if self.token is None or self.result is not None:
+                    raise BotError(f"connection lost: {exc.strerror or exc}") from None
+                sock = self._reconnect(address)
+                continue
+            if self.result is not None:
+                return 0
+            if self.token is None:
+                raise BotError("the server closed the connection before the game ended")
+            sock = self._reconnect(address)
+
+    def _reconnect(self, address: Any) -> socket.socket:
+        end = time.monotonic() + RECONNECT_FOR_S
+        while time.monotonic() < end:
+            try:
+                sock = socket.create_connection((address.host, address.port), timeout=10.0)
+            except OSError:
+                time.sleep(0.5)
+                continue
+            self.say("reconnected; resuming with our seat token")
+            return sock
+        raise BotError(f"could not reconnect within {RECONNECT_FOR_S:g} s")
+
+    def _session(self, sock: socket.socket) -> None:
+        sock.settimeout(None)
+        reader = sock.makefile("rb")
+        try:
+            if self.token is not None:
+                self._send(sock, {"type": "hello", "token": self.token})
+                self.hello_pending = True
+            elif not self.args.plain:
+                self._send(sock, {"type": "hello", "game": self.spec.name, "room": self.args.room})
+                self.hello_pending = True
+            if not self.warm:
+                self.searcher.warm_up()  # load the compiled search (the server's lines wait in the socket)
+                self.warm = True
+            for raw in reader:
+                try:
+                    message = json.loads(raw)
+                except ValueError:
+                    raise BotError(f"the server sent a line that is not JSON: {raw[:80]!r}") from None
+                if not isinstance(message, dict):
+                    raise BotError("the server sent a line that is not a JSON object")
+                reply = self._handle(message)
+                if reply is not None:
+                    self._send(sock, reply)
+                if self.result is not None:
+                    return
+        finally:
+            reader.close()
+            sock.close()
+
+    @staticmethod
+    def _send(sock: socket.socket, obj: dict[str, Any]) -> None:
+        sock.sendall(json.dumps({k: v for k, v in obj.items() if v is not None}).encode() + b"\r\n")
+
+    # -- messages -------------------------------------------------------------------------------------
+    def _handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        kind = message.get("type")
+        if kind == "welcome":
+            self.hello_pending = False
+            self.token = message.get("token") or self.token
+        elif kind == "player":
+            self.seat = message.get("message")
+            self.say(f"seated as player {self.seat} ({'first' if self.seat == 1 else 'second'} to move)")
+        elif kind == "update":
+            return self._update(message)
+        elif kind == "illegal":
+            raise BotError(f"the server refused our move {json.dumps(message.get('message'))}")
+        elif kind == "error":
+            if self.hello_pending:
+                self.hello_pending = False
+                return None  # a seed-only server does not read our hello: play on without it
+            raise BotError(f"the server did not understand us: {message.get('message')}")
+        elif kind == "decline":
+            raise BotError(f"the server declined: {message.get('message')}")
+        elif kind == "opponent":
+            self.say(f"opponent {message.get('message')}")
+        return None
+
+    def _update(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        from game.errors import GameError
+        from game.net.states import action_to_move
+
+        state = message.get("state") or {}
+        try:
+            last = message.get("last_action")
+            if isinstance(message.get("moves"), str):  # our server: the whole game
+                self.position = self.spec.parse_position(message["moves"])
+            elif last:
+                self.position = self.position.play(action_to_move(self.spec, last["action"]))
+            if last and last.get("player") != self.seat:
+                move = action_to_move(self.spec, last["action"])
+                self.say(f"opponent plays {self.spec.move_to_text(move)}{self._ponder_stop(move)}")
+        except (GameError, KeyError, TypeError) as exc:
+            raise BotError(f"cannot follow the game: {exc}") from None
+        if len(state.get("pieces", ())) != self.position.ply:
+            raise BotError("cannot follow the game: the server's board does not match the moves it sent")
+        if "winners" in message:
+            self._ponder_stop()
+            self.result = message
+            self._print_result(message)
+            return None
+        if state.get("player") != self.seat or self.position.outcome.is_over:
+            return None
+        return {"type": "action", "message": self._think()}
+
+    def _think(self) -> dict[str, int]:
+        from game.net.states import move_to_action
+
+        self._ponder_stop()  # still pondering if the opponent's move came without last_action (a rejoin)
+        self.searcher.set_position(self.position)
+        result = self.searcher.search(time_ms=self.time_ms, exact=self.exact)
+        self.say(f"we play {self.spec.move_to_text(result.best_move)} (win chance {result.value:.0%}, "
+                 f"{result.iterations:,} iterations in {result.elapsed_ms:.0f} ms)")
+        if self.ponder is not None:
+            self.ponder.start(self.position.play(result.best_move))  # think on the opponent's time
+        return move_to_action(self.spec, result.best_move)
+
+    def _ponder_stop(self, played: int | None = None) -> str:
+        """Stop pondering (the position changed); a few words on it for the move line."""
+        if self.ponder is None:
+            return ""
+        outcome = self.ponder.stop(played)
+        if outcome is None or played is None:
+            return ""
+        return f" (pondered {outcome.iterations:,} iterations; {'expected' if outcome.hit else 'not expected'})"
+
+    def _print_result(self, message: dict[str, Any]) -> None:
+        winners = message["winners"]
+        mine = winners.get(str(self.seat))
+        outcome = {1: "we won", 0: "we lost", 0.5: "draw"}.get(mine, f"result {winners}")
+        reason = f" ({message['reason']})" if message.get("reason") else ""
+        print(f"game over after {self.position.ply} moves: {outcome}{reason}; "
+              f"moves {self.position.to_text() or '-'}", flush=True)
+        if self.ponder is not None and self.ponder.ponders:
+            self.say(f"pondering: predicted {self.ponder.hits} of {self.ponder.ponders} replies")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ai.hybrid import HybridSearcher
+    from ai.mcts import supports
+    from game import get_game
+    from game.errors import GameError
+    from game.net.wire import parse_address
+
+    try:
+        spec = get_game(args.game)
+        address = parse_address(args.connect)
+    except (GameError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not supports(spec):
+        print(f"error: the search cannot play {spec.name}", file=sys.stderr)
+        return 2
+    if args.time_ms is not None and not (args.time_ms > 0 and math.isfinite(args.time_ms)):
+        print("error: --time-ms must be a positive finite number", file=sys.stderr)
+        return 2
+    time_ms = args.time_ms or LEVELS.get(args.level or "medium", 1000)
+    searcher = HybridSearcher(spec, seed=args.seed, threads=args.threads)
+    ponder = args.ponder if args.ponder is not None else (args.time_ms is not None or args.level in PONDER_LEVELS)
+    bot = NetBot(args, spec, searcher, time_ms, exact=args.level == "perfect", ponder=ponder)
+    try:
+        return bot.play(address)
+    except OSError as exc:
+        print(f"error: cannot reach {address.host}:{address.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except BotError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if bot.ponder is not None:
+            bot.ponder.stop()
+        searcher.close()

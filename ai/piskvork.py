@@ -1,0 +1,263 @@
+"""``python main.py piskvork``: our Gomoku engine under the Piskvork / Gomocup protocol (stdin/stdout).
+
+Commands (one per line, answered on stdout): ``START N`` (``OK`` for boards 5-19, else ``ERROR``),
+``RECTSTART W,H``, ``RESTART``, ``BEGIN``, ``TURN x,y``, ``BOARD`` ... ``DONE``, ``TAKEBACK x,y``,
+``INFO key value`` (``timeout_turn``, ``timeout_match``, ``time_left``, ``max_memory``, ``rule``),
+``ABOUT``, ``END``. ``x`` is the column and ``y`` the row from the top, both 0-based.
+
+Rules: freestyle (five or more in a row wins) is played. ``INFO rule`` with "exactly five" (1),
+renju (4) or caro (8) is refused with an ``ERROR`` line, and so is every move request until a
+freestyle rule is set again; "continuous game" (2) only concerns the manager and is accepted.
+
+Time: each move gets ``min(timeout_turn, time_left / MOVES_LEFT_SHARE)`` less a safety margin
+(5% and 25 ms kept back; ``timeout_turn`` 0 means "as fast as possible"); the clock starts when the command is read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from typing import IO, Any
+
+from game.errors import GameError
+from game.mnk import MnkSpec
+
+K = 5
+MIN_SIDE, MAX_SIDE = 5, 19
+MARGIN_MS = 25  # kept back from every budget (plus MARGIN_SHARE of it): reply, re-rooting, the manager's timing
+MARGIN_SHARE = 0.05
+MIN_BUDGET_MS = 5
+MOVES_LEFT_SHARE = 20  # a move may use time_left / this
+UNSUPPORTED_RULES = {1: "exactly five", 4: "renju", 8: "caro"}
+NODE_BYTES = 29  # ai.mcts.tree.NODE_BYTES
+ABOUT = 'name="connect4-mcts gomoku", version="1.0", author="connect4-mcts team", country="-"'
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=int, default=1, help="search threads (default 1, as Gomocup expects)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed of the search")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One line for the manager."""
+
+    text: str
+
+
+@dataclass
+class Settings:
+    timeout_turn_ms: int = 30_000
+    timeout_match_ms: int = 0  # 0: no match limit
+    time_left_ms: int | None = None
+    max_memory: int = 0  # bytes, 0: no limit
+    rule: int = 0
+
+
+class Brain:
+    def __init__(self, threads: int = 1, seed: int | None = None) -> None:
+        self.threads = threads
+        self.seed = seed
+        self.settings = Settings()
+        self.spec: MnkSpec | None = None
+        self.position: Any = None
+        self.searcher: Any = None
+        self.board_lines: list[tuple[int, int]] | None = None  # collecting BOARD ... DONE
+
+    # -- commands -------------------------------------------------------------------------------------
+    def handle(self, line: str, received: float) -> list[Reply]:
+        """The replies to one manager line (``received`` = perf_counter when it was read)."""
+        text = line.strip()
+        if not text:
+            return []
+        if self.board_lines is not None:
+            return self._board_line(text, received)
+        command, _, rest = text.partition(" ")
+        command = command.upper()
+        try:
+            if command == "START":
+                return [self._start(rest.strip(), rest.strip())]
+            if command == "RECTSTART":
+                width, _, height = rest.partition(",")
+                return [self._start(width.strip(), height.strip())]
+            if command == "INFO":
+                return self._info(rest)
+            if command == "ABOUT":
+                return [Reply(ABOUT)]
+            if command == "END":
+                raise SystemExit(0)
+            if self.spec is None:
+                return [Reply(f"ERROR {command} before START")]
+            if command == "RESTART":
+                self.position = self.spec.start()
+                return [Reply("OK")]
+            if command == "BEGIN":
+                return self._move(received)
+            if command == "TURN":
+                refused = self._refused_rule()
+                if refused:  # the stone is not taken either: the manager must set a rule we play first
+                    return [Reply(f"ERROR {refused}")]
+                self.position = self.position.play(self._cell(rest))
+                return self._move(received)
+            if command == "TAKEBACK":
+                return [self._takeback(self._cell(rest))]
+            if command == "BOARD":
+                self.board_lines = []
+                return []
+        except (GameError, ValueError) as exc:
+            return [Reply(f"ERROR {str(exc).splitlines()[0]}")]
+        return [Reply(f"UNKNOWN command {command}")]
+
+    def _start(self, width: str, height: str) -> Reply:
+        if not (width.isdigit() and height.isdigit()):
+            return Reply("ERROR START needs a board size, e.g. START 15")
+        w, h = int(width), int(height)
+        if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
+            return Reply(f"ERROR unsupported board size {w}x{h}: {MIN_SIDE}-{MAX_SIDE} per side")
+        from ai.mcts import Searcher
+
+        self.spec = MnkSpec(w, h, K)
+        self.position = self.spec.start()
+        max_nodes = None
+        if self.settings.max_memory > 0:
+            max_nodes = max(100_000, int(self.settings.max_memory * 0.6) // NODE_BYTES)
+        if self.searcher is not None:
+            self.searcher.close()
+        self.searcher = Searcher(self.spec, seed=self.seed, threads=self.threads, max_nodes=max_nodes)
+        self.searcher.warm_up()
+        return Reply("OK")
+
+    def _info(self, rest: str) -> list[Reply]:
+        key, _, value = rest.strip().partition(" ")
+        key = key.lower()
+        number = int(value) if value.strip().lstrip("-").isdigit() else None
+        if key == "timeout_turn" and number is not None:
+            self.settings.timeout_turn_ms = max(0, number)
+        elif key == "timeout_match" and number is not None:
+            self.settings.timeout_match_ms = max(0, number)
+        elif key == "time_left" and number is not None:
+            self.settings.time_left_ms = number
+        elif key == "max_memory" and number is not None:
+            self.settings.max_memory = max(0, number)
+        elif key == "rule" and number is not None:
+            self.settings.rule = number
+            refused = self._refused_rule()
+            if refused:
+                return [Reply(f"ERROR {refused}")]
+        return []  # other INFO keys (game_type, evaluate, folder) need no answer
+
+    def _refused_rule(self) -> str | None:
+        names = [name for bit, name in UNSUPPORTED_RULES.items() if self.settings.rule & bit]
+        if names:
+            return f"rule {self.settings.rule} ({', '.join(names)}) is not supported: freestyle only"
+        return None
+
+    def _cell(self, text: str) -> int:
+        assert self.spec is not None
+        parts = [p.strip() for p in text.split(",")]
+        if len(parts) < 2 or not all(p.isdigit() for p in parts[:2]):
+            raise ValueError(f"expected x,y, got {text.strip()!r}")
+        x, y = int(parts[0]), int(parts[1])
+        if not (0 <= x < self.spec.width and 0 <= y < self.spec.height):
+            raise ValueError(f"{x},{y} is off the {self.spec.width}x{self.spec.height} board")
+        return (self.spec.height - 1 - y) * self.spec.width + x
+
+    def _xy(self, cell: int) -> str:
+        assert self.spec is not None
+        row, col = divmod(cell, self.spec.width)
+        return f"{col},{self.spec.height - 1 - row}"
+
+    def _takeback(self, cell: int) -> Reply:
+        history = list(self.position.history)
+        if cell not in history:
+            return Reply(f"ERROR {self._xy(cell)} is empty")
+        history.remove(cell)
+        self.position = self._replay(history)
+        return Reply("OK")
+
+    def _replay(self, moves: list[int]) -> Any:
+        assert self.spec is not None
+        position = self.spec.start()
+        for move in moves:
+            position = position.play(move)
+        return position
+
+    def _board_line(self, text: str, received: float) -> list[Reply]:
+        assert self.board_lines is not None
+        if text.upper() == "DONE":
+            lines, self.board_lines = self.board_lines, None
+            try:
+                self.position = self._board_position(lines)
+            except (GameError, ValueError) as exc:
+                return [Reply(f"ERROR {str(exc).splitlines()[0]}")]
+            return self._move(received)
+        parts = text.split(",")
+        try:
+            cell = self._cell(text)
+            owner = int(parts[2])
+        except (ValueError, IndexError):
+            return [Reply(f"ERROR bad BOARD line {text!r}: expected x,y,field")]
+        self.board_lines.append((cell, owner))
+        return []
+
+    def _board_position(self, lines: list[tuple[int, int]]) -> Any:
+        """Stones in BOARD order: 1 ours, 2 the opponent's (3: a continuous game's, counted as the
+        opponent's). We are to move, so the opponent has as many stones as we do, or one more."""
+        own = [cell for cell, owner in lines if owner == 1]
+        theirs = [cell for cell, owner in lines if owner != 1]
+        if len(theirs) not in (len(own), len(own) + 1):
+            raise ValueError(f"BOARD has {len(own)} of our stones and {len(theirs)} of theirs: not our turn")
+        first, second = (theirs, own) if len(theirs) > len(own) else (own, theirs)
+        moves = [m for pair in zip(first, second + [-1], strict=False) for m in pair if m != -1]
+        return self._replay(moves)
+
+    # -- thinking -------------------------------------------------------------------------------------
+    def budget_ms(self) -> float:
+        s = self.settings
+        turn = float(s.timeout_turn_ms) if s.timeout_turn_ms > 0 else float(MIN_BUDGET_MS + MARGIN_MS)
+        if s.timeout_match_ms > 0:
+            left = s.time_left_ms if s.time_left_ms is not None else s.timeout_match_ms
+            turn = min(turn, max(0.0, left) / MOVES_LEFT_SHARE)
+        return max(MIN_BUDGET_MS, turn * (1 - MARGIN_SHARE) - MARGIN_MS)
+
+    def _move(self, received: float) -> list[Reply]:
+        refused = self._refused_rule()
+        if refused:
+            return [Reply(f"ERROR {refused}")]
+        if self.position.outcome.is_over:
+            return [Reply("ERROR the game is over")]
+        budget = self.budget_ms()
+        spent = (time.perf_counter() - received) * 1000
+        self.searcher.set_position(self.position)
+        result = self.searcher.search(time_ms=max(1.0, budget - spent))
+        self.position = self.position.play(result.best_move)
+        used = (time.perf_counter() - received) * 1000
+        return [Reply(f"MESSAGE win chance {result.value:.0%}, {result.iterations} iterations, {used:.0f} ms"),
+                Reply(self._xy(result.best_move))]
+
+
+def serve(brain: Brain, stdin: IO[str], stdout: IO[str]) -> int:
+    for line in stdin:
+        received = time.perf_counter()
+        try:
+            replies = brain.handle(line, received)
+        except SystemExit:
+            return 0
+        for reply in replies:
+            stdout.write(reply.text + "\n")
+        stdout.flush()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.threads < 1:
+        print("error: --threads must be at least 1", file=sys.stderr)
+        return 2
+    brain = Brain(threads=args.threads, seed=args.seed)
+    try:
+        return serve(brain, sys.stdin, sys.stdout)
+    finally:
+        if brain.searcher is not None:
+            brain.searcher.close()

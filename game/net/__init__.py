@@ -1,0 +1,1 @@
+"""The network game server and its wire protocol (pure: no pygame)."""

@@ -1,0 +1,218 @@
+"""Load and fault benchmark of the game server (a benchmark command, not a test).
+
+``python -m game.net.bench --games 500``: starts ``main.py serve`` (pinned to one core), plays that
+many Connect 4 games at once with scripted clients (random legal moves, a think time each) on
+loopback, and prints the move relay latency (a move sent by one client -> the update received by
+its opponent) p50/p99, the server's CPU time and peak RSS.
+
+``--fault``: SIGKILLs the server mid-games, restarts it on the same port and database, lets every
+client reconnect with its seat token, and counts the games resumed with every move kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def start_server(db: Path, port: int, connections: int) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "serve", "--port", str(port), "--db", str(db),
+         "--max-per-address", str(connections + 10), "--max-connections", str(connections + 10),
+         "--max-games", str(connections), "--grace-s", "120"],
+        stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    match = re.search(r":(\d+)\s", line)
+    if not match:
+        raise SystemExit(f"server did not start: {line!r}")
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(proc.pid, {0})  # the server on one core, the clients (this process) on the others
+        os.sched_setaffinity(0, set(range(1, os.cpu_count() or 2)) or {0})
+    return proc, int(match[1])
+
+
+def proc_usage(pid: int) -> tuple[float, int]:
+    """(CPU seconds, peak RSS in kB) of a running process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    hwm = re.search(r"VmHWM:\s+(\d+)", Path(f"/proc/{pid}/status").read_text())
+    return cpu, int(hwm[1]) if hwm else 0
+
+
+class Player:
+    """One scripted client of one game (an extended client in room ``room``)."""
+
+    def __init__(self, bench: Bench, room: str, rng: random.Random) -> None:
+        self.bench = bench
+        self.room = room
+        self.rng = rng
+        self.token: str | None = None
+        self.seat = 0
+        self.seen = ""  # the moves of the last update received
+        self.done = False
+        self.resumed_ok: bool | None = None
+
+    async def run(self) -> None:
+        while not self.done:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.bench.port)
+            except OSError:
+                await asyncio.sleep(0.2)
+                continue
+            hello = {"type": "hello", "token": self.token} if self.token else {"type": "hello", "room": self.room}
+            writer.write(json.dumps(hello).encode() + b"\r\n")
+            try:
+                await self._read(reader, writer)
+            except (OSError, ValueError):
+                pass
+            writer.close()
+            if not self.done:
+                await asyncio.sleep(0.2 + self.rng.random() * 0.3)
+
+    async def _read(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        resumed = self.token is not None
+        while True:
+            raw = await reader.readline()
+            if not raw:
+                return
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "welcome":
+                self.token = message["token"]
+                self.seat = message["seat"]
+            elif kind == "decline":
+                self.bench.declined += 1
+                self.done = True
+                return
+            elif kind == "update":
+                now = time.perf_counter()
+                moves = message.get("moves", "")
+                if resumed:
+                    resumed = False
+                    self.resumed_ok = moves.startswith(self.seen)
+                self.seen = moves
+                last = message.get("last_action")
+                if last and last["player"] != self.seat:
+                    sent = self.bench.sent_at.pop((self.room, last["sequence"]), None)
+                    if sent is not None:
+                        self.bench.latencies.append(now - sent)
+                if "winners" in message:
+                    self.done = True
+                    self.bench.finished += 1
+                    return
+                if message["state"]["player"] == self.seat:
+                    asyncio.get_running_loop().create_task(self._move(writer, message["state"], len(moves)))
+
+    async def _move(self, writer: asyncio.StreamWriter, state: dict[str, Any], ply: int) -> None:
+        await asyncio.sleep(self.rng.uniform(*self.bench.think_s))
+        heights = [0] * 7
+        for piece in state["pieces"]:
+            heights[piece["column"]] += 1
+        column = self.rng.choice([c for c in range(7) if heights[c] < 6])
+        self.bench.sent_at[(self.room, ply + 1)] = time.perf_counter()
+        if not writer.is_closing():
+            writer.write(json.dumps({"type": "action", "message": {"column": column}}).encode() + b"\r\n")
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, port: int) -> None:
+        self.port = port
+        self.think_s = (args.think_ms[0] / 1000, args.think_ms[1] / 1000)
+        self.latencies: list[float] = []
+        self.sent_at: dict[tuple[str, int], float] = {}
+        self.finished = 0
+        self.declined = 0
+        rng = random.Random(args.seed)
+        self.players = [Player(self, f"bench{i}", random.Random(rng.random())) for i in range(args.games)
+                        for _ in range(2)]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+async def _run(args: argparse.Namespace) -> int:
+    db = Path(tempfile.mkdtemp(prefix="netbench-")) / "games.db"
+    connections = args.games * 2
+    server, port = start_server(db, 0, connections)
+    bench = Bench(args, port)
+    cpu0, _ = proc_usage(server.pid)
+    start = time.perf_counter()
+    tasks = []
+    for i, player in enumerate(bench.players):  # connect at a ramp (args.ramp connections per 0.1 s)
+        tasks.append(asyncio.create_task(player.run()))
+        if i % args.ramp == args.ramp - 1:
+            await asyncio.sleep(0.1)
+    killed_at = None
+    finished_before = 0
+    if args.fault:
+        await asyncio.sleep(args.kill_after_s)
+        killed_at = time.perf_counter() - start
+        cpu_before_kill, _ = proc_usage(server.pid)
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        finished_before = bench.finished // 2
+        bench.sent_at.clear()  # moves sent across the restart are not relay latency
+        server, _ = start_server(db, port, connections)
+    done, pending = await asyncio.wait(tasks, timeout=args.timeout_s)
+    elapsed = time.perf_counter() - start
+    cpu1, rss = proc_usage(server.pid)
+    for task in pending:
+        task.cancel()
+    server.send_signal(signal.SIGTERM)
+    tail, _ = server.communicate(timeout=10)
+    print("server: " + tail.strip().splitlines()[-1].split("; ", 2)[-1] if tail.strip() else "server: (no summary)")
+    ms = [x * 1000 for x in bench.latencies]
+    print(f"{args.games} games, {connections} connections, {len(ms)} moves relayed in {elapsed:.1f} s "
+          f"(think {args.think_ms[0]}-{args.think_ms[1]} ms); finished {bench.finished // 2}, "
+          f"declined {bench.declined}")
+    if ms:
+        print(f"relay latency p50 {statistics.median(ms):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, "
+              f"max {max(ms):.2f} ms")
+    cpu = (cpu1 - cpu0) if not args.fault else cpu1
+    print(f"server (one core): CPU {cpu:.2f} s ({100 * cpu / elapsed:.0f}% of one core"
+          f"{' after the restart' if args.fault else ''}), peak RSS {rss / 1024:.1f} MiB")
+    if args.fault:
+        resumed = [p for p in bench.players if p.resumed_ok is not None]
+        games = {p.room for p in resumed}
+        kept = {p.room for p in resumed if p.resumed_ok} - {p.room for p in resumed if not p.resumed_ok}
+        print(f"fault: SIGKILL at {killed_at:.1f} s (server CPU {cpu_before_kill:.2f} s before); "
+              f"{finished_before} games had ended before; games resumed with every move kept: "
+              f"{len(kept)}/{len(games)}; games finished in all: {bench.finished // 2}/{args.games}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m game.net.bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500, help="games at once (2 connections each; default 500)")
+    parser.add_argument("--think-ms", type=int, nargs=2, default=(200, 1000), metavar=("MIN", "MAX"),
+                        help="each client's think time per move (default 200 1000)")
+    parser.add_argument("--timeout-s", type=float, default=120.0, help="stop after this long (default 120)")
+    parser.add_argument("--fault", action="store_true", help="SIGKILL the server mid-games and restart it")
+    parser.add_argument("--kill-after-s", type=float, default=5.0, help="with --fault: when to kill (default 5)")
+    parser.add_argument("--ramp", type=int, default=50, help="connections opened per 0.1 s (default 50)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if not 1 <= args.games <= 2000:
+        parser.error("--games must be 1-2000")
+    return asyncio.run(_run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""``python main.py serve``: the game server (docs/network-protocol.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import socket
+import sqlite3
+import sys
+
+from game.net.room import DEFAULT_GRACE_S
+from game.net.server import GameServer, Limits, timing_summary
+from game.net.store import GameStore, default_db_path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="connect4", help="game of the public games (default connect4)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer)")
+    parser.add_argument("--port", type=int, default=4242, help="TCP port (default 4242; 0 = any free port)")
+    parser.add_argument("--db", default=None, help="SQLite file of the games (default: in the user data dir)")
+    parser.add_argument("--grace-s", type=float, default=DEFAULT_GRACE_S,
+                        help="how long a dropped player keeps its seat (default 60)")
+    parser.add_argument("--max-games", type=int, default=Limits.max_games, help="games at once (default 1000)")
+    parser.add_argument("--max-per-address", type=int, default=Limits.max_per_address,
+                        help="connections from one address (default 32)")
+    parser.add_argument("--max-connections", type=int, default=Limits.max_connections,
+                        help="connections at once (default 4000)")
+    parser.add_argument("--idle-s", type=float, default=Limits.idle_s,
+                        help="close a connection silent this long when it must move (default 600)")
+
+
+def _shared_address(host: str) -> str:
+    """The address other computers use: this machine's name lookup when listening on every interface."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return host
+
+
+async def _main(args: argparse.Namespace, limits: Limits) -> int:
+    path = args.db or default_db_path()
+    try:
+        store = GameStore(path)
+        server = GameServer(args.game, store, limits)
+        restored = server.restore()
+    except (sqlite3.Error, OSError) as exc:
+        print(f"error: cannot use the games database {path}: {exc}", file=sys.stderr)
+        return 1
+    if store.skipped:
+        print(f"warning: {len(store.skipped)} damaged game(s) in {path} not restored", file=sys.stderr)
+    try:
+        host, port = await server.start(args.host, args.port)
+    except OSError as exc:
+        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"serving {server.default_game} on {host}:{port}  (share: {_shared_address(host)}:{port}; "
+          f"{restored} unfinished game(s) restored from {store.path})", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    serving = asyncio.create_task(server.serve_forever())
+    await stop.wait()
+    serving.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await serving
+    store.close()
+    print(f"server stopped; unfinished games are kept; {timing_summary(server)}", flush=True)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from game.errors import GameError
+    from game.registry import get_game
+
+    try:
+        get_game(args.game)
+    except GameError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not 0 <= args.port <= 65535:
+        print("error: --port must be 0-65535", file=sys.stderr)
+        return 2
+    numbers = (args.grace_s, args.idle_s, args.max_games, args.max_per_address, args.max_connections)
+    if min(numbers) <= 0:
+        print("error: limits and times must be positive", file=sys.stderr)
+        return 2
+    limits = Limits(max_per_address=args.max_per_address, max_connections=args.max_connections,
+                    max_games=args.max_games, idle_s=args.idle_s, grace_s=args.grace_s)
+    return asyncio.run(_main(args, limits))

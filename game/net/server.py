@@ -1,0 +1,331 @@
+"""The asyncio game server: many games in one process (docs/network-protocol.md).
+
+A connection that sends no ``hello`` within ``HELLO_WINDOW_S`` is a seed-protocol client: it is
+seated in the next public game of the server's game, and hears only the five seed message types.
+A ``hello`` line makes it an extended client (game, room, token, spectators, clocks, resign, draw).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import time
+from dataclasses import dataclass
+
+from game.errors import GameError
+from game.net.room import DEFAULT_GRACE_S, Room
+from game.net.store import GameStore
+from game.net.wire import (
+    Action,
+    BadLine,
+    Command,
+    Hello,
+    LineBuffer,
+    LineTooLong,
+    Notice,
+    PlayerMessage,
+    UpdateMessage,
+    encode,
+    parse_client_line,
+)
+from game.registry import get_game
+
+HELLO_WINDOW_S = 0.25
+MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
+MAX_TIMINGS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_line_bytes: int = 4096
+    max_per_address: int = 32
+    max_connections: int = 4000
+    max_games: int = 1000
+    idle_s: float = 600.0
+    grace_s: float = DEFAULT_GRACE_S
+
+
+class Connection:
+    """One client socket: a line reader and a writer that never blocks the loop."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.extended = False
+        self.room: Room | None = None
+        self._lines: collections.deque[str | LineTooLong] = collections.deque()
+        self._buffer = LineBuffer(limits.max_line_bytes)
+        self.closing = False
+
+    def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
+        data = message.to_json(self.extended) if isinstance(message, UpdateMessage) else message.to_json()
+        transport = self.writer.transport
+        if transport.is_closing():
+            return
+        if transport.get_write_buffer_size() > MAX_BUFFERED_BYTES:
+            transport.abort()
+            return
+        self.writer.write(encode(data))
+
+    def close_soon(self) -> None:
+        """Close after what was written is sent (the game ended or the seat was taken over)."""
+        self.closing = True
+        self.writer.close()  # the transport sends what is buffered, then closes
+
+    async def next_line(self, timeout: float | None) -> str | LineTooLong | None:
+        """The next line, None at end of input; asyncio.TimeoutError after ``timeout`` s of silence."""
+        while not self._lines:
+            data = await asyncio.wait_for(self.reader.read(4096), timeout)
+            if not data:
+                return None
+            self._lines.extend(self._buffer.feed(data))
+        return self._lines.popleft()
+
+
+class GameServer:
+    def __init__(self, game: str, store: GameStore, limits: Limits | None = None) -> None:
+        self.default_game = get_game(game).name
+        self.store = store
+        self.limits = limits or Limits()
+        self.games: dict[str, Room] = {}
+        self.public: dict[str, Room] = {}  # game name -> the public game waiting for a second player
+        self.rooms: dict[str, Room] = {}  # room name -> its game
+        self.by_token: dict[str, Room] = {}  # seat token -> its game
+        self.per_address: collections.Counter[str] = collections.Counter()
+        self.connections = 0
+        self.relayed = 0
+        self.move_times: list[float] = []  # seconds from reading a move to its updates written (and stored)
+        self._server: asyncio.AbstractServer | None = None
+
+    def restore(self) -> int:
+        """Bring back every unfinished game from the store; returns how many."""
+        for stored in self.store.unfinished():
+            try:
+                room = Room.restore(stored, self.store, self.limits.grace_s)
+            except GameError:
+                continue
+            self._register(room)
+        return len(self.games)
+
+    def _register(self, room: Room) -> None:
+        self.games[room.game_id] = room
+        for token in room.tokens:
+            self.by_token[token] = room
+        if room.room:
+            self.rooms[room.room] = room
+        room.on_finish = self._forget
+
+    def _forget(self, room: Room) -> None:
+        self.games.pop(room.game_id, None)
+        for token in room.tokens:
+            self.by_token.pop(token, None)
+        if room.room and self.rooms.get(room.room) is room:
+            del self.rooms[room.room]
+        if self.public.get(room.spec.name) is room:
+            del self.public[room.spec.name]
+
+    async def start(self, host: str, port: int) -> tuple[str, int]:
+        self._server = await asyncio.start_server(self._handle, host, port, limit=self.limits.max_line_bytes * 2,
+                                                  backlog=1024)
+        sock = self._server.sockets[0].getsockname()
+        return sock[0], sock[1]
+
+    async def serve_forever(self) -> None:
+        assert self._server is not None
+        async with self._server:
+            await self._server.serve_forever()
+
+    # -- one connection -------------------------------------------------------------------------------
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        address = str((writer.get_extra_info("peername") or ("?",))[0])
+        conn = Connection(reader, writer, self.limits)
+        if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
+            conn.send(Notice("decline", "the server is full: too many connections, try again later"))
+            await self._close(conn)
+            return
+        self.per_address[address] += 1
+        self.connections += 1
+        try:
+            await self._serve(conn)
+        except (TimeoutError, ConnectionError, OSError, asyncio.CancelledError):  # cancelled: shutting down
+            pass
+        finally:
+            self.per_address[address] -= 1
+            if self.per_address[address] <= 0:
+                del self.per_address[address]
+            self.connections -= 1
+            if conn.room is not None:
+                conn.room.leave(conn)
+                self._drop_if_unused(conn.room)
+            await self._close(conn)
+
+    async def _serve(self, conn: Connection) -> None:
+        pending: str | LineTooLong | None = None
+        try:
+            first = await conn.next_line(HELLO_WINDOW_S)
+        except TimeoutError:
+            first = None
+        else:
+            if first is None:
+                return
+        hello = parse_client_line(first) if isinstance(first, str) else None
+        if isinstance(hello, Hello):
+            conn.extended = True
+            if not self._enter(conn, hello):
+                return
+        else:
+            pending = first
+            if not self._seat_public(conn, self.default_game, None):
+                return
+        while not conn.closing:
+            line: str | LineTooLong | None
+            if pending is not None:
+                line, pending = pending, None
+            else:
+                try:
+                    line = await conn.next_line(self.limits.idle_s)
+                except TimeoutError:
+                    if self._may_idle(conn):
+                        continue
+                    conn.send(Notice("error", f"idle for {self.limits.idle_s:g} s: closing"))
+                    return
+                if line is None:
+                    return
+            self._dispatch(conn, line)
+
+    def _may_idle(self, conn: Connection) -> bool:
+        room = conn.room
+        if room is None or not room.started or room.over:
+            return False
+        seat = room.seat_of(conn)
+        return seat is None or room.position.to_move + 1 != seat
+
+    def _dispatch(self, conn: Connection, line: str | LineTooLong) -> None:
+        if isinstance(line, LineTooLong):
+            conn.send(Notice("error", str(line)))
+            return
+        if not line.strip():
+            return
+        message = parse_client_line(line)
+        room = conn.room
+        if isinstance(message, Hello) and not conn.extended and room is not None and not room.started:
+            self._late_hello(conn, room, message)  # its hello came after the window (a busy client machine)
+            return
+        if isinstance(message, BadLine) or (isinstance(message, Command | Hello) and not conn.extended):
+            conn.send(Notice("error", line[:200]) if not conn.extended
+                      else Notice("error", line[:200], {"reason": getattr(message, "reason", "not allowed now")}))
+        elif isinstance(message, Hello):
+            conn.send(Notice("error", line[:200], {"reason": "hello only as the first line"}))
+        elif room is None:
+            conn.send(Notice("illegal", getattr(message, "action", None)))
+        elif isinstance(message, Action):
+            before, start = room.position.ply, time.perf_counter()
+            room.act(conn, message.action, message.seat)
+            if room.position.ply != before:
+                self.relayed += 1
+                if len(self.move_times) < MAX_TIMINGS:
+                    self.move_times.append(time.perf_counter() - start)
+        elif message.name == "resign":
+            room.resign(conn)
+        elif message.name == "draw":
+            room.offer_draw(conn)
+        else:
+            conn.send(Notice("pong", None))
+
+    # -- seating --------------------------------------------------------------------------------------
+    def _late_hello(self, conn: Connection, room: Room, hello: Hello) -> None:
+        """A client seated as a seed client, still waiting for an opponent, sends its hello: take it
+        out of the public game and seat it as it asks."""
+        room.leave(conn)
+        self._drop_if_unused(room)
+        conn.room = None
+        conn.extended = True
+        if not self._enter(conn, hello):
+            conn.close_soon()
+
+    def _enter(self, conn: Connection, hello: Hello) -> bool:
+        if hello.token:
+            game_room = self.by_token.get(hello.token)
+            seat = None if game_room is None else game_room.seat_of_token(hello.token)
+            if game_room is not None and seat is not None:
+                conn.room = game_room
+                game_room.rejoin(conn, seat)
+                return True
+            conn.send(Notice("decline", "unknown or expired seat token"))
+            return False
+        try:
+            game = get_game(hello.game).name if hello.game else self.default_game
+        except GameError as exc:
+            conn.send(Notice("decline", str(exc)))
+            return False
+        if hello.room is None:
+            if hello.spectate:
+                conn.send(Notice("decline", "name the room to watch"))
+                return False
+            return self._seat_public(conn, game, hello.clock_ms)
+        room = self.rooms.get(hello.room)
+        if hello.spectate:
+            if room is None:
+                conn.send(Notice("decline", f"no game in room {hello.room!r}"))
+                return False
+            conn.room = room
+            room.watch(conn)
+            return True
+        if room is None:
+            if not self._has_room_for_a_game(conn):
+                return False
+            room = Room(get_game(game), self.store, room=hello.room, clock_ms=hello.clock_ms,
+                        grace_s=self.limits.grace_s)
+            self._register(room)
+        elif room.spec.name != game and hello.game:
+            conn.send(Notice("decline", f"room {hello.room!r} plays {room.spec.name}, not {game}"))
+            return False
+        if not room.free_seats():
+            conn.send(Notice("decline", f"no seat free in room {hello.room!r}: join as a spectator"))
+            return False
+        conn.room = room
+        room.take_seat(conn)
+        return True
+
+    def _seat_public(self, conn: Connection, game: str, clock_ms: int | None) -> bool:
+        room = self.public.get(game)
+        if room is None or not room.free_seats():
+            if not self._has_room_for_a_game(conn):
+                return False
+            room = Room(get_game(game), self.store, clock_ms=clock_ms, grace_s=self.limits.grace_s)
+            self._register(room)
+            self.public[game] = room
+        conn.room = room
+        room.take_seat(conn)
+        if room.started and self.public.get(game) is room:
+            del self.public[game]
+        return True
+
+    def _has_room_for_a_game(self, conn: Connection) -> bool:
+        if len(self.games) >= self.limits.max_games:
+            conn.send(Notice("decline", f"the server is full ({self.limits.max_games} games): try again later"))
+            return False
+        return True
+
+    def _drop_if_unused(self, room: Room) -> None:
+        if not room.started and room.is_empty:
+            self._forget(room)
+
+    async def _close(self, conn: Connection) -> None:
+        conn.closing = True
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.writer.drain(), 2.0)
+        conn.writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(conn.writer.wait_closed(), 2.0)
+
+
+def timing_summary(server: GameServer) -> str:
+    """One line: moves relayed and the server's own time per move (p50 / p99 / max)."""
+    times = sorted(server.move_times)
+    if not times:
+        return f"{server.relayed} moves relayed"
+    pick = lambda share: times[min(len(times) - 1, int(share * len(times)))] * 1000  # noqa: E731
+    return (f"{server.relayed} moves relayed; time in the server per move (read -> stored -> written) "
+            f"p50 {pick(0.5):.3f} ms, p99 {pick(0.99):.3f} ms, max {times[-1] * 1000:.3f} ms")

@@ -1,0 +1,112 @@
+"""Positions <-> the seed protocol's STATE and ACTION objects, for each game (pure).
+
+Seat N (1 or 2) plays as the rules' player N - 1: seat 1 moves first (X in the grid games).
+Rows and columns are 0-based from the bottom-left, as in the rules (``game.base``).
+
+* Connect 4 (any size): pieces ``{"type": "disc", "player", "row", "column"}``; ACTION ``{"column": c}``.
+* Ultimate TTT: pieces with ``outer-row/outer-column/inner-row/inner-column``, ``boards`` (won or
+  full local boards) and ``constraint``; ACTION the four coordinates.
+* tic-tac-toe, m,n,k, Gomoku (an extension): pieces ``{"type": "X"|"O", "player", "row", "column"}``;
+  ACTION ``{"row": r, "column": c}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.base import GameSpec, Position, Status
+from game.connect4 import Connect4Spec
+from game.errors import IllegalMoveError
+from game.uttt import ANY_BOARD, UtttPosition, UtttSpec
+
+MARKS = ("X", "O")
+UTTT_KEYS = ("outer-row", "outer-column", "inner-row", "inner-column")
+
+
+def _int_field(action: Any, key: str, limit: int) -> int:
+    if not isinstance(action, dict):
+        raise IllegalMoveError("an action must be a JSON object")
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+        raise IllegalMoveError(f"{key} must be an integer 0-{limit - 1}")
+    return value
+
+
+def state_of(position: Position) -> dict[str, Any]:
+    """The STATE object of ``position``."""
+    spec = position.spec
+    player = position.to_move + 1
+    if isinstance(spec, Connect4Spec):
+        pieces = [{"type": "disc", "player": owner + 1, "row": r, "column": c}
+                  for r in range(spec.height) for c in range(spec.width)
+                  if (owner := position.cell(r * spec.width + c)) is not None]
+        return {"pieces": pieces, "player": player, "previous_player": 3 - player}
+    if isinstance(spec, UtttSpec):
+        assert isinstance(position, UtttPosition)
+        return _uttt_state(position, player)
+    pieces = [{"type": MARKS[owner], "player": owner + 1, "row": r, "column": c}
+              for r in range(spec.height) for c in range(spec.width)
+              if (owner := position.cell(r * spec.width + c)) is not None]
+    return {"pieces": pieces, "player": player, "previous_player": 3 - player}
+
+
+def _uttt_state(position: UtttPosition, player: int) -> dict[str, Any]:
+    pieces = []
+    for cell in range(81):
+        owner = position.cell(cell)
+        if owner is not None:
+            row, col = divmod(cell, 9)
+            pieces.append({"player": owner + 1, "type": MARKS[owner], "outer-row": row // 3,
+                           "outer-column": col // 3, "inner-row": row % 3, "inner-column": col % 3})
+    boards = []
+    for board in range(9):
+        if not (position.closed_boards >> board) & 1:
+            continue
+        winner = position.local_winner(board)
+        boards.append({"player": None if winner is None else winner + 1,
+                       "type": "full" if winner is None else MARKS[winner],
+                       "outer-row": board // 3, "outer-column": board % 3})
+    free = position.board == ANY_BOARD or position.outcome.is_over
+    constraint = {"outer-row": None if free else position.board // 3,
+                  "outer-column": None if free else position.board % 3}
+    return {"pieces": pieces, "boards": boards, "constraint": constraint, "player": player,
+            "previous_player": 3 - player}
+
+
+def action_to_move(spec: GameSpec, action: Any) -> int:
+    """The move an ACTION names; IllegalMoveError if it is malformed or off the board (not legality)."""
+    if isinstance(spec, Connect4Spec):
+        return _int_field(action, "column", spec.width)
+    if isinstance(spec, UtttSpec):
+        orow, ocol, irow, icol = (_int_field(action, key, 3) for key in UTTT_KEYS)
+        return (orow * 3 + irow) * 9 + ocol * 3 + icol
+    return _int_field(action, "row", spec.height) * spec.width + _int_field(action, "column", spec.width)
+
+
+def move_to_action(spec: GameSpec, move: int) -> dict[str, int]:
+    if isinstance(spec, Connect4Spec):
+        return {"column": move}
+    row, col = divmod(move, spec.width)
+    if isinstance(spec, UtttSpec):
+        return {"outer-row": row // 3, "outer-column": col // 3, "inner-row": row % 3, "inner-column": col % 3}
+    return {"row": row, "column": col}
+
+
+def winners_of(position: Position, loser_seat: int | None = None) -> dict[str, float] | None:
+    """``{"1": 1, "2": 0}`` style result: from the rules, or a loss for ``loser_seat`` (time, resign)."""
+    if loser_seat is not None:
+        return {str(loser_seat): 0, str(3 - loser_seat): 1}
+    outcome = position.outcome
+    if outcome.status is Status.WIN:
+        assert outcome.winner is not None
+        return {str(outcome.winner + 1): 1, str(2 - outcome.winner): 0}
+    if outcome.status is Status.DRAW:
+        return {"1": 0.5, "2": 0.5}
+    return None
+
+
+def points_of(spec: GameSpec, winners: dict[str, float]) -> dict[str, float]:
+    """Connect 4: the winners' numbers; the other games +1 / -1, a draw 0 / 0."""
+    if isinstance(spec, Connect4Spec):
+        return dict(winners)
+    return {seat: round((value - 0.5) * 2) for seat, value in winners.items()}

@@ -1,0 +1,169 @@
+"""``main.py play --text`` driven through a pipe (the scriptable mode), as a script would use it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.net_helpers import ROOT, LineSocket, start_server
+
+
+def _play(config: Path, lines: list[str], *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, CONNECT4_CONFIG_DIR=str(config), COLUMNS="80")
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), "play", "--text", *args],
+                          input="".join(line + "\n" for line in lines), capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def _autosave(config: Path) -> dict[str, object]:
+    return json.loads((config / "autosave.json").read_text())
+
+
+@pytest.mark.timeout(60)
+def test_hotseat_game_to_a_win_piped_plain(tmp_path: Path) -> None:
+    proc = _play(tmp_path, ["1", "2", "1", "2", "1", "2", "1"], "--mode", "hotseat", "--new")
+    assert proc.returncode == 0, proc.stderr
+    assert "X (player 1) wins after 7 moves." in proc.stdout
+    assert "\x1b[" not in proc.stdout  # no escape codes when piped
+    assert "| X   O   .   .   .   .   . |" in proc.stdout
+    assert _autosave(tmp_path)["moves"] == "1212121"
+
+
+@pytest.mark.timeout(60)
+def test_bad_input_undo_and_end_of_input_keep_the_game(tmp_path: Path) -> None:
+    proc = _play(tmp_path, ["4", "9", "x", "", "help", "4", "undo", "3"], "--mode", "hotseat", "--new")
+    assert proc.returncode == 0, proc.stderr
+    assert "column 9 is out of range 1-7" in proc.stdout
+    assert "'x' is not a column" in proc.stdout
+    assert "Type a move (a column 1-7)" in proc.stdout
+    assert "end of input: game saved (2 moves: 43)" in proc.stdout
+    assert _autosave(tmp_path)["moves"] == "43"
+    again = _play(tmp_path, ["moves", "quit"])
+    assert "Resuming the saved connect4 game (2 moves" in again.stdout
+    assert "connect4: 43" in again.stdout
+
+
+@pytest.mark.timeout(90)
+def test_whole_game_against_the_bot_shows_its_thinking(tmp_path: Path) -> None:
+    moves = [str(c) for c in (1, 2, 3, 5, 6, 7) * 7]  # full columns are refused and the next line is read
+    proc = _play(tmp_path, moves, "--mode", "bot", "--time-ms", "50", "--new", "--game", "connect4")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "the bot plays" in out and "searched: " in out
+    assert out.count("%") > 10  # the per-column shares under the board
+    assert "wins after" in out or "Draw after" in out
+    saved = _autosave(tmp_path)
+    assert len(str(saved["moves"])) >= 7
+
+
+@pytest.mark.timeout(60)
+def test_uttt_and_gomoku_take_cells(tmp_path: Path) -> None:
+    proc = _play(tmp_path, ["e5", "a1", "moves"], "--mode", "hotseat", "--new", "--game", "uttt")
+    assert "cell a1 is not in the board you must play" in proc.stdout
+    assert "uttt: e5" in proc.stdout
+    proc = _play(tmp_path, ["h8", "h9", "undo", "moves"], "--mode", "hotseat", "--new", "--game", "gomoku")
+    assert "gomoku: h8" in proc.stdout and proc.returncode == 0
+
+
+@pytest.mark.timeout(90)
+def test_join_a_network_game_against_our_bot(tmp_path: Path) -> None:
+    server, port = start_server(tmp_path / "t.db")
+    bot = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "bot", "--connect", f"127.0.0.1:{port}",
+                            "--time-ms", "30", "--room", "tp"], stdout=subprocess.PIPE, text=True)
+    try:
+        proc = _play(tmp_path, [str(c) for c in (1, 2, 3, 5, 6, 7) * 7], "--connect", f"127.0.0.1:{port}",
+                     "--room", "tp")
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "joined connect4, room tp" in proc.stdout
+        assert any(v in proc.stdout for v in ("You win", "You lose", "Draw"))
+        assert bot.wait(30) == 0
+    finally:
+        bot.kill()
+        server.kill()
+        server.wait(5)
+
+
+@pytest.mark.timeout(60)
+def test_bot_vs_bot_to_the_end(tmp_path: Path) -> None:
+    proc = _play(tmp_path, [], "--mode", "botbot", "--time-ms", "20", "--new", "--game", "tictactoe")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("plays") >= 5 and ("Draw after" in proc.stdout or "wins after" in proc.stdout)
+
+
+def _auto_opponent(client: LineSocket, seat: int, seen: list[str], delay_s: float = 0.0) -> None:
+    """Plays column 1 (else the first open one) whenever it is its turn; keeps the moves it saw."""
+    while True:
+        try:
+            message = client.receive()
+        except (OSError, ValueError):  # closed at the end of the test
+            return
+        if message is None:
+            return
+        if message["type"] != "update":
+            continue
+        seen.append(message["moves"])
+        if message["state"]["player"] == seat and "winners" not in message:
+            heights = [0] * 7
+            for piece in message["state"]["pieces"]:
+                heights[piece["column"]] += 1
+            column = next(c for c in range(7) if heights[c] < 6)
+            time.sleep(delay_s)
+            client.send({"type": "action", "message": {"column": column}})
+
+
+@pytest.mark.timeout(60)
+def test_leave_a_network_game_and_come_back_with_the_token(tmp_path: Path) -> None:
+    server, port = start_server(tmp_path / "t.db")
+    opponent = LineSocket(port, timeout=50)
+    try:
+        opponent.send({"type": "hello", "room": "back"})
+        assert opponent.receive()["type"] == "welcome"  # type: ignore[index]
+        seat = opponent.receive()["message"]  # type: ignore[index]
+        seen: list[str] = []
+        threading.Thread(target=_auto_opponent, args=(opponent, seat, seen), daemon=True).start()
+        first = _play(tmp_path, ["4"], "--connect", f"127.0.0.1:{port}", "--room", "back", timeout=30)
+        token = re.search(r"--token (\S+)", first.stdout)
+        assert first.returncode == 0 and token, first.stdout
+        again = _play(tmp_path, ["5"], "--connect", f"127.0.0.1:{port}", "--token", token[1], timeout=30)
+        assert again.returncode == 0 and "joined connect4, room back" in again.stdout
+        mine = seen[-1][(2 - seat)::2]  # the terminal's moves: seat 1 plays the even plies
+        assert mine[:2] == "45", seen
+    finally:
+        opponent.close()
+        server.kill()
+        server.wait(5)
+
+
+@pytest.mark.timeout(60)
+def test_watch_a_room_with_a_clock(tmp_path: Path) -> None:
+    server, port = start_server(tmp_path / "w.db")
+    players = [LineSocket(port, timeout=50) for _ in range(2)]
+    try:
+        for client in players:
+            client.send({"type": "hello", "room": "watch", "clock_ms": 90_000})
+        seats: dict[int, LineSocket] = {}
+        for client in players:
+            while (message := client.receive()) is not None and message["type"] != "player":
+                pass
+            seats[message["message"]] = client  # type: ignore[index]
+        seen: list[str] = []
+        for seat, client in seats.items():
+            threading.Thread(target=_auto_opponent, args=(client, seat, seen, 0.15), daemon=True).start()
+        proc = _play(tmp_path, [], "--connect", f"127.0.0.1:{port}", "--room", "watch", "--spectate", timeout=40)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "watching connect4 in room watch" in proc.stdout
+        assert "clocks: X 1:" in proc.stdout and "X played 1" in proc.stdout
+        assert "Game over" in proc.stdout and "to move" not in proc.stdout
+    finally:
+        for client in players:
+            client.close()
+        server.kill()
+        server.wait(5)
