@@ -39,7 +39,7 @@ def analysis_options(root: str) -> dict[str, object]:
         "scripts": [os.path.join(root, "main.py")],
         "pathex": [root, HERE],
         "datas": [(os.path.join(root, "assets"), "assets"),
-                  (os.path.join(root, "ai", "opening_book.json"), "ai")],
+                  (os.path.join(root, "ai", "opening_book.npz"), "ai")],
         # assets: a package, so importlib.resources finds its files (datas above) in the bundle too;
         # numba._devicearray: imported from C by numba, invisible to the analysis once numba.cuda is excluded
         "hiddenimports": [*hidden, "assets", "frozen_numba_cache", "numba._devicearray"],
