@@ -177,3 +177,20 @@ def test_a_lost_book_position_keeps_the_search_move(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(opening_book, "load", lambda: _weak_only({"4": BookEntry(-1, 3)}))
     booked = with_book(_result(best=5), SPEC.parse_position("4"))
     assert booked.best_move == 5 and booked.proven == -1 and booked.value == 0.0
+
+
+@pytest.mark.timeout(300)  # the first run compiles the MCTS
+def test_exact_search_answers_a_book_position_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ai.hybrid import HybridSearcher
+
+    book, expected = _solved_book(LATE)
+    monkeypatch.setattr(opening_book, "load", lambda: book)
+    searcher = HybridSearcher(SPEC, seed=3)
+    searcher.set_position(SPEC.parse_position(LATE))
+    result = searcher.search(time_ms=2000, exact=True)
+    best = max(s for s in expected if s is not None)
+    assert result.iterations == 0 and result.exact and result.elapsed_ms < 500
+    assert expected[result.best_move] == best and result.proven == (best > 0) - (best < 0)
+    assert {c.move: c.score for c in result.children} == {c: s for c, s in enumerate(expected) if s is not None}
+    searcher.set_position(SPEC.parse_position(LATE + "1"))  # not in the book: a real search
+    assert searcher.search(time_ms=100, exact=True).iterations > 0
