@@ -221,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         with Client(args.scheduler) as client:
             build(client, args)
         return 0
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=":0")
     with cluster, Client(cluster) as client:
         build(client, args)
     return 0
