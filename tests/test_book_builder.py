@@ -121,7 +121,7 @@ def test_one_and_two_workers_write_the_same_file(tmp_path: Path) -> None:
     for workers in (1, 2):
         out = tmp_path / f"book{workers}.npz"
         run = subprocess.run([sys.executable, str(ROOT / "tools" / "make_opening_book.py"), "--depth", "4",
-                              "--trees", "first", "--workers", str(workers), "--db", str(db), "--out", str(out)],
+                              "--second-depth", "0", "--workers", str(workers), "--db", str(db), "--out", str(out)],
                              capture_output=True, text=True, timeout=200)
         assert run.returncode == 0, run.stderr[-2000:]
         assert "positions to solve" not in run.stdout

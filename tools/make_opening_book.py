@@ -1,6 +1,7 @@
 """Build ai/opening_book.npz: exact scores (Pons' convention) of the 7x6 positions that matter most.
 
-    python tools/make_opening_book.py --depth 6 [--workers 1] [--scheduler tcp://HOST:8786]
+    python tools/make_opening_book.py --depth 6 [--first-depth 7] [--second-depth 6] [--workers 1]
+                                      [--scheduler tcp://HOST:8786]
                                       [--db book.sqlite] [--out ai/opening_book.npz] [--tt-bits 24]
 
 Importance: the book holds every position reachable when one side plays perfectly and the other
@@ -37,7 +38,6 @@ from game.connect4 import Connect4Position  # noqa: E402
 
 SKELETON_PLY = 3  # plies 0..2 follow the weak entries' moves; from ply 3 on, the exact scores' best moves
 FIRST, SECOND = 1, 2  # tree tags: which side plays perfectly
-TREES = {"first": FIRST, "second": SECOND, "both": FIRST | SECOND}
 Level = dict[int, tuple[Connect4Position, int]]  # canonical key -> (position, tree tags)
 
 
@@ -176,20 +176,34 @@ def write_book(out: Path, keys: Iterable[int], store: Store, weak: Book) -> Book
     return book
 
 
+def plan(args: argparse.Namespace) -> list[tuple[int, int]]:
+    """(tree tag, depth) to build, in order of importance: the lines of Perfect moving first, then second."""
+    depths = ((FIRST, args.first_depth if args.first_depth is not None else args.depth),
+              (SECOND, args.second_depth if args.second_depth is not None else args.depth))
+    return [(tag, depth) for tag, depth in depths if depth > SKELETON_PLY]
+
+
 def build(client: Any, args: argparse.Namespace) -> Book:
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     store = Store(Path(args.db))
     out = Path(args.out)
     weak = from_bytes((ROOT / "ai" / BOOK_FILE).read_bytes())
     weak = Book(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int8), weak.weak)
-    for depth in range(SKELETON_PLY + 1, args.depth + 1):  # ply by ply: the tree grows with the scores
-        levels = tree_levels(depth - 1, store, weak, TREES[args.trees])
-        run_tasks(client, needed(levels, depth, SKELETON_PLY + 1), store, args.tt_bits, None, f"ply {depth}")
-    levels = tree_levels(args.depth - 1, store, weak, TREES[args.trees])
-    keys = set(needed(levels, args.depth))
+    keys: set[int] = set()
+    trees = plan(args)
+    for tag, tree_depth in trees:
+        name = "first" if tag == FIRST else "second"
+        for depth in range(SKELETON_PLY + 1, tree_depth + 1):  # ply by ply: the tree grows with the scores
+            levels = tree_levels(depth - 1, store, weak, tag)
+            run_tasks(client, needed(levels, depth, SKELETON_PLY + 1), store, args.tt_bits, None,
+                      f"{name} player perfect, ply {depth}")
+        keys |= set(needed(tree_levels(tree_depth - 1, store, weak, tag), tree_depth))
     if args.top:  # the skeleton's plies, deepest first, with the book so far as exact leaves
         for ply in range(SKELETON_PLY, 0, -1):
-            top = {k: p for k, p in needed(levels, ply).items() if p.ply == ply}
+            top: dict[int, Connect4Position] = {}
+            for tag, tree_depth in trees:
+                levels = tree_levels(tree_depth - 1, store, weak, tag)
+                top.update({k: p for k, p in needed(levels, ply).items() if p.ply == ply})
             book_data = to_bytes(write_book(out, keys, store, weak))
             run_tasks(client, top, store, args.tt_bits, book_data, f"top ply {ply}")
             keys |= set(top)
@@ -202,19 +216,20 @@ def build(client: Any, args: argparse.Namespace) -> Book:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=6, help="tree nodes down to this ply (their children scored)")
+    parser.add_argument("--depth", type=int, default=6, help="book positions down to this ply (both trees)")
+    parser.add_argument("--first-depth", type=int, default=None, help="depth of the first-player-perfect tree")
+    parser.add_argument("--second-depth", type=int, default=None,
+                        help="depth of the second-player-perfect tree (0: leave it out)")
     parser.add_argument("--workers", type=int, default=1, help="LocalCluster worker processes")
     parser.add_argument("--scheduler", default=None, help="address of a running Dask scheduler instead")
     parser.add_argument("--db", default=str(ROOT / "build" / "opening_book.sqlite"),
                         help="resumable store of solved positions")
     parser.add_argument("--out", default=str(ROOT / "ai" / BOOK_FILE))
     parser.add_argument("--tt-bits", type=int, default=24)
-    parser.add_argument("--trees", choices=sorted(TREES), default="both",
-                        help="which side plays perfectly in the book's tree (first: the lines of Perfect moving first)")
     parser.add_argument("--top", action="store_true", help="also score the skeleton plies (slow)")
     args = parser.parse_args(argv)
-    if args.depth <= SKELETON_PLY:
-        parser.error(f"--depth must be more than {SKELETON_PLY}")
+    if not plan(args):
+        parser.error(f"a depth must be more than {SKELETON_PLY}")
     from distributed import Client, LocalCluster
 
     if args.scheduler:
