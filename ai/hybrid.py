@@ -241,7 +241,10 @@ def _sign(score: int) -> int:
 
 
 def with_book(result: SearchResult, position: Any) -> SearchResult:
-    """Play the opening book's move when the solver proved nothing about the root this time."""
+    """Play the opening book's move when the solver proved nothing about the root this time.
+
+    Also in a lost position: the book's move keeps the game inside the book's tree (the lines where the
+    later replies are exact lookups)."""
     from ai.opening_book import lookup
 
     if result.proven is not None:
@@ -249,8 +252,6 @@ def with_book(result: SearchResult, position: Any) -> SearchResult:
     entry = lookup(position)
     if entry is None:
         return result
-    if entry.result < 0:  # every move keeps a loss: leave the choice to the search, report the result
-        return dataclasses.replace(result, value=_VALUE[-1], proven=-1)
     children = tuple(
         MoveStats(c.move, c.visits, _VALUE[entry.result], entry.result, c.score) if c.move == entry.move else c
         for c in result.children

@@ -171,10 +171,10 @@ def test_engine_opens_in_the_centre_with_exact_play() -> None:
 
 
 @pytest.mark.timeout(30)
-def test_a_lost_book_position_keeps_the_search_move(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lost_book_position_plays_the_book_move_to_stay_in_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(opening_book, "load", lambda: _weak_only({"4": BookEntry(-1, 3)}))
     booked = with_book(_result(best=5), SPEC.parse_position("4"))
-    assert booked.best_move == 5 and booked.proven == -1 and booked.value == 0.0
+    assert booked.best_move == 3 and booked.proven == -1 and booked.value == 0.0
 
 
 @pytest.mark.timeout(300)  # the first run compiles the MCTS
