@@ -197,7 +197,7 @@ def build(client: Any, args: argparse.Namespace) -> Book:
             levels = tree_levels(depth - 1, store, weak, tag)
             run_tasks(client, needed(levels, depth, SKELETON_PLY + 1), store, args.tt_bits, None,
                       f"{name} player perfect, ply {depth}")
-        keys |= set(needed(tree_levels(tree_depth - 1, store, weak, tag), tree_depth))
+        keys |= set(needed(tree_levels(tree_depth - 1, store, weak, tag), tree_depth, SKELETON_PLY + 1))
     if args.top:  # the skeleton's plies, deepest first, with the book so far as exact leaves
         for ply in range(SKELETON_PLY, 0, -1):
             top: dict[int, Connect4Position] = {}
