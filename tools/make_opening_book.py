@@ -193,9 +193,11 @@ def build(client: Any, args: argparse.Namespace) -> Book:
     trees = plan(args)
     for tag, tree_depth in trees:
         name = "first" if tag == FIRST else "second"
+        # the trees built before (all exact) are leaves of this one's searches
+        leaves = to_bytes(write_book(out, keys, store, weak)) if keys else None
         for depth in range(SKELETON_PLY + 1, tree_depth + 1):  # ply by ply: the tree grows with the scores
             levels = tree_levels(depth - 1, store, weak, tag)
-            run_tasks(client, needed(levels, depth, SKELETON_PLY + 1), store, args.tt_bits, None,
+            run_tasks(client, needed(levels, depth, SKELETON_PLY + 1), store, args.tt_bits, leaves,
                       f"{name} player perfect, ply {depth}")
         keys |= set(needed(tree_levels(tree_depth - 1, store, weak, tag), tree_depth, SKELETON_PLY + 1))
     if args.top:  # the skeleton's plies, deepest first, with the book so far as exact leaves

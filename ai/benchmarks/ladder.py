@@ -50,8 +50,8 @@ def error_rate(level: Level, lines: list[dict[str, Any]], seed: int) -> float:
     return 100.0 - score.preserve_pct
 
 
-def play(strong: Level, weak: Level, strong_first: bool, seed: int) -> float:
-    """One game from a random 2-ply opening; the stronger level's points."""
+def play(strong: Level, weak: Level, strong_first: bool, seed: int) -> tuple[float, str]:
+    """One game from a random 2-ply opening: the stronger level's points and the moves."""
     spec = get_game("connect4")
     rnd = random.Random(seed)
     position = spec.start()
@@ -71,9 +71,8 @@ def play(strong: Level, weak: Level, strong_first: bool, seed: int) -> float:
     for searcher in searchers.values():
         searcher.close()
     winner = position.outcome.winner
-    if winner is None:
-        return 0.5
-    return 1.0 if (winner == 0) == strong_first else 0.0
+    points = 0.5 if winner is None else 1.0 if (winner == 0) == strong_first else 0.0
+    return points, position.to_text()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,7 +99,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {level.name:<8} {budget:<18} {error_rate(level, sample, args.seed):5.1f}%", flush=True)
     print(f"neighbouring levels, {args.games} games each (points of the stronger, colours alternate):")
     for weak, strong in pairs:
-        points = sum(play(strong, weak, g % 2 == 0, args.seed + g) for g in range(args.games))
+        points = 0.0
+        for g in range(args.games):
+            got, moves = play(strong, weak, g % 2 == 0, args.seed + g)
+            points += got
+            print(f"    {strong.name} {'first' if g % 2 == 0 else 'second'}: {got:g}  {moves}", flush=True)
         print(f"  {strong.name} vs {weak.name}: {points:g}/{args.games}", flush=True)
     return 0
 
