@@ -155,7 +155,7 @@ def run_tasks(client: Any, positions: dict[int, Connect4Position], store: Store,
 
     # siblings one after another: the worker's table keeps what they share (the order changes no score)
     todo = sorted(positions[k].to_text() for k in positions if k not in store.scores)
-    if not todo:
+    if not todo or client is None:  # no client: write what the store knows, solve nothing
         return
     print(f"{label}: {len(todo)} positions to solve ({len(positions) - len(todo)} already known)", flush=True)
     started = time.perf_counter()
@@ -229,9 +229,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(ROOT / "ai" / BOOK_FILE))
     parser.add_argument("--tt-bits", type=int, default=24)
     parser.add_argument("--top", action="store_true", help="also score the skeleton plies (slow)")
+    parser.add_argument("--write-only", action="store_true",
+                        help="solve nothing: write the book from what the store knows (e.g. after a stopped run)")
     args = parser.parse_args(argv)
     if not plan(args):
         parser.error(f"a depth must be more than {SKELETON_PLY}")
+    if args.write_only:
+        build(None, args)
+        return 0
     from distributed import Client, LocalCluster
 
     if args.scheduler:
