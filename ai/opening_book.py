@@ -24,7 +24,7 @@ from functools import cache, cached_property
 import numpy as np
 
 from game.base import Position
-from game.connect4 import Connect4Position
+from game.connect4 import Connect4Position, Connect4Spec
 
 BOOK_FILE = "opening_book.npz"
 CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
@@ -202,8 +202,10 @@ def book_positions(book: Book, free_plies: int = 3) -> dict[int, Connect4Positio
     the start through every position up to ``free_plies`` and through book positions below."""
     from game import get_game
 
+    spec = get_game("connect4")
+    assert isinstance(spec, Connect4Spec)
     found: dict[int, Connect4Position] = {}
-    level = {0: get_game("connect4").start()}
+    level = {0: spec.start()}
     while level:
         following: dict[int, Connect4Position] = {}
         for key in sorted(level):

@@ -34,11 +34,17 @@ import numpy as np  # noqa: E402
 
 from ai.opening_book import BOOK_FILE, Book, canonical_key, from_bytes, position_key, to_bytes  # noqa: E402
 from game import get_game  # noqa: E402
-from game.connect4 import Connect4Position  # noqa: E402
+from game.connect4 import Connect4Position, Connect4Spec  # noqa: E402
 
 SKELETON_PLY = 3  # plies 0..2 follow the weak entries' moves; from ply 3 on, the exact scores' best moves
 FIRST, SECOND = 1, 2  # tree tags: which side plays perfectly
 Level = dict[int, tuple[Connect4Position, int]]  # canonical key -> (position, tree tags)
+
+
+def standard() -> Connect4Spec:
+    spec = get_game("connect4")
+    assert isinstance(spec, Connect4Spec)
+    return spec
 
 
 def solve_task(text: str, tt_bits: int, book_data: bytes | None) -> tuple[str, int, int, float]:
@@ -54,7 +60,7 @@ def solve_task(text: str, tt_bits: int, book_data: bytes | None) -> tuple[str, i
         book = None if book_data is None else from_bytes(book_data)
         cached = (token, Solver(tt_bits=tt_bits, use_book=book is not None, book=book))
         worker.connect4_book_solver = cached
-    position = get_game("connect4").parse_position(text)
+    position = standard().parse_position(text)
     started = time.process_time()
     result = cached[1].solve(position)
     assert result.score is not None
@@ -71,7 +77,7 @@ class Store:
         self.scores: dict[int, int] = {int(k): s for k, s in self.db.execute("SELECT key, score FROM solved")}
 
     def add(self, text: str, score: int, nodes: int, cpu_s: float) -> None:
-        key = canonical_key(position_key(get_game("connect4").parse_position(text)))
+        key = canonical_key(position_key(standard().parse_position(text)))
         self.scores[key] = score
         self.db.execute("INSERT OR REPLACE INTO solved VALUES (?, ?, ?, ?, ?)", (str(key), text, score, nodes, cpu_s))
         self.db.commit()
@@ -116,7 +122,7 @@ def best_children(position: Connect4Position, store: Store, weak: Book) -> list[
 
 def tree_levels(depth: int, store: Store, weak: Book, trees: int = FIRST | SECOND) -> list[Level]:
     """Tree nodes per ply (canonical key -> (position, tags)) as far as the store's scores allow."""
-    levels: list[Level] = [{canonical_key(0): (get_game("connect4").start(), trees)}]
+    levels: list[Level] = [{canonical_key(0): (standard().start(), trees)}]
     while len(levels) <= depth:
         following: Level = {}
         for key in sorted(levels[-1]):

@@ -21,13 +21,15 @@ import sys
 from ai.opening_book import load
 from ai.solver import Solver, warm_up
 from game import get_game
-from game.connect4 import Connect4Position
+from game.connect4 import Connect4Position, Connect4Spec
 
 
 def sample(ply: int, rnd: random.Random, perfect_side: int | None) -> Connect4Position | None:
     """A position after ``ply`` moves that is not over (None if the game ended first)."""
     book = load()
-    position = get_game("connect4").start()
+    spec = get_game("connect4")
+    assert isinstance(spec, Connect4Spec)
+    position = spec.start()
     while position.ply < ply:
         moves = [c for c in position.legal_moves() if not position.play(c).outcome.is_over]
         if not moves:

@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="first game's seed (+1 per game)")
     args = parser.parse_args(argv)
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found]
     except ImportError:
         print("error: open_spiel is not installed (pip install open_spiel)", file=sys.stderr)
         return 2
