@@ -176,7 +176,7 @@ def test_mirrored_positions_have_the_same_score(solver: Solver) -> None:
 
 
 def test_limits_give_unknown_and_leave_the_solver_usable() -> None:
-    limited = Solver(tt_bits=19)
+    limited = Solver(tt_bits=19, use_book=False)  # the book answers these openings at once
     start = C4.start()
     by_nodes = limited.solve(start, max_nodes=3000)
     assert by_nodes.score is None and not by_nodes.complete
@@ -200,7 +200,7 @@ def test_partial_column_scores_are_exact_where_known(solver: Solver) -> None:
 
 
 def test_stop_from_another_thread() -> None:
-    stoppable = Solver(tt_bits=19)
+    stoppable = Solver(tt_bits=19, use_book=False)  # the book answers the start at once
     results = []
     worker = threading.Thread(target=lambda: results.append(stoppable.solve(C4.start())))
     worker.start()
