@@ -33,6 +33,7 @@ from typing import Any
 
 from ai.exact_root import RootFacts, RootSolver, bounds_class
 from ai.results import MoveStats, SearchResult
+from game.connect4 import Connect4Position
 
 SETTLED_SHARE = 0.25  # with early_stop, a search whose best move is proven ends after this share of the budget
 SOLVER_MARGIN_S = 0.003  # the solver's deadline comes this much before the search's
@@ -153,8 +154,13 @@ class HybridSearcher:
         if not (exact and self._exact_ok) or position.outcome.is_over or not _budget_ok(time_ms, iterations):
             return self.mcts.search(time_ms=time_ms, iterations=iterations, on_info=on_info, info_ms=info_ms,
                                     early_stop=early_stop, stop_event=stop_event)
-        self._stop.clear()
         start = time.perf_counter()
+        booked = book_result(position, start)
+        if booked is not None:  # every column's exact score is a lookup: no search
+            if on_info is not None:
+                on_info(booked)
+            return booked
+        self._stop.clear()
         deadline = None if time_ms is None else start + time_ms / 1000.0
         halt = _Halt(self._stop, stop_event)
 
@@ -210,8 +216,35 @@ class HybridSearcher:
         return with_book(merged, position)
 
 
+def book_result(position: Any, start: float) -> SearchResult | None:
+    """The exact result of a book position (every column's score known), or None.
+
+    The best column is the best score's (fastest win, slowest loss); ties go to the centre."""
+    from ai.opening_book import CENTRE_FIRST, load
+
+    if not isinstance(position, Connect4Position):
+        return None
+    scores = load().column_scores(position)
+    if scores is None:
+        return None
+    known = {c: s for c, s in enumerate(scores) if s is not None}
+    top = max(known.values())
+    best = next(c for c in CENTRE_FIRST if known.get(c) == top)
+    children = tuple(MoveStats(c, 0, _VALUE[_sign(s)], _sign(s), s) for c, s in sorted(known.items()))
+    return SearchResult(best_move=best, value=_VALUE[_sign(top)], children=children, iterations=0,
+                        elapsed_ms=(time.perf_counter() - start) * 1000.0, max_depth=0, pv=(best,), exact=True,
+                        proven=_sign(top))
+
+
+def _sign(score: int) -> int:
+    return (score > 0) - (score < 0)
+
+
 def with_book(result: SearchResult, position: Any) -> SearchResult:
-    """Play the opening book's move when the solver proved nothing about the root this time."""
+    """Play the opening book's move when the solver proved nothing about the root this time.
+
+    Also in a lost position: the book's move keeps the game inside the book's tree (the lines where the
+    later replies are exact lookups)."""
     from ai.opening_book import lookup
 
     if result.proven is not None:
@@ -219,8 +252,6 @@ def with_book(result: SearchResult, position: Any) -> SearchResult:
     entry = lookup(position)
     if entry is None:
         return result
-    if entry.result < 0:  # every move keeps a loss: leave the choice to the search, report the result
-        return dataclasses.replace(result, value=_VALUE[-1], proven=-1)
     children = tuple(
         MoveStats(c.move, c.visits, _VALUE[entry.result], entry.result, c.score) if c.move == entry.move else c
         for c in result.children

@@ -14,20 +14,30 @@ may be called from another thread to end a running search.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
 from ai import solver_kernel as kernel
+from ai.opening_book import Book, load
 from game.connect4 import Connect4Position, Connect4Spec
 from game.errors import GameError
 
 DEFAULT_TT_BITS = 20  # 1M entries of 8 bytes = 8 MiB (larger tables barely save nodes, and cost cache misses)
 FIRST_PASS_NODES = 20_000  # analyze_columns under a limit: node budget per column of the first pass
+PARALLEL_MIN_EMPTY = 22  # helper threads join only searches with at least this many empty cells (big ones)
+HELPER_ORDERS = ((3, 4, 2, 5, 1, 6, 0), (4, 3, 2, 5, 1, 6, 0), (2, 3, 4, 1, 5, 0, 6))  # tie-breaks of helpers
+
+
+def default_threads() -> int:
+    """Search threads of one solve: every core, at most 4 (beyond that the shared table is the limit)."""
+    return max(1, min(4, os.cpu_count() or 1))
 
 
 @dataclass(frozen=True)
@@ -75,8 +85,14 @@ def max_score(spec: Connect4Spec) -> int:
 class _Board:
     """Geometry words of one board size, in the types the kernel expects."""
 
-    def __init__(self, spec: Connect4Spec) -> None:
+    def __init__(self, spec: Connect4Spec, book: Book | None, order: tuple[int, ...] | None = None) -> None:
         w, h = spec.width, spec.height
+        standard = (w, h) == (7, 6)
+        self.book = book if standard and book is not None and len(book) else None
+        if self.book is not None:
+            self.book_keys, self.book_vals, self.book_ply = self.book.kernel_arrays
+        else:
+            self.book_keys, self.book_vals, self.book_ply = np.zeros(1, np.uint64), np.zeros(1, np.int8), -1
         self.spec = spec
         self.w = w
         self.h = h
@@ -84,7 +100,7 @@ class _Board:
         self.board = np.uint64(spec.board_bits)
         self.colmask = np.array([((1 << h) - 1) << (c * (h + 1)) for c in range(w)], dtype=np.uint64)
         centre = [w // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(w)]
-        self.order = np.array(centre, dtype=np.int64)
+        self.order = np.array(order if order is not None and len(order) == w else centre, dtype=np.int64)
         depth = w * h + 2
         self.stk_u = np.zeros((depth, kernel.STACK_WORD_COLS), dtype=np.uint64)
         self.stk_i = np.zeros((depth, kernel.STACK_INT_COLS), dtype=np.int64)
@@ -95,7 +111,16 @@ class _Board:
 class Solver:
     """Reusable exact solver. Calls from several threads take turns; ``stop`` never waits."""
 
-    def __init__(self, tt_bits: int = DEFAULT_TT_BITS) -> None:
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, *, use_book: bool = True, book: Book | None = None,
+                 threads: int = 1) -> None:
+        """``book``: exact scores the search takes as leaves (default: the shipped book unless ``use_book`` is
+        False, e.g. to prove the book's entries again with the solver alone). ``threads`` > 1: helper threads
+        search the same position over the shared table (with other tie-breaks), the first answer wins."""
+        self.threads = max(1, int(threads))
+        self._helpers: list[tuple[_Board, np.ndarray]] = []
+        self._pool: ThreadPoolExecutor | None = None
+        self._book = book
+        self._use_book = use_book or book is not None
         if not kernel.MIN_TT_BITS <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be {kernel.MIN_TT_BITS}-30, not {tt_bits}")
         self.tt_bits = tt_bits
@@ -156,6 +181,9 @@ class Solver:
 
     def _bounds(self, board: _Board, position: Connect4Position, alpha: int, beta: int) -> tuple[int, int] | None:
         spec, cur, mask = board.spec, np.uint64(position.current), np.uint64(position.mask)
+        known = board.book.score(position) if board.book is not None else None
+        if known is not None:
+            return known, known
         if kernel.can_win_now(cur, mask, board.h, board.bottom, board.board):
             score = win_score(spec, position.ply)
             return score, score
@@ -172,7 +200,8 @@ class Solver:
             self._ctl[kernel.ABORTED] = 0
             r = int(kernel.negamax(cur, mask, position.ply, med, med + 1, board.w, board.h, board.bottom, board.board,
                                    board.colmask, board.order, self._tt, self.tt_bits, board.stk_u, board.stk_i,
-                                   board.moves, board.keys, self._ctl))
+                                   board.moves, board.keys, self._ctl, board.book_keys, board.book_vals,
+                                   board.book_ply))
             if self._ctl[kernel.ABORTED]:
                 return None
             if r <= med:
@@ -231,7 +260,10 @@ class Solver:
         if self._board is None or self._board.spec != position.spec:
             if self._board is not None:
                 self._tt.fill(0)  # keys of another board size mean other positions
-            self._board = _Board(position.spec)
+            book = (self._book if self._book is not None else load()) if self._use_book else None
+            self._board = _Board(position.spec, book)
+            self._helpers = [(_Board(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)]),
+                              np.zeros(kernel.CTL_SIZE, dtype=np.int64)) for i in range(self.threads - 1)]
         return self._board
 
     def _arm(self, max_nodes: int | None) -> None:
@@ -245,6 +277,9 @@ class Solver:
     def _score(self, board: _Board, position: Connect4Position, budget: int = 0) -> int | None:
         """Score of ``position`` (None if stopped, or after ``budget`` more nodes when budget > 0)."""
         ctl = self._ctl
+        known = board.book.score(position) if board.book is not None else None
+        if known is not None:
+            return known
         if self._out_of_budget():
             return None
         limit = self._max_nodes
@@ -253,12 +288,47 @@ class Solver:
             limit = pass_limit if limit == 0 else min(limit, pass_limit)
         ctl[kernel.MAX_NODES] = limit
         ctl[kernel.ABORTED] = 0
-        result = kernel.solve_position(
+        ctl[kernel.PEER_DONE] = 0
+        if self._helpers and board.w * board.h - position.ply >= PARALLEL_MIN_EMPTY:
+            result = self._solve_parallel(board, position)
+        else:
+            result = self._kernel_solve(board, position, ctl)
+        return None if result == kernel.UNKNOWN else int(result)
+
+    def _kernel_solve(self, board: _Board, position: Connect4Position, ctl: np.ndarray) -> int:
+        return int(kernel.solve_position(
             np.uint64(position.current), np.uint64(position.mask), position.ply, board.w, board.h, board.bottom,
             board.board, board.colmask, board.order, self._tt, self.tt_bits, board.stk_u, board.stk_i, board.moves,
-            board.keys, ctl,
-        )
-        return None if result == kernel.UNKNOWN else int(result)
+            board.keys, ctl, board.book_keys, board.book_vals, board.book_ply,
+        ))
+
+    def _solve_parallel(self, board: _Board, position: Connect4Position) -> int:
+        """Lazy SMP: helpers search the same position (shared table, GIL released); the first answer wins."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=len(self._helpers), thread_name_prefix="solver-helper")
+        ctl = self._ctl
+        found: list[int] = []
+
+        def helper(helper_board: _Board, helper_ctl: np.ndarray) -> None:
+            result = self._kernel_solve(helper_board, position, helper_ctl)
+            if result != kernel.UNKNOWN:
+                found.append(result)
+                ctl[kernel.PEER_DONE] = 1
+
+        for _, helper_ctl in self._helpers:
+            helper_ctl[:] = 0
+        futures = [self._pool.submit(helper, b, c) for b, c in self._helpers]
+        result = self._kernel_solve(board, position, ctl)
+        for _, helper_ctl in self._helpers:
+            helper_ctl[kernel.STOP] = 1
+        for future in futures:
+            future.result()
+        ctl[kernel.NODES] += sum(int(c[kernel.NODES]) for _, c in self._helpers)
+        if result == kernel.UNKNOWN and found:
+            result = found[0]
+            ctl[kernel.ABORTED] = 0
+        ctl[kernel.PEER_DONE] = 0
+        return result
 
 
 class _Watchdog:

@@ -50,7 +50,8 @@ NODES = 0
 MAX_NODES = 1
 STOP = 2
 ABORTED = 3
-CTL_SIZE = 4
+PEER_DONE = 4  # set by a helper thread that solved the same position first
+CTL_SIZE = 5
 CHECK_EVERY = 1023  # poll STOP / MAX_NODES when (nodes & CHECK_EVERY) == 0
 
 # stk_i (int64, one row per depth) columns
@@ -69,7 +70,8 @@ _ENTER = 0
 _NEXT_CHILD = 1
 _RETURN = 2
 
-UNKNOWN = -10_000  # returned by solve_position when a limit stopped it
+ETC_EMPTY = NEAR_EMPTY + 2  # enhanced transposition cutoffs at nodes with more empty cells than this
+UNKNOWN = -10_000  # returned by solve_position when a limit stopped it (and by book_score for a miss)
 
 
 @jit
@@ -124,7 +126,8 @@ def _tt_slot(tt, tt_bits, key, near):
     hashed = key * HASH_MUL
     if near:  # two words per entry after the main table: the key, the data
         i = (1 << tt_bits) + 2 * np.int64(hashed >> (64 - NEAR_BITS))
-        return i + 1, tt[i] == key and (tt[i + 1] & VALID) != U0
+        data = tt[i + 1]
+        return i + 1, (tt[i] ^ data) == key and (data & VALID) != U0
     i = np.int64(hashed >> (64 - tt_bits))
     entry = tt[i]
     return i, (entry & VALID) != U0 and (entry & ~DATA_MASK) == (hashed << DATA_BITS)
@@ -163,9 +166,9 @@ def tt_store(tt, tt_bits, key, near, lo, hi, col):
         if col < 0:
             col = tt_column(entry)
     data = VALID | np.uint64(lo + BOUND_OFFSET) | (np.uint64(hi + BOUND_OFFSET) << 7) | (np.uint64(col + 1) << 14)
-    if near:
-        tt[i - 1] = key
+    if near:  # the key word holds key ^ data: a torn pair (two threads writing) fails the check
         tt[i] = data
+        tt[i - 1] = key ^ data
     else:
         tt[i] = ((key * HASH_MUL) << DATA_BITS) | data
 
@@ -194,8 +197,47 @@ def order_moves(moves, d, n, possible, cur, mask, w, h, board, colmask, order):
 
 
 @jit
+def book_score(book_keys, book_vals, key):
+    """The book's exact score for ``key`` (sorted ``book_keys``), or UNKNOWN."""
+    lo = 0
+    hi = book_keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if book_keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < book_keys.shape[0] and book_keys[lo] == key:
+        return np.int64(book_vals[lo])
+    return UNKNOWN
+
+
+@jit
+def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, book_keys, book_vals, book_ply):
+    """Enhanced transposition cutoff: ``score * 16 + column`` of a child whose stored upper bound (or book
+    score) proves the node worth at least ``beta``, else UNKNOWN."""
+    opp = cur ^ mask
+    for c in range(w):
+        mv = (mask + bottom) & possible & colmask[c]
+        if mv:
+            child_key = opp + (mask | mv)
+            upper = NO_UPPER
+            if ply + 1 <= book_ply:
+                known = book_score(book_keys, book_vals, child_key)
+                if known != UNKNOWN:
+                    upper = known
+            if upper == NO_UPPER:
+                data = tt_probe(tt, tt_bits, child_key, False)
+                if data != U0:
+                    upper = tt_upper(data)
+            if -upper >= beta:
+                return -upper * 16 + c
+    return UNKNOWN
+
+
+@jit
 def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, order, tt, tt_bits, stk_u, stk_i,
-            moves, keys, ctl):
+            moves, keys, ctl, book_keys, book_vals, book_ply):
     """Fail-hard alpha-beta score of a position whose side to move cannot win at once.
 
     Returns v: the score is <= v if v <= alpha0, >= v if v >= beta0, exactly v otherwise.
@@ -214,7 +256,8 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
     while True:
         if state == _ENTER:
             nodes += 1
-            if (nodes & CHECK_EVERY) == 0 and (ctl[STOP] != 0 or (max_nodes > 0 and nodes > max_nodes)):
+            if (nodes & CHECK_EVERY) == 0 and (ctl[STOP] != 0 or ctl[PEER_DONE] != 0
+                                               or (max_nodes > 0 and nodes > max_nodes)):
                 ctl[ABORTED] = 1
                 ctl[NODES] = nodes
                 return 0
@@ -233,6 +276,10 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
             hi = (cells - 1 - ply) // 2  # nor can we with this one
             key = cur + mask
             keys[d] = key
+            if ply <= book_ply and d > 0:
+                value = book_score(book_keys, book_vals, key)
+                if value != UNKNOWN:
+                    continue
             tt_col = -1
             data = tt_probe(tt, tt_bits, key, cells - ply < NEAR_EMPTY)
             if data != U0:
@@ -248,6 +295,13 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
                 b = hi
                 if a >= b:
                     value = b
+                    continue
+            if cells - ply > ETC_EMPTY:  # far from the leaves: a child's stored bound may cut at once
+                cut = etc_cut(cur, mask, ply, b, w, bottom, colmask, possible, tt, tt_bits, book_keys, book_vals,
+                              book_ply)
+                if cut != UNKNOWN:
+                    value = cut >> 4
+                    tt_store(tt, tt_bits, key, cells - ply < NEAR_EMPTY, value, NO_UPPER, cut & 15)
                     continue
             # the table's best move first; the others are ordered only if it does not cut
             if tt_col >= 0 and (possible & colmask[tt_col]) != U0:
@@ -311,7 +365,8 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
 
 
 @jit
-def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_bits, stk_u, stk_i, moves, keys, ctl):
+def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_bits, stk_u, stk_i, moves, keys, ctl,
+                   book_keys, book_vals, book_ply):
     """Exact score of a position that is not over, or UNKNOWN if a limit stopped the search.
 
     Narrows [lo, hi] with null-window searches, probing near 0 first (most positions are
@@ -329,7 +384,7 @@ def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_b
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
         r = negamax(cur, mask, ply, med, med + 1, w, h, bottom, board, colmask, order, tt, tt_bits, stk_u, stk_i,
-                    moves, keys, ctl)
+                    moves, keys, ctl, book_keys, book_vals, book_ply)
         if ctl[ABORTED] != 0:
             return UNKNOWN
         if r <= med:

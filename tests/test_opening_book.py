@@ -1,46 +1,141 @@
-"""The opening book: well-formed, consistent with itself, and used by the engine.
+"""The opening book: its format, mirror folding, the solver's use of its scores, and the engine's use.
 
-Re-proving the entries takes minutes per entry (``python -m ai.benchmarks.verify_book``); here
-the book is checked for what can be checked quickly.
+Re-proving the shipped entries takes minutes for the shallow ones (``python -m ai.benchmarks.verify_book``);
+here the shipped book is checked for what can be checked quickly, and small books are made by solving
+late positions.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ai import opening_book
 from ai.hybrid import with_book
-from ai.opening_book import BookEntry, lookup
+from ai.opening_book import (
+    Book,
+    BookEntry,
+    canonical_key,
+    from_bytes,
+    lookup,
+    mirror_key,
+    mirror_keys,
+    ply_of_keys,
+    position_key,
+    to_bytes,
+)
 from ai.results import MoveStats, SearchResult
+from ai.solver import Solver
 from game import get_game
 
 SPEC = get_game("connect4")
+LATE = "5275331143367744242212"  # 22 plies: every child solves in milliseconds
 
 
-def test_book_is_loaded_and_covers_the_first_ply() -> None:
-    book = opening_book.entries()
-    assert "" in book
+def _positions(draw: st.DrawFn) -> str:
+    position = SPEC.start()
+    for _ in range(draw(st.integers(0, 20))):
+        legal = [c for c in position.legal_moves() if not position.play(c).outcome.is_over]
+        if not legal:
+            break
+        position = position.play(draw(st.sampled_from(legal)))
+    return position.to_text()
+
+
+positions = st.composite(_positions)
+
+
+@pytest.mark.timeout(60)
+@settings(max_examples=60, deadline=None)
+@given(positions())
+def test_keys_mirror_and_count_stones(text: str) -> None:
+    position = SPEC.parse_position(text)
+    mirrored = SPEC.parse_position(opening_book.mirror_text(text))
+    key = position_key(position)
+    assert mirror_key(key) == position_key(mirrored)
+    assert mirror_key(mirror_key(key)) == key
+    assert canonical_key(key) == canonical_key(position_key(mirrored))
+    words = np.array([key, position_key(mirrored)], dtype=np.uint64)
+    assert [int(k) for k in mirror_keys(words)] == [position_key(mirrored), key]
+    assert [int(p) for p in ply_of_keys(words)] == [position.ply, position.ply]
+
+
+def _solved_book(parent: str, wrong: int | None = None) -> tuple[Book, tuple[int | None, ...]]:
+    """A book of the children of ``parent`` scored by the solver alone (one of them off by ``wrong``)."""
+    solver = Solver(tt_bits=20, use_book=False)
+    position = SPEC.parse_position(parent)
+    keys, scores = [], []
+    for col in position.legal_moves():
+        child = position.play(col)
+        if child.outcome.is_over:
+            continue
+        keys.append(canonical_key(position_key(child)))
+        scores.append(solver.solve(child).score)
+    if wrong is not None:
+        scores[0] += wrong
+    book = Book(np.array(keys, dtype=np.uint64), np.array(scores, dtype=np.int8))
+    return book, solver.analyze_columns(position).scores
+
+
+@pytest.mark.timeout(60)
+def test_book_column_scores_agree_with_the_solver_alone_also_mirrored() -> None:
+    book, expected = _solved_book(LATE)
+    assert book.column_scores(SPEC.parse_position(LATE)) == expected
+    mirrored = book.column_scores(SPEC.parse_position(opening_book.mirror_text(LATE)))
+    assert mirrored == tuple(reversed(expected))
+    entry = book.entry(SPEC.parse_position(LATE))
+    best = max(s for s in expected if s is not None)
+    assert entry is not None and expected[entry.move] == best and entry.result == (best > 0) - (best < 0)
+    assert book.column_scores(SPEC.parse_position(LATE + "1")) is None  # children not in the book
+
+
+@pytest.mark.timeout(60)
+def test_the_solver_takes_book_scores_as_exact_leaves() -> None:
+    """A deliberately wrong entry changes the solver's answer: proof that the search reads the book."""
+    root = SPEC.parse_position(LATE)
+    honest, expected = _solved_book(LATE)
+    assert Solver(tt_bits=20, book=honest).analyze_columns(root).scores == expected
+    liar, _ = _solved_book(LATE, wrong=-30)  # the first child now looks like a quick win for the root's mover
+    lied = Solver(tt_bits=20, book=liar).analyze_columns(root).scores  # children: looked up at the root
+    assert lied != expected and sum(a != b for a, b in zip(lied, expected, strict=True)) == 1
+    honest_score = Solver(tt_bits=20, use_book=False).solve(root).score
+    assert Solver(tt_bits=20, book=honest).solve(root).score == honest_score
+    assert Solver(tt_bits=20, book=liar).solve(root).score > honest_score  # read inside the search
+
+
+@pytest.mark.timeout(30)
+def test_file_round_trip_and_a_corrupt_file_gives_an_empty_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    book, _ = _solved_book(LATE)
+    book.weak["4"] = BookEntry(-1, 3)
+    again = from_bytes(to_bytes(book))
+    assert np.array_equal(again.keys, book.keys) and np.array_equal(again.scores, book.scores)
+    assert again.weak == book.weak and again.max_ply == len(LATE) + 1
+    with pytest.raises(ValueError):
+        from_bytes(b"not a book")
+
+
+@pytest.mark.timeout(30)
+def test_shipped_book_is_loaded_consistent_and_covers_the_first_plies() -> None:
+    book = opening_book.load()
+    assert lookup(SPEC.start()) is not None and lookup(SPEC.start()).move == 3
     for first in range(SPEC.width):
         assert lookup(SPEC.start().play(first)) is not None, f"no entry for {first + 1} (or its mirror)"
-
-
-def test_entries_are_legal_and_agree_with_their_children() -> None:
+    assert np.all(np.diff(book.keys.astype(np.uint64)) > 0), "keys sorted and unique"
+    assert np.all(book.keys <= mirror_keys(book.keys)), "keys folded to the smaller mirror image"
+    both, values, depth = book.kernel_arrays
+    assert len(both) >= len(book) and depth == book.max_ply
+    # every entry is found by walking down from the start; an entry's score is its best column's
+    found = opening_book.book_positions(book)
+    assert set(found) == {int(k) for k in book.keys}
     checked = 0
-    for moves, entry in opening_book.entries().items():
-        position = SPEC.parse_position(moves)
-        assert not position.outcome.is_over
-        assert entry.move in position.legal_moves()
-        child = lookup(position.play(entry.move))
-        if child is not None:  # the book move keeps the result, so the child is the opposite
-            assert child.result == -entry.result, f"{moves} + {entry.move + 1}"
+    for key in sorted(found)[:: max(1, len(found) // 300)]:
+        columns = book.column_scores(found[key])
+        if columns is not None:
+            assert book.score(found[key]) == max(s for s in columns if s is not None), found[key].to_text()
             checked += 1
-    assert checked >= 1
-
-
-def test_mirror_lookup_reflects_the_move() -> None:
-    assert lookup(SPEC.parse_position("7")) == BookEntry(lookup(SPEC.parse_position("1")).result,
-                                                         SPEC.width - 1 - lookup(SPEC.parse_position("1")).move)
-    assert lookup(get_game("connect4:8x7").start()) is None
+    assert checked >= (1 if book.max_ply >= 5 else 0)
 
 
 def _result(best: int, proven: int | None = None) -> SearchResult:
@@ -48,17 +143,23 @@ def _result(best: int, proven: int | None = None) -> SearchResult:
     return SearchResult(best, 0.5, children, 70, 1.0, 3, (best,), False, proven)
 
 
+def _weak_only(weak: dict[str, BookEntry]) -> Book:
+    return Book(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int8), weak)
+
+
+@pytest.mark.timeout(30)
 def test_with_book_plays_the_book_move_unless_the_solver_knows_better(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(opening_book, "entries", lambda: {"": BookEntry(1, 3)})
+    monkeypatch.setattr(opening_book, "load", lambda: _weak_only({"": BookEntry(1, 3)}))
     start = SPEC.start()
     booked = with_book(_result(best=2), start)
     assert booked.best_move == 3 and booked.proven == 1 and booked.value == 1.0
     assert next(c for c in booked.children if c.move == 3).proven == 1
     solved = _result(best=2, proven=0)
     assert with_book(solved, start) is solved
-    assert with_book(_result(best=2), SPEC.parse_position("44")) .best_move == 2
+    assert with_book(_result(best=2), SPEC.parse_position("44")).best_move == 2
 
 
+@pytest.mark.timeout(300)  # the first run compiles the MCTS
 def test_engine_opens_in_the_centre_with_exact_play() -> None:
     from ai.hybrid import HybridSearcher
 
@@ -69,7 +170,25 @@ def test_engine_opens_in_the_centre_with_exact_play() -> None:
     assert result.proven == 1
 
 
-def test_a_lost_book_position_keeps_the_search_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(opening_book, "entries", lambda: {"4": BookEntry(-1, 3)})
+@pytest.mark.timeout(30)
+def test_a_lost_book_position_plays_the_book_move_to_stay_in_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(opening_book, "load", lambda: _weak_only({"4": BookEntry(-1, 3)}))
     booked = with_book(_result(best=5), SPEC.parse_position("4"))
-    assert booked.best_move == 5 and booked.proven == -1 and booked.value == 0.0
+    assert booked.best_move == 3 and booked.proven == -1 and booked.value == 0.0
+
+
+@pytest.mark.timeout(300)  # the first run compiles the MCTS
+def test_exact_search_answers_a_book_position_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ai.hybrid import HybridSearcher
+
+    book, expected = _solved_book(LATE)
+    monkeypatch.setattr(opening_book, "load", lambda: book)
+    searcher = HybridSearcher(SPEC, seed=3)
+    searcher.set_position(SPEC.parse_position(LATE))
+    result = searcher.search(time_ms=2000, exact=True)
+    best = max(s for s in expected if s is not None)
+    assert result.iterations == 0 and result.exact and result.elapsed_ms < 500
+    assert expected[result.best_move] == best and result.proven == (best > 0) - (best < 0)
+    assert {c.move: c.score for c in result.children} == {c: s for c, s in enumerate(expected) if s is not None}
+    searcher.set_position(SPEC.parse_position(LATE + "1"))  # not in the book: a real search
+    assert searcher.search(time_ms=100, exact=True).iterations > 0

@@ -27,7 +27,7 @@ def sample_lines(name: str, count: int, seed: int = 2024) -> list[tuple[str, int
 
 @pytest.fixture(scope="module")
 def solver() -> Solver:
-    return Solver(tt_bits=20)
+    return Solver(tt_bits=20, use_book=False)  # the search itself, not the book
 
 
 @pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"])
@@ -42,7 +42,7 @@ def test_reproduces_pons_scores(solver: Solver, name: str) -> None:
 
 
 def test_fresh_table_gives_the_same_scores() -> None:
-    fresh = Solver(tt_bits=19)
+    fresh = Solver(tt_bits=19, use_book=False)
     for moves, expected in sample_lines("Test_L2_R1", 10, seed=5):
         fresh.clear()
         assert fresh.solve(C4.parse_position(moves)).score == expected
@@ -165,7 +165,7 @@ def test_mirrored_positions_have_the_same_score(solver: Solver) -> None:
 
 
 def test_limits_give_unknown_and_leave_the_solver_usable() -> None:
-    limited = Solver(tt_bits=19)
+    limited = Solver(tt_bits=19, use_book=False)  # the book answers these openings at once
     start = C4.start()
     by_nodes = limited.solve(start, max_nodes=3000)
     assert by_nodes.score is None and not by_nodes.complete
@@ -189,7 +189,7 @@ def test_partial_column_scores_are_exact_where_known(solver: Solver) -> None:
 
 
 def test_stop_from_another_thread() -> None:
-    stoppable = Solver(tt_bits=19)
+    stoppable = Solver(tt_bits=19, use_book=False)  # the book answers the start at once
     results = []
     worker = threading.Thread(target=lambda: results.append(stoppable.solve(C4.start())))
     worker.start()
@@ -250,3 +250,27 @@ def test_plain_python_solves_an_endgame() -> None:
     assert done.returncode == 0, done.stderr
     assert int(done.stdout.strip()) == expected
     assert "numba is not available" in done.stderr
+
+
+@pytest.mark.timeout(120)
+def test_helper_threads_give_the_same_scores_as_one_thread() -> None:
+    rnd = random.Random(4)
+    positions = []
+    while len(positions) < 16:
+        position = C4.start()
+        for _ in range(rnd.randrange(8, 14)):
+            legal = [c for c in position.legal_moves() if not position.play(c).outcome.is_over]
+            if not legal:
+                break
+            position = position.play(rnd.choice(legal))
+        if not position.outcome.is_over:
+            positions.append(position)
+    single = Solver(tt_bits=20, use_book=False)
+    multi = Solver(tt_bits=20, use_book=False, threads=2)
+    for position in positions:
+        single.clear()
+        multi.clear()
+        expected = single.solve(position)
+        got = multi.solve(position)
+        assert got.score == expected.score, position.to_text()
+    assert multi.solve(C4.parse_position("4453"), max_nodes=10_000).score is None  # limits still stop it

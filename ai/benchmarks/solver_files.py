@@ -9,7 +9,8 @@ A name without a directory is looked up there. A ``.jsonl`` file such as
 (``analyze_columns``) and compared with its ``scores``; its ``solve_ms`` (Pons' solver, all
 columns) is printed as the reference mean. The solver is compiled (and warmed up) before
 timing; its transposition table is kept across the positions of a file (as the engine does)
-unless ``--fresh`` clears it before every position. Wall-clock times suffer when the machine
+unless ``--fresh`` clears it before every position. ``--threads N``: N search threads per
+solve over the shared table (CPU time then counts every thread). Wall-clock times suffer when the machine
 is busy; the CPU-time mean (process time of the solving) is steadier.
 """
 
@@ -94,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="only the first N lines of each file")
     parser.add_argument("--tt-bits", type=int, default=DEFAULT_TT_BITS, help="log2 of the table entries")
     parser.add_argument("--fresh", action="store_true", help="clear the table before every position")
+    parser.add_argument("--threads", type=int, default=1, help="search threads per solve (lazy SMP helpers)")
     args = parser.parse_args(argv)
     paths = [_resolve(f) for f in args.files]
     missing = [str(p) for p in paths if not p.is_file()]
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no such benchmark file: {', '.join(missing)}", file=sys.stderr)
         return 2
     warm_up()
-    solver = Solver(tt_bits=args.tt_bits)
+    solver = Solver(tt_bits=args.tt_bits, threads=args.threads)
     for path in paths:
         print(run_file(path, solver, args.limit, args.fresh), flush=True)
     return 0

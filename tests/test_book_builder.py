@@ -1,0 +1,131 @@
+"""The opening-book builder: which positions it scores, and the same file whatever the workers.
+
+Real scores at ply 4 cost seconds each, so the tree tests use made-up (but fixed) scores: the tree's
+shape only depends on which children score best.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from ai.opening_book import canonical_key, from_bytes, position_key
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _builder() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("make_opening_book", ROOT / "tools" / "make_opening_book.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+mob = _builder()
+
+
+class FakeScores(dict):  # type: ignore[type-arg]
+    """A fixed pseudo-random score for every key (the real ones are too costly for a test)."""
+
+    def get(self, key: Any, default: Any = None) -> int:
+        return int(hashlib.sha256(str(key).encode()).digest()[0]) % 5 - 2
+
+
+class FakeStore:
+    def __init__(self) -> None:
+        self.scores = FakeScores()
+
+
+def _weak() -> Any:
+    return mob.Book(mob.np.zeros(0, dtype=mob.np.uint64), mob.np.zeros(0, dtype=mob.np.int8),
+                    from_bytes((ROOT / "ai" / mob.BOOK_FILE).read_bytes()).weak)
+
+
+@pytest.mark.timeout(120)
+def test_tree_keeps_the_best_moves_of_the_perfect_side_and_every_move_of_the_other() -> None:
+    store = FakeStore()
+    levels = mob.tree_levels(5, store, _weak(), mob.FIRST | mob.SECOND)
+    assert len(levels) == 6
+    weak = _weak()
+    for ply, level in enumerate(levels[:-1]):
+        for tag in (mob.FIRST, mob.SECOND):
+            perfect = (ply % 2 == 0) == (tag == mob.FIRST)
+            expected: set[int] = set()
+            for position, tags in level.values():
+                if not tags & tag:
+                    continue
+                kids = {canonical_key(position_key(c)): c for c in mob.children(position)}
+                if not perfect:
+                    expected |= set(kids)
+                elif ply >= mob.SKELETON_PLY:
+                    best = max((-store.scores.get(k) for k in kids), default=None)
+                    expected |= {k for k in kids if -store.scores.get(k) == best}
+                else:
+                    expected.add(canonical_key(position_key(position.play(weak.entry(position).move))))
+            assert {k for k, (_, tags) in levels[ply + 1].items() if tags & tag} == expected, (ply, tag)
+    wanted = mob.needed(levels, 5)
+    for level in levels[:5]:
+        for position, _ in level.values():
+            assert all(canonical_key(position_key(c)) in wanted for c in mob.children(position))
+
+
+@pytest.mark.timeout(60)
+def test_first_tree_only_is_smaller_and_inside_the_full_one() -> None:
+    store = FakeStore()
+    first = mob.needed(mob.tree_levels(4, store, _weak(), mob.FIRST), 5)
+    both = mob.needed(mob.tree_levels(4, store, _weak(), mob.FIRST | mob.SECOND), 5)
+    assert set(first) < set(both)
+
+
+class RecordingClient:
+    def __init__(self) -> None:
+        self.submitted: list[str] = []
+
+    def submit(self, fn: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        self.submitted.append(text)
+        raise RuntimeError("stop here")
+
+
+@pytest.mark.timeout(60)
+def test_a_resumed_run_submits_only_the_positions_not_stored(tmp_path: Path) -> None:
+    store = mob.Store(tmp_path / "db.sqlite")
+    spec = mob.get_game("connect4")
+    positions = {canonical_key(position_key(spec.parse_position(t))): spec.parse_position(t)
+                 for t in ("4444", "4443", "4442")}
+    store.add("4442", 1, 10, 0.5)
+    assert mob.Store(tmp_path / "db.sqlite").scores == store.scores  # persisted
+    client = RecordingClient()
+    with pytest.raises(RuntimeError):
+        mob.run_tasks(client, positions, store, 20, None, "test")
+    assert client.submitted == ["4443"]  # sorted, the stored one left out (the second never submitted)
+
+
+@pytest.mark.timeout(240)
+def test_one_and_two_workers_write_the_same_file(tmp_path: Path) -> None:
+    """A store that already knows every score: the build only assembles the file (no solving)."""
+    db = tmp_path / "db.sqlite"
+    store = mob.Store(db)
+    fake = FakeScores()
+    levels = mob.tree_levels(3, store, _weak(), mob.FIRST)
+    for key, position in sorted(mob.needed(levels, 4, mob.SKELETON_PLY + 1).items(), reverse=True):
+        store.add(position.to_text(), fake.get(key), 1, 0.01)
+    outs = []
+    for workers in (1, 2):
+        out = tmp_path / f"book{workers}.npz"
+        run = subprocess.run([sys.executable, str(ROOT / "tools" / "make_opening_book.py"), "--depth", "4",
+                              "--second-depth", "0", "--workers", str(workers), "--db", str(db), "--out", str(out)],
+                             capture_output=True, text=True, timeout=200)
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert "positions to solve" not in run.stdout
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    book = from_bytes(outs[0])
+    assert len(book) == len(mob.needed(levels, 4, mob.SKELETON_PLY + 1)) and book.max_ply == 4
