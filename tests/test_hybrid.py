@@ -20,11 +20,12 @@ from ai.mcts import Searcher, supports
 from ai.results import MoveStats, SearchResult
 from ai.solver import Solver
 from game import get_game
+from game.connect4 import Connect4Spec
 from tests.engine_helpers import EngineProcess
 from tests.positions import sample
 
 ROOT = Path(__file__).resolve().parents[1]
-C4 = get_game("connect4")
+C4 = Connect4Spec()
 BUDGET_MS = 600.0  # generous: these positions are settled by the solver in a few milliseconds
 
 
@@ -84,6 +85,7 @@ def test_plays_an_exact_best_move_with_exact_flag_and_scores(moves: str, score: 
     scores = _column_scores(moves)
     assert scores[result.best_move] == score  # one of the solver's optimal columns
     assert result.exact and result.proven == bounds_class((score, score))
+    assert result.proven is not None
     assert result.value == {1: 1.0, 0: 0.5, -1: 0.0}[result.proven]
     chosen = next(c for c in result.children if c.move == result.best_move)
     assert chosen.score == score and chosen.proven == result.proven
@@ -209,7 +211,9 @@ def test_engine_bestmove_carries_exact_and_scores() -> None:
         assert scores[C4.parse_move(best["move"])] == score
         by_move = {c["move"]: c for c in best["children"]}
         assert by_move[best["move"]]["score"] == score
-        assert by_move[best["move"]]["proven"] == {1: "win", 0: "draw", -1: "loss"}[bounds_class((score, score))]
+        proven = bounds_class((score, score))
+        assert proven is not None
+        assert by_move[best["move"]]["proven"] == {1: "win", 0: "draw", -1: "loss"}[proven]
         engine.send({"cmd": "go", "time_ms": 100, "id": 2, "exact": False})
         plain, _ = engine.read_until("bestmove")
         assert plain["exact"] is False and all(c["score"] is None for c in plain["children"])

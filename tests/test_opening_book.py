@@ -28,9 +28,9 @@ from ai.opening_book import (
 )
 from ai.results import MoveStats, SearchResult
 from ai.solver import Solver
-from game import get_game
+from game.connect4 import Connect4Spec
 
-SPEC = get_game("connect4")
+SPEC = Connect4Spec()
 LATE = "5275331143367744242212"  # 22 plies: every child solves in milliseconds
 
 
@@ -72,7 +72,9 @@ def _solved_book(parent: str, wrong: int | None = None) -> tuple[Book, tuple[int
         if child.outcome.is_over:
             continue
         keys.append(canonical_key(position_key(child)))
-        scores.append(solver.solve(child).score)
+        score = solver.solve(child).score
+        assert score is not None  # no time limit: every solve finishes
+        scores.append(score)
     if wrong is not None:
         scores[0] += wrong
     book = Book(np.array(keys, dtype=np.uint64), np.array(scores, dtype=np.int8))
@@ -101,8 +103,10 @@ def test_the_solver_takes_book_scores_as_exact_leaves() -> None:
     lied = Solver(tt_bits=20, book=liar).analyze_columns(root).scores  # children: looked up at the root
     assert lied != expected and sum(a != b for a, b in zip(lied, expected, strict=True)) == 1
     honest_score = Solver(tt_bits=20, use_book=False).solve(root).score
+    lied_score = Solver(tt_bits=20, book=liar).solve(root).score
+    assert honest_score is not None and lied_score is not None
     assert Solver(tt_bits=20, book=honest).solve(root).score == honest_score
-    assert Solver(tt_bits=20, book=liar).solve(root).score > honest_score  # read inside the search
+    assert lied_score > honest_score  # read inside the search
 
 
 @pytest.mark.timeout(30)
@@ -119,7 +123,8 @@ def test_file_round_trip_and_a_corrupt_file_gives_an_empty_book(monkeypatch: pyt
 @pytest.mark.timeout(30)
 def test_shipped_book_is_loaded_consistent_and_covers_the_first_plies() -> None:
     book = opening_book.load()
-    assert lookup(SPEC.start()) is not None and lookup(SPEC.start()).move == 3
+    start = lookup(SPEC.start())
+    assert start is not None and start.move == 3
     for first in range(SPEC.width):
         assert lookup(SPEC.start().play(first)) is not None, f"no entry for {first + 1} (or its mirror)"
     assert np.all(np.diff(book.keys.astype(np.uint64)) > 0), "keys sorted and unique"

@@ -15,10 +15,11 @@ import pytest
 
 from ai.solver import ColumnScores, Solver, analyze_columns, max_score, solve
 from game import GameError, get_game
+from game.connect4 import Connect4Position, Connect4Spec
 from tests.positions import positions_dir, sample
 
 ROOT = Path(__file__).resolve().parents[1]
-C4 = get_game("connect4")
+C4 = Connect4Spec()
 
 
 def sample_lines(name: str, count: int, seed: int = 2024) -> list[tuple[str, int]]:
@@ -155,7 +156,7 @@ def test_small_boards_agree_with_brute_force(size: str, plies: int, count: int) 
 
 def test_max_score() -> None:
     assert max_score(C4) == 18  # 22 - 4: a win with the 4th stone
-    assert max_score(get_game("connect4:5x4")) == (20 - 5) // 2
+    assert max_score(Connect4Spec(5, 4)) == (20 - 5) // 2
 
 
 def test_mirrored_positions_have_the_same_score(solver: Solver) -> None:
@@ -207,7 +208,7 @@ def test_bad_positions_are_rejected() -> None:
     with pytest.raises(GameError):
         solve(C4.parse_position("1212121"))  # already won
     with pytest.raises(GameError):
-        analyze_columns(get_game("tictactoe").start())
+        analyze_columns(get_game("tictactoe").start())  # type: ignore[arg-type]  # the wrong game on purpose
 
 
 def _run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -255,7 +256,7 @@ def test_plain_python_solves_an_endgame() -> None:
 @pytest.mark.timeout(120)
 def test_helper_threads_give_the_same_scores_as_one_thread() -> None:
     rnd = random.Random(4)
-    positions = []
+    positions: list[Connect4Position] = []
     while len(positions) < 16:
         position = C4.start()
         for _ in range(rnd.randrange(8, 14)):

@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 
 from ai.solver import DEFAULT_TT_BITS, ColumnScores, Solver, warm_up
-from game import Connect4Position, get_game
+from game import Connect4Position
+from game.connect4 import Connect4Spec
 
 DEFAULT_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1")
 
@@ -45,7 +46,7 @@ def _resolve(name: str) -> Path:
 
 def _load(path: Path, limit: int | None) -> list[tuple[Connect4Position, object, float | None]]:
     """(position, expected, reference ms): a score per line, or a ``scores`` list per JSON line."""
-    spec = get_game("connect4")
+    spec = Connect4Spec()
     rows: list[tuple[Connect4Position, object, float | None]] = []
     for line in path.read_text().splitlines()[:limit]:
         if not line.strip():
