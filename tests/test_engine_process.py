@@ -99,7 +99,7 @@ def test_quit_exits_zero() -> None:
 
 def test_isready_is_answered_at_once_during_a_search(engine: EngineProcess) -> None:
     engine.send({"cmd": "position", "moves": ""})
-    engine.send({"cmd": "go", "time_ms": 60000, "info_ms": 100, "id": "busy", "exact": False})  # the book answers at once
+    engine.send({"cmd": "go", "time_ms": 60000, "info_ms": 100, "id": "busy", "exact": False})  # not the book
     engine.read_until("info")
     engine.send({"cmd": "isready"})
     _, seen = engine.read_until("readyok")
