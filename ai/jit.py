@@ -128,7 +128,7 @@ def _make_cache(fn: Callable[..., Any], key: str | None) -> Any:
             try:
                 super().save_overload(sig, data)
             except OSError as exc:
-                _warn_no_cache(f"{exc.strerror or exc} under {config_cache_dir()}")
+                _warn_no_cache(f"{exc.strerror or exc} under {os.environ.get('NUMBA_CACHE_DIR', '')}")
 
         def load_overload(self, sig: Any, target_context: Any) -> Any:
             try:
@@ -141,7 +141,3 @@ def _make_cache(fn: Callable[..., Any], key: str | None) -> Any:
     except (OSError, RuntimeError) as exc:  # no writable place for this function's cache
         _warn_no_cache(str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__)
         return None
-
-
-def config_cache_dir() -> str:
-    return os.environ.get("NUMBA_CACHE_DIR", "")

@@ -111,60 +111,26 @@ def prepared(game: str | GameSpec, *, exact: bool = True) -> bool:
     return all(name in _prepared for name, _ in _units(spec, exact))
 
 
-def pending(game: str | GameSpec, *, exact: bool = True) -> list[tuple[str, int]]:
-    """The units a search of ``game`` still needs in this process, with their numbers of steps."""
-    spec = get_game(game) if isinstance(game, str) else game
-    return [(name, len(steps)) for name, steps in _units(spec, exact) if name not in _prepared]
-
-
-def prepare_unit(game: str | GameSpec, unit: str, on_step: Callable[[str, bool], None] | None = None) -> None:
-    """Compile or load one unit of ``game`` (``on_step(label, compiled)`` after each step); a unit
-    being prepared by another thread is waited for, and never prepared twice."""
-    spec = get_game(game) if isinstance(game, str) else game
-    steps = dict(_units(spec, exact=True)).get(unit)
-    if steps is None:
-        raise ValueError(f"{spec.name} has no compile unit {unit!r}")
-    with _unit_lock(unit):
-        for step in steps:
-            compiled = False
-            if unit not in _prepared:
-                before = compilations()
-                step.run()
-                compiled = compilations() > before
-            if on_step is not None:
-                on_step(step.label, compiled)
-        _prepared.add(unit)
-
-
 def prepare(game: str | GameSpec, on_progress: Callable[[PrepareProgress], None] | None = None, *,
             exact: bool = True) -> None:
-    """Compile or load everything a search of ``game`` needs (the solver only if ``exact``) in this
-    process; call ``on_progress`` before the first step and after each one."""
+    """Compile or load everything a search of ``game`` needs (the solver only if ``exact``); call
+    ``on_progress`` before the first step and after each one. Safe from several threads: a unit
+    being prepared by another thread is waited for, and never prepared twice."""
     spec = get_game(game) if isinstance(game, str) else game
-    units = pending(spec, exact=exact)
-    progress = _Tally(spec.name, sum(steps for _, steps in units), on_progress)
-    progress.start(units[0][0] if units else "ready")
-    for name, _ in units:
-        prepare_unit(spec, name, progress.step)
-
-
-class _Tally:
-    """Counts finished steps across units and reports them as PrepareProgress."""
-
-    def __init__(self, game: str, total: int, report: Callable[[PrepareProgress], None] | None) -> None:
-        self.game, self.total, self.report = game, total, report
-        self.done = 0
-        self.compiling = False
-        self._lock = threading.Lock()
-
-    def start(self, label: str) -> None:
-        if self.report is not None:
-            self.report(PrepareProgress(self.game, 0, self.total, label, False))
-
-    def step(self, label: str, compiled: bool) -> None:
-        with self._lock:
-            self.done = min(self.total, self.done + 1)
-            self.compiling = self.compiling or compiled
-            progress = PrepareProgress(self.game, self.done, self.total, label, self.compiling)
-        if self.report is not None:
-            self.report(progress)
+    units = [(name, steps) for name, steps in _units(spec, exact) if name not in _prepared]
+    total = sum(len(steps) for _, steps in units)
+    done = 0
+    compiling = False
+    if on_progress is not None:
+        on_progress(PrepareProgress(spec.name, 0, total, units[0][1][0].label if units else "ready", False))
+    for name, steps in units:
+        with _unit_lock(name):
+            for step in steps:
+                if name not in _prepared:
+                    before = compilations()
+                    step.run()
+                    compiling = compiling or compilations() > before
+                done += 1
+                if on_progress is not None:
+                    on_progress(PrepareProgress(spec.name, done, total, step.label, compiling))
+            _prepared.add(name)
