@@ -115,8 +115,8 @@ def heuristic_player(rnd: random.Random) -> Player:
     return choose
 
 
-def play_game(spec: Any, players: tuple[Player, Player]) -> Any:
-    pos = spec.start()
+def play_game(spec: Any, players: tuple[Player, Player], start: Any = None) -> Any:
+    pos = spec.start() if start is None else start
     while not pos.outcome.is_over:
         pos = pos.play(players[pos.to_move](pos))
     return pos
@@ -124,14 +124,17 @@ def play_game(spec: Any, players: tuple[Player, Player]) -> Any:
 
 def match(
     spec: Any, games: int, make_a: Callable[[int], Player], make_b: Callable[[int], Player], label: str,
+    opening: Callable[[int], Any] | None = None,
 ) -> tuple[float, int, int, int]:
-    """``games`` games of A against B, A first in the even games. Returns A's score and W/D/L."""
+    """``games`` games of A against B, A first in the even games (from ``opening(g)`` when given, a position
+    with the first player to move, else the start). Returns A's score and W/D/L."""
     wins = draws = losses = 0
     start = time.perf_counter()
     for g in range(games):
         a, b = make_a(g), make_b(g)
         a_side = g % 2
-        pos = play_game(spec, (a, b) if a_side == 0 else (b, a))
+        start_pos = None if opening is None else opening(g)
+        pos = play_game(spec, (a, b) if a_side == 0 else (b, a), start_pos)
         winner = pos.outcome.winner
         if winner is None:
             draws += 1
@@ -140,7 +143,9 @@ def match(
         else:
             losses += 1
         score = (wins + 0.5 * draws) / (g + 1)
-        print(f"  {label} game {g + 1}/{games}: {'draw' if winner is None else ('win' if winner == a_side else 'loss')}"
+        where = "" if start_pos is None else f" from {start_pos.to_text()}"
+        print(f"  {label} game {g + 1}/{games}{where}: "
+              f"{'draw' if winner is None else ('win' if winner == a_side else 'loss')}"
               f" in {pos.ply} plies as {'first' if a_side == 0 else 'second'}; tally +{wins} ={draws} -{losses}"
               f" ({100 * score:.1f}%), {time.perf_counter() - start:.0f} s", flush=True)
     return (wins + 0.5 * draws) / max(1, games), wins, draws, losses

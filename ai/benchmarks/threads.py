@@ -16,9 +16,9 @@ import argparse
 import os
 import random
 import sys
-import time
+from typing import Any
 
-from ai.benchmarks.games import bot
+from ai.benchmarks.games import bot, match
 from ai.mcts.search import Searcher
 from game import get_game
 
@@ -46,38 +46,21 @@ def speed(game: str, threads: int, seconds: float, rounds: int = 2) -> None:
 def strength(game: str, threads: int, games: int, time_ms: float, seed: int) -> float:
     spec = get_game(game)
     rnd = random.Random(seed)
-    wins = draws = losses = 0
+    openings: list[Any] = []
+    for _ in range((games + 1) // 2):  # one random two-ply opening per pair of games (one with each colour)
+        pos = spec.start()
+        for _ in range(2):
+            pos = pos.play(rnd.choice(pos.legal_moves()))
+        openings.append(pos)
     stats_many: dict[str, float] = {}
     stats_one: dict[str, float] = {}
-    started = time.perf_counter()
-    opening = spec.start()
-    for g in range(games):
-        if g % 2 == 0:  # a new opening for each pair of games (one with each colour)
-            opening = spec.start()
-            for _ in range(2):
-                opening = opening.play(rnd.choice(opening.legal_moves()))
-        many = bot(spec, time_ms, seed * 1000 + g, threads, stats_many)
-        one = bot(spec, time_ms, seed * 1000 + 500 + g, 1, stats_one)
-        many_side = (opening.ply + g) % 2  # the side to move after the opening alternates between the bots
-        players = (many, one) if many_side == 0 else (one, many)
-        pos = opening
-        while not pos.outcome.is_over:
-            pos = pos.play(players[pos.to_move](pos))
-        winner = pos.outcome.winner
-        if winner is None:
-            draws += 1
-        elif winner == many_side:
-            wins += 1
-        else:
-            losses += 1
-        score = (wins + 0.5 * draws) / (g + 1)
-        verdict = "drew" if winner is None else ("won" if winner == many_side else "lost")
-        print(f"  game {g + 1}/{games} from {opening.to_text()}: {threads} threads {verdict} in {pos.ply} plies; "
-              f"tally +{wins} ={draws} -{losses} ({100 * score:.1f}%), {time.perf_counter() - started:.0f} s",
-              flush=True)
+    score, wins, draws, losses = match(
+        spec, games,
+        lambda g: bot(spec, time_ms, seed * 1000 + g, threads, stats_many),
+        lambda g: bot(spec, time_ms, seed * 1000 + 500 + g, 1, stats_one),
+        f"{threads} threads", opening=lambda g: openings[g // 2])
     per_move = {label: s.get("iterations", 0) / max(1, s.get("moves", 0))
                 for label, s in (("many", stats_many), ("one", stats_one))}
-    score = (wins + 0.5 * draws) / max(1, games)
     print(f"strength: {threads} threads vs 1 thread at {time_ms:g} ms per move: {100 * score:.1f}% "
           f"(+{wins} ={draws} -{losses}); iterations per move {per_move['many']:.0f} vs {per_move['one']:.0f}")
     return score
