@@ -115,6 +115,14 @@ def node_cap(max_nodes: int | None) -> tuple[int, float]:
     return nodes, nodes * NODE_BYTES / MB
 
 
+def growth_against_cap(before_kb: int | None, peak_kb: int | None, max_nodes: int | None,
+                       slack_mb: float) -> tuple[int, float, float, bool]:
+    """(cap nodes, cap MB, MB grown from ``before_kb`` to ``peak_kb``, whether that stays within the cap + slack)."""
+    nodes, cap_mb = node_cap(max_nodes)
+    grown_mb = ((peak_kb or 0) - (before_kb or 0)) / 1024
+    return nodes, cap_mb, grown_mb, peak_kb is not None and before_kb is not None and grown_mb <= cap_mb + slack_mb
+
+
 def search_phase(seconds: float, engine_args: list[str], max_nodes: int | None, slack_mb: float) -> bool:
     engine = Engine(*engine_args)
     try:
@@ -135,9 +143,7 @@ def search_phase(seconds: float, engine_args: list[str], max_nodes: int | None, 
         peak = status_kb(engine.pid, "VmHWM")
     finally:
         engine.close()
-    nodes, cap_mb = node_cap(max_nodes)
-    grown_mb = ((peak or 0) - (before or 0)) / 1024
-    ok = peak is not None and before is not None and grown_mb <= cap_mb + slack_mb
+    nodes, cap_mb, grown_mb, ok = growth_against_cap(before, peak, max_nodes, slack_mb)
     print(f"search: {seconds:g} s on the start position ({wall:.1f} s wall): {best.get('iterations', 0):,} iterations, "
           f"max depth {best.get('max_depth')}, best move {best.get('move')}")
     print(f"search: RSS before {mb(before)}, last sample {mb(samples[-1] if samples else None)}, "
@@ -172,9 +178,7 @@ def every_game_phase(seconds: float, engine_args: list[str], max_nodes: int | No
         peak = status_kb(engine.pid, "VmHWM")
     finally:
         engine.close()
-    nodes, cap_mb = node_cap(max_nodes)
-    grown_mb = ((peak or 0) - (before or 0)) / 1024
-    ok = peak is not None and before is not None and grown_mb <= cap_mb + slack_mb
+    nodes, cap_mb, grown_mb, ok = growth_against_cap(before, peak, max_nodes, slack_mb)
     print(f"every game: RSS after all {len(EVERY_GAME)} games {mb(after)}, peak {mb(peak)} (+{grown_mb:.1f} MB), "
           f"against one node budget of {cap_mb:.1f} MB (+{slack_mb:g} MB slack): "
           f"{'within one budget' if ok else 'OVER ONE BUDGET'}")
