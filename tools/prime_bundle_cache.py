@@ -62,7 +62,8 @@ def prime(exe: Path) -> int:
             proc.stdin.flush()
             _read_until(proc, {"bestmove"}, deadline)
             print(f"prime: {game} searched ({time.monotonic() - started:.1f} s)")
-        proc.stdin.write(json.dumps({"cmd": "position", "game": "connect4", "moves": "4444"}) + "\n")
+        # a position outside the opening book, so the solver searches (and compiles) rather than looks it up
+        proc.stdin.write(json.dumps({"cmd": "position", "game": "connect4", "moves": "4453"}) + "\n")
         proc.stdin.write(json.dumps({"cmd": "solve", "time_ms": 200, "id": 0}) + "\n")
         proc.stdin.flush()
         _read_until(proc, {"solution"}, deadline)
