@@ -9,6 +9,7 @@ import signal
 import socket
 import sqlite3
 import sys
+import threading
 
 from game.net.room import DEFAULT_GRACE_S
 from game.net.server import GameServer, Limits, timing_summary
@@ -29,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="connections at once (default 4000)")
     parser.add_argument("--idle-s", type=float, default=Limits.idle_s,
                         help="close a connection silent this long when it must move (default 600)")
+    parser.add_argument("--exit-with-parent", action="store_true",
+                        help="stop when standard input closes (the app that started this server quit)")
 
 
 def _shared_address(host: str) -> str:
@@ -64,6 +67,8 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    if args.exit_with_parent:
+        threading.Thread(target=_stop_at_end_of_input, args=(loop, stop), daemon=True).start()
     serving = asyncio.create_task(server.serve_forever())
     await stop.wait()
     serving.cancel()
@@ -72,6 +77,14 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     store.close()
     print(f"server stopped; unfinished games are kept; {timing_summary(server)}", flush=True)
     return 0
+
+
+def _stop_at_end_of_input(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        while sys.stdin.buffer.read(4096):
+            pass
+    with contextlib.suppress(RuntimeError):  # the loop already ended
+        loop.call_soon_threadsafe(stop.set)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -37,11 +37,17 @@ class Command(enum.Enum):
     CLEAR_CURSOR = "hide the cursor"
     START = "start the new game"
     NEXT_PAGE = "next page"
+    RESIGN = "resign"  # network games: the protocol's resign
+    OFFER_DRAW = "offer or accept a draw"  # network games
+    ERASE = "erase a character"  # the dialog's text field
 
 
 class DialogField(enum.Enum):
     GAME = "Game"
     MODE = "Mode"
+    NET_ROLE = "Network"
+    ADDRESS = "Address"
+    LISTEN = "Listen on"
     COLOUR = "Your colour"
     STARTER = "Who starts"
     LEVEL = "Bot level"
@@ -104,7 +110,14 @@ class ChangeChoice:
     direction: int
 
 
+@dataclass(frozen=True)
+class TypeText:
+    """Characters typed or pasted into the dialog's text field."""
+
+    text: str
+
+
 Action = (
     Command | GoTo | PlayMove | CycleTheme | CycleBotLevel | StepCustomTime | MoveCursor | Hover | ScrollMoves
-    | LoadFile | ChangeChoice
+    | LoadFile | ChangeChoice | TypeText
 )

@@ -61,6 +61,16 @@ class PlayerRow:
 
 
 @dataclass(frozen=True)
+class NetPanel:
+    """A network game's part of the panel: resign and draw take the place of undo and redo."""
+
+    you: int | None  # the player (0 moves first) this app plays; None before the server seats it
+    can_resign: bool
+    draw_label: str  # "Offer draw", "Accept draw", "Draw offered"
+    can_draw: bool
+
+
+@dataclass(frozen=True)
 class PanelModel:
     mode_label: str
     players: tuple[PlayerRow, PlayerRow]
@@ -77,6 +87,7 @@ class PanelModel:
     eval_bar: bool
     sound: bool
     theme_label: str
+    network: NetPanel | None = None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pygame
 
-from game import GameSpec, get_game
+from game import GameSpec
 from game.capabilities import GameCapabilities, capabilities
 from game.errors import GameError
 from game.ui import cursor as cursors
@@ -27,8 +27,11 @@ from game.ui.actions import (
     MoveCursor,
     PlayMove,
     ScrollMoves,
+    TypeText,
 )
 from game.ui.animation import DropAnimation
+from game.ui.app_dialog import NewGameDialog
+from game.ui.app_queries import AppQueries
 from game.ui.controller import redo_target, refusal_text, undo_target
 from game.ui.engine_driver import EngineDriver, default_client_factory
 from game.ui.eval_bar import eased
@@ -39,7 +42,8 @@ from game.ui.heat import HeatData
 from game.ui.input import InputContext, actions_for
 from game.ui.motion import Motion
 from game.ui.move_list import follow, scrolled
-from game.ui.new_game import NewGameChoice, apply_choice, auto_threads, choice_from_settings, choice_rows
+from game.ui.net_game import NetGame
+from game.ui.new_game import NewGameChoice
 from game.ui.players import is_bot
 from game.ui.preferences import is_preference
 from game.ui.session import Session
@@ -50,7 +54,7 @@ from game.ui.themes import THEMES, Color, Theme
 from game.ui.turns import EngineTurns
 
 
-class App:
+class App(AppQueries, NewGameDialog):
     def __init__(self, screen: pygame.Surface, settings: Settings, session: Session, driver: EngineDriver,
                  sounds: Sounds | None = None, persist: bool = True, first_launch: bool = False) -> None:
         self.screen = screen
@@ -77,6 +81,7 @@ class App:
         self.now = time.monotonic()
         self._dirty_game = False
         self.analysis_only = False  # bots search but never move (screenshots)
+        self.net: NetGame | None = None  # a network game (game.ui.net_game)
         if first_launch:
             self.open_new_game_dialog(first_launch=True)
         self.layout = layout.compute_layout(screen.get_size(), self.snapshot())
@@ -109,6 +114,8 @@ class App:
         pos = self.session.position
         if self.overlay is not None or pos.outcome.is_over:
             return False
+        if self.net is not None:
+            return self.net.may_move(self.session)  # our turn at the latest position, connected
         if not self.session.at_end:
             return True  # exploring a side line from an earlier position
         if self.settings.mode == "bot-vs-bot":
@@ -153,7 +160,7 @@ class App:
         s = self.session
         return InputContext(self.overlay, self.caps.gravity, s.at_end and self.human_can_play(),
                             self.settings.mode == "bot-vs-bot" and s.at_end, len(s.line), self.move_scroll,
-                            max(10, len(s.line)))
+                            max(10, len(s.line)), self.choice is not None and self.choice.typing)
 
     # --- actions: the one place that changes the state -------------------------------------
     def apply(self, action: Action) -> None:
@@ -171,8 +178,7 @@ class App:
                 if move is not None:
                     self.key_cursor = None
             case PlayMove(move):
-                if self.human_can_play():
-                    self.play_move(move)
+                self.human_move(move)
             case GoTo(ply):
                 self.go_to(ply)
             case MoveCursor(dx, dy):
@@ -190,6 +196,9 @@ class App:
                 if self.choice is not None:
                     self.choice = self.choice.changed(field, direction)
                     self._show_dialog(isinstance(self.overlay, NewGameCard) and self.overlay.first_launch)
+            case TypeText(typed) if self.choice is not None and self.choice.typing:
+                self.choice = self.choice.typed(typed)
+                self._show_dialog(isinstance(self.overlay, NewGameCard) and self.overlay.first_launch)
             case LoadFile(path):
                 self.overlay = None
                 self.load(path=path)
@@ -198,7 +207,12 @@ class App:
 
     def _command(self, c: Command) -> None:
         s, sess = self.settings, self.session
-        if c is Command.NEW_GAME:
+        if self.choice is not None and self.choice.typing and c in (Command.PASTE, Command.ERASE):
+            self.choice = self.choice.typed(files.paste_text() or "") if c is Command.PASTE else self.choice.erased()
+            self._show_dialog(isinstance(self.overlay, NewGameCard) and self.overlay.first_launch)
+        elif self.net is not None and self.net.command(self, c):
+            return
+        elif c is Command.NEW_GAME:
             self.open_new_game_dialog()
         elif c is Command.START and self.choice is not None:
             self.start_chosen_game()
@@ -241,10 +255,10 @@ class App:
                 self.set_notice("The clipboard holds no position", error=True)
             else:
                 self.load(text=pasted)
-        elif c is Command.PLAY_CURSOR and self.human_can_play():
+        elif c is Command.PLAY_CURSOR:
             target = self.key_cursor if self.key_cursor is not None else self.hover
             if target is not None:
-                self.play_move(target)
+                self.human_move(target)
         elif c is Command.CLEAR_CURSOR:
             self.key_cursor = None
         elif c is Command.QUIT:
@@ -268,32 +282,11 @@ class App:
         self.set_notice(f"Loaded {source}: {len(game.moves)} moves")
 
     # --- the game ----------------------------------------------------------------------------
-    def open_new_game_dialog(self, first_launch: bool = False) -> None:
-        self.choice = choice_from_settings(self.settings)
-        self._show_dialog(first_launch)
-
-    def _show_dialog(self, first_launch: bool) -> None:
-        assert self.choice is not None
-        try:  # the chosen game's own names (X and O) or the theme's colours
-            fixed = capabilities(get_game(self.choice.game)).player_names
-        except (GameError, ValueError):
-            fixed = None
-        names = fixed or self.theme.disc_names
-        self.overlay = NewGameCard(choice_rows(self.choice, (names[0], names[1])), first_launch)
-
-    def start_chosen_game(self) -> None:
-        assert self.choice is not None
-        choice, self.choice, self.overlay = self.choice, None, None
-        try:
-            spec = get_game(choice.game)
-            capabilities(spec)
-        except (GameError, ValueError) as exc:
-            self.set_notice(f"Cannot start {choice.game}: {str(exc).splitlines()[0]}", error=True)
-            return
-        apply_choice(self.settings, choice)
-        self.turns.driver.set_threads(self.settings.search_threads or auto_threads())
-        self.new_game(spec)
-        self.save_settings()
+    def human_move(self, move: int) -> None:
+        """This app's player plays ``move`` (sent to the server in a network game)."""
+        before = self.session.moves_text
+        if self.human_can_play() and self.play_move(move) and self.net is not None:
+            self.net.sent_move(before, move)
 
     def play_move(self, move: int) -> bool:
         """Play ``move`` at the shown position with a drop animation; False (and a notice) if illegal."""
@@ -343,6 +336,8 @@ class App:
     # --- update ------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         now = self.now
+        if self.net is not None:
+            self.net.update(self)
         for text, error in self.turns.poll(self.session):
             self.set_notice(text, error)
         if not (isinstance(self.overlay, NewGameCard) and self.overlay.first_launch):  # nothing moves before
@@ -377,7 +372,7 @@ class App:
         s, sess = self.settings, self.session
         can_play = self.human_can_play()
         held = s.mode == "bot-vs-bot" and self.paused and not self.step_requested
-        return build_frame(FrameFacts(
+        frame = build_frame(FrameFacts(
             now=self.now, settings=s, session=sess, caps=self.caps, theme=self.theme, names=self.names(),
             colours=(self.colour_of(0), self.colour_of(1)), can_play=can_play, hover=self.hover,
             key_cursor=self.key_cursor, animation=self.motion.animation, placed=self.motion.placed,
@@ -388,50 +383,12 @@ class App:
             search=self.turns.driver.search, notice=self.notice.notice if self.notice is not None else None,
             overlay=self.overlay, mouse=self.mouse, panel_open=self.panel_open, move_scroll=self.move_scroll,
         ))
-
-    # --- what the headless runs (screenshot, smoke test, frame benchmark) ask --------------------
-    def missing_analysis(self) -> list[str]:
-        """What the shown position still lacks from the engine for a faithful picture (empty: nothing)."""
-        if isinstance(self.overlay, NewGameCard):
-            return []  # the start screen: nothing is analysed behind it
-        return self.turns.missing_analysis(self.settings, self.session, self.caps)
-
-    def engine_problem(self) -> str | None:
-        """Why the engine will not deliver (unavailable, or it refused this game's searches)."""
-        return self.turns.problem(self.session.spec.name)
-
-    def engine_ready(self) -> bool:
-        return self.turns.driver.start() and self.turns.driver.is_ready
-
-    def hold_bots(self) -> None:
-        self.analysis_only = True
-
-    def hurry(self) -> None:
-        """Bots move at once and discs fall fast (smoke test, benchmarks)."""
-        self.turns.min_bot_delay, self.motion.gravity = 0.02, self.motion.gravity * 12
-
-    def clear_notice(self) -> None:
-        self.notice = None
-
-    def game_finished(self) -> bool:
-        return self.session.final_position.outcome.is_over and self.motion.animation is None
-
-    def moves_played(self) -> int:
-        return len(self.session.line)
-
-    def result_line(self) -> str:
-        outcome = self.session.final_position.outcome
-        result = "draw" if outcome.winner is None else f"{self.player_name(outcome.winner)} won"
-        return f"{result} ({self.session.line_text})"
-
-    def bot_iterations(self) -> int | None:
-        return self.turns.bot_iterations()
-
-    def save_png(self, path: Path) -> None:
-        window.save_png(self.screen, path)
+        return frame if self.net is None else self.net.decorate(frame, self.names())
 
     # --- shutdown -----------------------------------------------------------------------------
     def close(self) -> None:
+        if self.net is not None:
+            self.net.close()  # the seat (and the hosted game) is kept for a relaunch
         self.cancel_search()
         self.turns.driver.close()
         self.settings.window = self.screen.get_size()
@@ -445,6 +402,7 @@ def create_app(settings: Settings, session: Session, persist: bool = True, drive
     sounds = Sounds(enabled=settings.sound)
     driver = driver or EngineDriver(default_client_factory, threads=settings.search_threads or None)
     app = App(screen, settings, session, driver, sounds, persist, first_launch)
+    app.net = NetGame.resume(settings) if persist else None  # an unfinished network game: back to it
     for notice in notices or []:
         app.set_notice(notice, error=True)
     app.turns.driver.start()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pygame
 
+from game.ui import actions
 from game.ui.actions import Action, Command, CycleTheme, GoTo, Hover, LoadFile, MoveCursor, PlayMove, ScrollMoves
 from game.ui.eval_graph import ply_at
 from game.ui.frame import HelpCard, NewGameCard, Overlay
@@ -42,6 +43,7 @@ class InputContext:
     moves: int  # moves in the line
     move_scroll: int  # the move list's first visible row
     graph_plies: int
+    typing: bool = False  # the new-game dialog's text field takes the keys typed
 
 
 def actions_for(event: pygame.event.Event, layout: Layout, ctx: InputContext) -> list[Action]:
@@ -94,6 +96,15 @@ def _click(layout: Layout, ctx: InputContext, pixel: tuple[int, int], secondary:
     return []
 
 
+def _typed(key: int, mods: int, typed: str) -> list[Action]:
+    """A key in the dialog's text field: a character, Backspace, or Ctrl+V (paste)."""
+    if mods & (pygame.KMOD_CTRL | pygame.KMOD_META):
+        return [Command.PASTE] if key == pygame.K_v else []
+    if key == pygame.K_BACKSPACE:
+        return [Command.ERASE]
+    return [actions.TypeText(typed)] if typed and typed.isprintable() else []
+
+
 def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
     key, mods = event.key, event.mod
     typed = getattr(event, "unicode", "") or ""
@@ -104,6 +115,8 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
             return [Command.NEXT_PAGE]
         if isinstance(ctx.overlay, NewGameCard) and key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             return [Command.START]
+        if ctx.typing:
+            return _typed(key, mods, typed)
         return []
     if typed == "?" or (key == pygame.K_SLASH and mods & pygame.KMOD_SHIFT):
         return [Command.HELP]

@@ -1,4 +1,5 @@
-"""The new-game dialog's choices, without pygame: game, mode, your colour, who starts, bot levels, threads.
+"""The new-game dialog's choices, without pygame: game, mode, your colour, who starts, bot levels, threads,
+and for a network game: host or join, the address to join, where a hosted server listens.
 
 Nothing here changes the game on the board; ``apply_choice`` writes the settings when the player
 presses Start, and the app then starts the new game.
@@ -15,7 +16,12 @@ from game.capabilities import capabilities
 from game.ui.actions import DialogField
 from game.ui.game_choices import GAME_CHOICES
 from game.ui.players import MODE_LABELS, MODES, BotSetting
-from game.ui.settings import Settings
+from game.ui.settings import NET_ROLES, Settings
+
+NETWORK = "network"  # a dialog mode: the game is played on a server (the app then plays as hot-seat)
+DIALOG_MODES = (*MODES, NETWORK)
+DIALOG_MODE_LABELS = {**MODE_LABELS, NETWORK: "Network game"}
+MAX_ADDRESS = 80
 
 
 def cpu_cores() -> int:
@@ -35,13 +41,39 @@ class NewGameChoice:
     first: int  # vs-bot: 0 you start, 1 the bot starts; other modes: the colour that starts
     levels: tuple[BotSetting, BotSetting]  # vs-bot: levels[0] is the bot; bot vs bot: by colour
     threads: int  # 0: automatic
+    net_role: str = "host"  # network: "host" starts a server here, "join" connects to one
+    address: str = ""  # network join: HOST:PORT as typed
+    lan: bool = False  # network host: listen on the local network too
+
+    @property
+    def network(self) -> bool:
+        return self.mode == NETWORK
+
+    @property
+    def typing(self) -> bool:
+        """The address field takes the keys typed (a network game to join)."""
+        return self.network and self.net_role == "join"
+
+    def typed(self, text: str) -> NewGameChoice:
+        """The address with ``text`` (typed or pasted) added: spaces and control characters are left out."""
+        clean = "".join(ch for ch in text if ch.isprintable() and not ch.isspace())
+        return replace(self, address=(self.address + clean)[:MAX_ADDRESS])
+
+    def erased(self) -> NewGameChoice:
+        return replace(self, address=self.address[:-1])
 
     def changed(self, field: DialogField, direction: int, cores: int | None = None) -> NewGameChoice:
         """The choice with ``field`` moved one step (``direction`` -1 back, +1 forward)."""
         if field is DialogField.GAME:
             return replace(self, game=_step(GAME_CHOICES, self.game, direction))
         if field is DialogField.MODE:
-            return replace(self, mode=_step(MODES, self.mode, direction))
+            return replace(self, mode=_step(DIALOG_MODES, self.mode, direction))
+        if field is DialogField.NET_ROLE:
+            return replace(self, net_role=_step(NET_ROLES, self.net_role, direction))
+        if field is DialogField.ADDRESS:
+            return self  # a text field: typed into, not stepped
+        if field is DialogField.LISTEN:
+            return replace(self, lan=not self.lan)
         if field is DialogField.COLOUR:
             return replace(self, colour=1 - self.colour)
         if field is DialogField.STARTER:
@@ -70,25 +102,36 @@ class ChoiceRow:
     field: DialogField
     value: str
     enabled: bool
+    editable: bool = False  # a text field (the keys typed go there)
+    placeholder: bool = False  # an empty text field: ``value`` says what to type
 
 
 def choice_rows(choice: NewGameChoice, colour_names: tuple[str, str],
                 cores: int | None = None) -> tuple[ChoiceRow, ...]:
     """The dialog's rows, always the same ones in the same places (rows a mode does not use are disabled)."""
-    vs_bot, bots = choice.mode == "vs-bot", choice.mode == "bot-vs-bot"
+    vs_bot, bots, net = choice.mode == "vs-bot", choice.mode == "bot-vs-bot", choice.network
+    host, join = net and choice.net_role == "host", net and choice.net_role == "join"
     if vs_bot:
         starts = "You" if choice.first == 0 else "The bot"
         level, level2 = f"{choice.levels[0].label()}", "—"
     else:
-        starts = colour_names[choice.first]
+        starts = "Drawn by the server" if net else colour_names[choice.first]
         level = f"{colour_names[0]}: {choice.levels[0].label()}" if bots else "—"
         level2 = f"{colour_names[1]}: {choice.levels[1].label()}" if bots else "—"
     threads = f"Automatic ({auto_threads(cores)})" if choice.threads == 0 else str(choice.threads)
+    if join:
+        address = choice.address or "type HOST:PORT (e.g. 192.168.1.20:4242)"
+    else:
+        address = "shown when the game starts" if host else "—"
+    listen = ("Local network (other computers)" if choice.lan else "This computer only") if host else "—"
     return (
-        ChoiceRow(DialogField.GAME, title_of(choice.game), True),
-        ChoiceRow(DialogField.MODE, MODE_LABELS[choice.mode], True),
+        ChoiceRow(DialogField.GAME, "Chosen by the host" if join else title_of(choice.game), not join),
+        ChoiceRow(DialogField.MODE, DIALOG_MODE_LABELS[choice.mode], True),
+        ChoiceRow(DialogField.NET_ROLE, ("Host a game" if host else "Join a game") if net else "—", net),
+        ChoiceRow(DialogField.ADDRESS, address, join, editable=join, placeholder=join and not choice.address),
+        ChoiceRow(DialogField.LISTEN, listen, host),
         ChoiceRow(DialogField.COLOUR, colour_names[choice.colour] if vs_bot else "—", vs_bot),
-        ChoiceRow(DialogField.STARTER, starts, True),
+        ChoiceRow(DialogField.STARTER, starts, not net),
         ChoiceRow(DialogField.LEVEL, level, vs_bot or bots),
         ChoiceRow(DialogField.LEVEL2, level2, bots),
         ChoiceRow(DialogField.THREADS, threads, True),
@@ -115,14 +158,21 @@ def choice_from_settings(settings: Settings) -> NewGameChoice:
         levels = (by_colour[0], by_colour[1])
         first = swap  # the colour of the first player
     game = settings.game if settings.game in GAME_CHOICES else GAME_CHOICES[0]
-    return NewGameChoice(game, settings.mode, colour, first, levels, settings.search_threads)
+    mode = NETWORK if settings.network else settings.mode
+    return NewGameChoice(game, mode, colour, first, levels, settings.search_threads, settings.net_role,
+                         settings.net_address, settings.net_lan)
 
 
 def apply_choice(settings: Settings, choice: NewGameChoice) -> None:
     """Write the chosen setup into ``settings`` (player 0 always moves first)."""
     settings.game = choice.game
-    settings.mode = choice.mode
     settings.search_threads = choice.threads
+    settings.network = choice.network
+    settings.net_role, settings.net_address, settings.net_lan = choice.net_role, choice.address, choice.lan
+    if choice.network:  # both players are people; the server says who moves first
+        settings.mode, settings.human_player, settings.swap_colours = "hotseat", 0, False
+        return
+    settings.mode = choice.mode
     if choice.mode == "vs-bot":
         human = 0 if choice.first == 0 else 1
         settings.human_player = human

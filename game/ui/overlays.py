@@ -122,6 +122,9 @@ def new_game_layout(size: tuple[int, int], card_state: NewGameCard) -> CardLayou
     rows = card_state.rows
     compact = size[1] < 520
     row_h, gap = (24, 4) if compact else (32, 8)
+    if compact and 62 + len(rows) * (row_h + gap) + row_h > size[1] - 16:  # a small window: tighter rows
+        gap = 2
+        row_h = max(14, (size[1] - 16 - 62 - len(rows) * gap) // (len(rows) + 1))
     card = _card_rect(size, 520, 70 + len(rows) * (row_h + gap) + row_h + 40)
     label_w = min(160, card.width // 3)
     y = card.top + (44 if compact else 56)
@@ -130,8 +133,11 @@ def new_game_layout(size: tuple[int, int], card_state: NewGameCard) -> CardLayou
     for r in rows:
         labels.append((r.field.value, pygame.Rect(card.left + 20, y, label_w - 8, row_h), r.enabled))
         rect = pygame.Rect(card.left + 20 + label_w, y, card.width - 40 - label_w, row_h)
-        buttons.append(Button(rect, r.value, ChangeChoice(r.field, 1), ChangeChoice(r.field, -1), enabled=r.enabled,
-                              style="cycle"))
+        if r.editable:  # the address to join: typed into (a click on it changes nothing)
+            buttons.append(Button(rect, r.value, ChangeChoice(r.field, 0), style="hint" if r.placeholder else "field"))
+        else:
+            buttons.append(Button(rect, r.value, ChangeChoice(r.field, 1), ChangeChoice(r.field, -1),
+                                  enabled=r.enabled, style="cycle"))
         y += row_h + gap
     left_r, right_r = row_rects(card.right - 20 - 250, card.bottom - 14 - row_h, 250, row_h, 2, 10)
     buttons.append(Button(right_r, "Start", Command.START, active=True))
@@ -154,6 +160,8 @@ def draw_new_game(surface: pygame.Surface, card_state: NewGameCard, layout: Card
         draw_button(surface, b, theme, mouse, 13)
     start = layout.buttons[-1].rect
     room = start.left - card.left - 30
-    hint, size = text.first_fitting(("Enter starts · Esc cancels", "Enter · Esc"), 12, room)
+    hints = ("Type or paste the address · Enter starts", "Enter starts · Esc cancels", "Enter · Esc") \
+        if any(b.style in ("field", "hint") for b in layout.buttons) else ("Enter starts · Esc cancels", "Enter · Esc")
+    hint, size = text.first_fitting(hints, 12, room)
     if text.fits(hint, size, room):
         text.draw(surface, hint, size, theme.text_dim, (card.left + 20, start.centery), "midleft")

@@ -23,6 +23,7 @@ APP_NAME = "connect4-mcts"
 SETTINGS_FILE = "settings.json"
 AUTOSAVE_FILE = "autosave.json"
 THEME_KEYS = ("classic", "dark", "colorblind")
+NET_ROLES = ("host", "join")
 MIN_WINDOW = (720, 520)
 DEFAULT_WINDOW = (1120, 760)
 
@@ -65,6 +66,13 @@ class Settings:
     window: tuple[int, int] = DEFAULT_WINDOW
     game: str = "connect4"
     search_threads: int = 0  # engine search threads; 0: all cores but one (the engine option is wired by the lead)
+    # network play (game.ui.net_game): the dialog's choices, and the game under way to come back to
+    network: bool = False  # the last game chosen was a network game (the dialog opens on it)
+    net_role: str = "host"  # "host" (this app starts a server) or "join"
+    net_address: str = ""  # the HOST:PORT typed to join
+    net_lan: bool = False  # the hosted server listens on the local network, not only on this computer
+    net_server: str = ""  # the unfinished network game: its server (HOST:PORT; "" none)
+    net_token: str = ""  # ... and our seat token there
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -95,6 +103,8 @@ class Settings:
             raise ValueError(f"setting 'mode' has a bad value {s.mode!r}")
         if s.theme not in THEME_KEYS:
             raise ValueError(f"setting 'theme' has a bad value {s.theme!r}")
+        if s.net_role not in NET_ROLES:
+            raise ValueError(f"setting 'net_role' has a bad value {s.net_role!r}")
         if s.human_player not in (0, 1):
             raise ValueError(f"setting 'human_player' has a bad value {s.human_player!r}")
         return s

@@ -50,7 +50,12 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         return row_rects(left, y, width, row_h, count, gap)
 
     heading(f"PLAYERS · {m.mode_label.upper()}")
+    net = m.network
     for player, p in enumerate(m.players):
+        if net is not None:
+            who = "?" if net.you is None else ("You" if player == net.you else "Opponent")
+            row(Button(rects(1)[0], f"{p.name} · {who}", None, style="flat", swatch=p.colour))
+            continue
         if p.bot_label is None:
             row(Button(rects(1)[0], f"{p.name} · Human", None, style="flat", swatch=p.colour))
             continue
@@ -73,6 +78,9 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
     y += 4
     top_row = [("New… N", Command.NEW_GAME, True, False), ("Undo U", Command.UNDO, m.can_undo, False),
                ("Redo R", Command.REDO, m.can_redo, False)]
+    if net is not None:  # undo and redo would fork the shared game: the protocol's resign and draw instead
+        top_row[1:] = [("Resign", Command.RESIGN, net.can_resign, False),
+                       (net.draw_label, Command.OFFER_DRAW, net.can_draw, False)]
     if m.bot_vs_bot:
         top_row += [("Resume P" if m.paused else "Pause P", Command.PAUSE, True, m.paused),
                     ("Step S", Command.STEP, m.can_step, False)]
@@ -83,7 +91,7 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         Button(nav[1], "‹", Command.PREV, enabled=not m.at_start, tooltip="Back (PgUp, Ctrl+←)"),
         Button(nav[2], "›", Command.NEXT, enabled=not m.at_end, tooltip="Forward (PgDn, Ctrl+→)"),
         Button(nav[3], "›|", Command.LAST, enabled=not m.at_end, tooltip="Latest move (End)"),
-        Button(nav[4].union(nav[5]), "Continue C", Command.CONTINUE, enabled=not m.at_end,
+        Button(nav[4].union(nav[5]), "Continue C", Command.CONTINUE, enabled=not m.at_end and net is None,
                tooltip="Play on from the shown position"))
     toggles = rects(4)
     row(Button(toggles[0], "Heat H", Command.HEATMAP, active=m.heatmap, tooltip="Visit heatmap (H)"),

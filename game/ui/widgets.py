@@ -15,7 +15,7 @@ from game.ui.themes import Color, Theme, mix
 
 ARROW_W = 26  # the clickable width of a selector's arrows
 
-ButtonStyle = Literal["button", "cycle", "flat"]
+ButtonStyle = Literal["button", "cycle", "flat", "field", "hint"]  # field: a text box; hint: an empty one
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,9 @@ def draw_button(surface: pygame.Surface, b: Button, theme: Theme, mouse: tuple[i
         bg = mix(theme.button, theme.accent, 0.4 if hover else 0.28)
     else:
         bg = theme.button_hover if hover else theme.button
+    if b.style in ("field", "hint"):
+        _draw_field(surface, b, theme, font_size)
+        return
     if b.style != "flat" or hover or b.active:
         pygame.draw.rect(surface, bg, b.rect, border_radius=7)
     colour = theme.button_text if b.enabled else mix(theme.button_text, theme.button, 0.6)
@@ -67,6 +70,22 @@ def draw_button(surface: pygame.Surface, b: Button, theme: Theme, mouse: tuple[i
     else:
         text.draw(surface, b.label, font_size, colour, b.rect.center, "center", bold=b.active,
                   width=b.rect.width - 8)
+
+
+def _draw_field(surface: pygame.Surface, b: Button, theme: Theme, font_size: int) -> None:
+    """A text box with its caret (``hint``: the box is empty and shows what to type, dimmed)."""
+    pygame.draw.rect(surface, theme.panel, b.rect, border_radius=5)
+    pygame.draw.rect(surface, theme.accent, b.rect, width=2, border_radius=5)
+    left = b.rect.left + 10
+    if b.style == "hint":
+        caret_x = left
+        text.draw(surface, b.label, font_size, theme.text_dim, (left + 4, b.rect.centery), "midleft",
+                  width=b.rect.width - 24)
+    else:
+        drawn = text.draw(surface, b.label, font_size, theme.text, (left, b.rect.centery), "midleft",
+                          width=b.rect.width - 24)
+        caret_x = drawn.right + 2
+    pygame.draw.line(surface, theme.text, (caret_x, b.rect.top + 6), (caret_x, b.rect.bottom - 7), 2)
 
 
 def row_rects(left: int, top: int, width: int, height: int, count: int, gap: int = 6) -> list[pygame.Rect]:

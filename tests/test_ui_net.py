@@ -1,0 +1,208 @@
+"""Network play in the app (headless, SDL dummy): two app sessions on a real server on 127.0.0.1.
+
+The host app starts ``main.py serve`` as its child process (its games in a temporary SQLite file); the
+other app joins through the new-game dialog's address field. A whole game, a client that dies and comes
+back with its seat token, and the server SIGKILLed mid-game (the host app starts it again) are played
+through the app's own actions, every frame stepped as the window would.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from test_ui_fakes import make_test_app
+
+from game.ui.actions import ChangeChoice, Command, DialogField, PlayMove, TypeText
+from game.ui.frame import NewGameCard
+from game.ui.game_app import App, shutdown
+from game.ui.net_game import NetGame
+
+pytestmark = pytest.mark.timeout(90)
+WIN_FOR_FIRST = (3, 3, 2, 2, 1, 1, 0)  # columns 4 4 3 3 2 2 1: the first player wins on the last one
+
+
+@pytest.fixture
+def server_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    db = tmp_path / "games.sqlite3"
+    monkeypatch.setenv("CONNECT4_SERVER_DB", str(db))
+    monkeypatch.setenv("CONNECT4_HOST_PORT", "0")  # any free port: tests never fight over 4242
+    return db
+
+
+def pump(apps: list[App], until: Callable[[], bool], timeout: float = 20.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not until():
+        if time.monotonic() > deadline:
+            states = [(a.net.state, a.net.detail) if a.net else None for a in apps]
+            raise AssertionError(f"timed out waiting for {what}: {states}")
+        for app in apps:
+            app.step([])
+        time.sleep(0.01)
+
+
+def choose_network(app: App, join_address: str | None) -> None:
+    """Through the dialog: Mode -> Network game, Host or Join (typing the address), Start."""
+    app.apply(Command.NEW_GAME)
+    while app.choice is not None and not app.choice.network:
+        app.apply(ChangeChoice(DialogField.MODE, 1))
+    if join_address is not None:
+        app.apply(ChangeChoice(DialogField.NET_ROLE, 1))
+        assert app.choice is not None and app.choice.typing
+        for ch in join_address:
+            app.apply(TypeText(ch))
+    app.step([])
+    assert isinstance(app.overlay, NewGameCard)
+    app.apply(Command.START)
+
+
+def host_and_join() -> tuple[App, App]:
+    host, _ = make_test_app()
+    choose_network(host, None)
+    assert host.net is not None
+    pump([host], lambda: host.net is not None and host.net.share is not None, what="the hosted server")
+    assert host.net.share is not None
+    guest, _ = make_test_app()
+    choose_network(guest, host.net.share)
+    apps = [host, guest]
+    pump(apps, all_in(apps, "playing"), what="both seated")
+    return host, guest
+
+
+def mover(apps: list[App]) -> App:
+    to_move = apps[0].session.position.to_move
+    return next(a for a in apps if a.net is not None and a.net.you == to_move)
+
+
+def play(apps: list[App], columns: tuple[int, ...]) -> None:
+    """Each column played by the app whose turn it is; every app must see every move."""
+    for column in columns:
+        app = mover(apps)
+        other = next(a for a in apps if a is not app)
+        assert not other.human_can_play()  # only the side to move may play
+        expected = [*app.session.line, column]
+        app.apply(PlayMove(column))
+        pump(apps, lambda want=expected: all(a.session.line == want for a in apps),  # type: ignore[misc]
+             what=f"move {len(expected)}")
+
+
+def drop(app: App) -> None:
+    """The app's process dies: its connection and its hosted server go, with no goodbye."""
+    if app.net is not None:
+        app.net.close()
+        app.net = None
+    app.turns.driver.close()
+
+
+def stop_all(apps: list[App]) -> None:
+    """The apps share one (dummy) display: drop all, then close the window once."""
+    for app in apps:
+        drop(app)
+    shutdown(apps[0])
+
+
+def all_in(apps: list[App], state: str) -> Callable[[], bool]:
+    return lambda: all(a.net is not None and a.net.state == state for a in apps)
+
+
+@pytest.fixture
+def pair(server_db: Path) -> Iterator[list[App]]:
+    """A host app and a guest app seated in one game (the list takes a relaunched app too)."""
+    apps = list(host_and_join())
+    yield apps
+    stop_all(apps)
+
+
+def test_two_apps_play_a_whole_game_over_loopback(pair: list[App]) -> None:
+    host, guest = apps = pair
+    assert {host.net.you, guest.net.you} == {0, 1}  # type: ignore[union-attr]
+    assert "Waiting" not in host.snapshot().status.texts[0]
+    play(apps, WIN_FOR_FIRST)
+    pump(apps, all_in(apps, "over"), what="game over")
+    assert host.session.line == guest.session.line == list(WIN_FOR_FIRST)
+    winner = next(a for a in apps if a.net is not None and a.net.you == 0)  # seat 1 moved first
+    loser = next(a for a in apps if a is not winner)
+    pump(apps, lambda: winner.snapshot().banner is not None, what="the banner")
+    assert winner.snapshot().status.texts[0].endswith("you win!")
+    assert loser.snapshot().status.texts[0].endswith("you lose")
+    assert not winner.human_can_play() and not loser.human_can_play()
+
+
+def test_undo_is_not_a_fork_and_resign_ends_the_game(pair: list[App]) -> None:
+    host, guest = apps = pair
+    play(apps, (3, 4))
+    panel = host.snapshot().panel
+    assert panel.network is not None and panel.network.can_resign
+    host.apply(Command.UNDO)
+    host.apply(Command.CONTINUE)
+    host.apply(Command.PREV)
+    host.apply(PlayMove(0))  # viewing an earlier move: no side line in a shared game
+    pump(apps, lambda: True)
+    assert len(host.session.line) == len(guest.session.line) == 2
+    host.apply(Command.LAST)
+    host.apply(Command.RESIGN)
+    pump(apps, all_in(apps, "over"), what="the resignation")
+    assert guest.snapshot().status.texts[0].endswith("resigned: you win!")
+
+
+def test_a_client_killed_mid_game_comes_back_with_its_token(pair: list[App]) -> None:
+    host, guest = apps = pair
+    play(apps, WIN_FOR_FIRST[:3])
+    settings = guest.settings
+    assert settings.net_token and settings.net_server
+    drop(guest)  # the seat is kept on the server
+    pump([host], lambda: host.net is not None and host.net.opponent_away, what="the drop to be told")
+    if host.net is not None and host.net.you == host.session.position.to_move:
+        host.apply(PlayMove(WIN_FOR_FIRST[3]))  # the host moves while the guest is away
+        pump([host], lambda: len(host.session.line) == 4)
+    again, _ = make_test_app()  # a relaunched app: its settings hold the server and the token
+    again.settings.net_server, again.settings.net_token = settings.net_server, settings.net_token
+    again.settings.net_role = "join"
+    again.net = NetGame.resume(again.settings)
+    apps[1] = again  # stopped with the others at the end
+    pump(apps, lambda: again.net is not None and again.net.state == "playing"
+         and again.session.line == host.session.line, what="the resume")
+    assert again.net is not None and host.net is not None and {again.net.you, host.net.you} == {0, 1}
+    play(apps, WIN_FOR_FIRST[len(host.session.line):])
+    pump(apps, all_in(apps, "over"), what="game over")
+    assert host.session.line == again.session.line == list(WIN_FOR_FIRST)
+
+
+def test_the_server_sigkilled_mid_game_is_restarted_and_the_game_resumes(pair: list[App]) -> None:
+    host, guest = apps = pair
+    play(apps, WIN_FOR_FIRST[:4])
+    assert host.net is not None and host.net.server is not None
+    old_pid = host.net.server.pid
+    assert old_pid is not None
+    os.kill(old_pid, signal.SIGKILL)
+    pump(apps, lambda: guest.net is not None and guest.net.state == "lost", what="the drop")
+    assert "Reconnecting" in guest.snapshot().status.texts[1]
+    pump(apps, lambda: all(a.net is not None and a.net.state == "playing" for a in apps)
+         and host.net is not None and host.net.server is not None and host.net.server.pid != old_pid,
+         timeout=30, what="the server restarted and both back")
+    assert host.session.line == guest.session.line == list(WIN_FOR_FIRST[:4])
+    play(apps, WIN_FOR_FIRST[4:])
+    pump(apps, all_in(apps, "over"), what="game over")
+    assert host.session.line == guest.session.line == list(WIN_FOR_FIRST)
+
+
+def test_joining_nowhere_says_so_and_a_bad_address_keeps_the_dialog(server_db: Path) -> None:
+    app, _ = make_test_app()
+    try:
+        choose_network(app, "nonsense")
+        assert isinstance(app.overlay, NewGameCard) and app.net is None  # the dialog stays, with a notice
+        assert app.notice is not None and "HOST:PORT" in app.notice.notice.text
+        assert app.choice is not None and app.choice.address == "nonsense"  # kept, to be corrected
+        for _ in range(len("nonsense")):
+            app.apply(Command.ERASE)
+        for ch in "127.0.0.1:1":  # nothing listens on port 1
+            app.apply(TypeText(ch))
+        app.apply(Command.START)
+        pump([app], lambda: app.net is not None and app.net.state == "gone", what="the refusal")
+        assert "cannot reach 127.0.0.1:1" in app.snapshot().status.texts[0]
+    finally:
+        stop_all([app])
