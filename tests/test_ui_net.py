@@ -74,8 +74,10 @@ def host_and_join() -> tuple[App, App]:
 
 
 def mover(apps: list[App]) -> App:
-    to_move = apps[0].session.position.to_move
-    return next(a for a in apps if a.net is not None and a.net.you == to_move)
+    to_move = apps[0].session.final_position.to_move
+    found = [a for a in apps if a.net is not None and a.net.you == to_move]
+    assert len(found) == 1, f"{to_move} to move; seats {[(a.net.you, a.net.state) if a.net else None for a in apps]}"
+    return found[0]
 
 
 def play(apps: list[App], columns: tuple[int, ...]) -> None:
