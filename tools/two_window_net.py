@@ -75,6 +75,14 @@ class Twin:
         self.app.apply(Command.NEW_GAME)
         return where
 
+    def card_region(self) -> tuple[int, int, int, int]:
+        """Where the dialog is drawn (it opens or closes there)."""
+        self.app.apply(Command.NEW_GAME)
+        self.app.step([])
+        card = self.app.layout.card
+        assert card is not None
+        return (card.rect.left + 20, card.rect.top + 10, card.rect.width - 40, 40)
+
     def column(self, column: int) -> tuple[int, int]:
         self.app.overlay = None
         self.app.step([])
@@ -109,6 +117,29 @@ class Desktop:
         self.x("click", "1")
         time.sleep(0.25)
 
+    def crop(self, window: str, rect: tuple[int, int, int, int], path: Path) -> None:
+        x, y, w, h = rect
+        subprocess.run(["import", "-window", window, "-crop", f"{w}x{h}+{x}+{y}", "+repage", str(path)],
+                       env=self.env, capture_output=True, timeout=30)
+
+    def click_until_changed(self, window: str, at: tuple[int, int], region: tuple[int, int, int, int]) -> None:
+        """Click, and click again (at most 3 times) while ``region`` of the window stays the same: a window
+        still starting (or a loaded machine) may miss the first click."""
+        with tempfile.TemporaryDirectory() as tmp:
+            before, after = Path(tmp) / "before.png", Path(tmp) / "after.png"
+            self.crop(window, region, before)
+            for _ in range(3):
+                self.click(window, at)
+                deadline = time.monotonic() + 4.0
+                while time.monotonic() < deadline:
+                    self.crop(window, region, after)
+                    diff = subprocess.run(["compare", "-metric", "AE", str(before), str(after), "null:"],
+                                          env=self.env, capture_output=True, text=True)
+                    if diff.returncode == 1:
+                        return
+                    time.sleep(0.3)
+        raise RuntimeError(f"the window did not answer a click at {at}")
+
     def type(self, window: str, text: str) -> None:
         self.x("windowfocus", "--sync", window)
         self.x("type", "--delay", "60", text)
@@ -129,13 +160,13 @@ class Player:
 
     def launch(self) -> None:
         env = dict(self.desk.env, **self.env, CONNECT4_CONFIG_DIR=str(self.config), SDL_AUDIODRIVER="dummy")
-        self.proc = subprocess.Popen([sys.executable, str(ROOT / "main.py")], cwd=ROOT, env=env,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=open(self.config / f"stderr-{time.time():.0f}.txt", "wb"))
+        with open(self.config / f"stderr-{time.time():.0f}.txt", "wb") as log:
+            self.proc = subprocess.Popen([sys.executable, str(ROOT / "main.py")], cwd=ROOT, env=env,
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
         self.window = self.desk.window_of(self.proc.pid)
         self.desk.x("windowmove", self.window, str(self.place[0]), str(self.place[1]))
         self.desk.x("windowsize", self.window, str(self.size[0]), str(self.size[1]))  # below the saved minimum too
-        time.sleep(2.0)  # the first frames
+        time.sleep(4.0)  # the first frames (the engine starts beside it)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -194,16 +225,17 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         host.launch()
         guest.launch()
         print(f"[{tag}] A hosts through the dialog", flush=True)
-        desk.click(host.window, twin.open_dialog())
+        card = twin.card_region()
+        desk.click_until_changed(host.window, twin.open_dialog(), card)
         for _ in range(2):  # Human vs Bot -> Bot vs Bot -> Network game
             desk.click(host.window, twin.button(ChangeChoice(DialogField.MODE, 1)))
         desk.shot(host.window, f"{tag}-01-host-dialog")
-        desk.click(host.window, twin.button(Command.START))
+        desk.click_until_changed(host.window, twin.button(Command.START), card)
         wait_for("A's server", lambda: _listening(port), 30)
         time.sleep(1.0)
         desk.shot(host.window, f"{tag}-02-host-waiting")
         print(f"[{tag}] B joins 127.0.0.1:{port}", flush=True)
-        desk.click(guest.window, twin.open_dialog())
+        desk.click_until_changed(guest.window, twin.open_dialog(), card)
         for _ in range(2):
             desk.click(guest.window, twin.button(ChangeChoice(DialogField.MODE, 1)))
         desk.click(guest.window, twin.button(ChangeChoice(DialogField.NET_ROLE, 1)))  # Host -> Join
@@ -211,7 +243,7 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         desk.type(guest.window, f"127.0.0.1:{port}")
         time.sleep(0.5)
         desk.shot(guest.window, f"{tag}-03-join-dialog")
-        desk.click(guest.window, twin.button(Command.START))
+        desk.click_until_changed(guest.window, twin.button(Command.START), card)
         wait_for("the game to start", lambda: stored_game(db) is not None, 30)
         time.sleep(1.5)
         desk.shot(host.window, f"{tag}-04-host-started")
@@ -226,9 +258,16 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
             if ply == KILL_SERVER_AFTER:
                 _kill_server(host, guest, desk, port, tag)
             mover = host if seat_of[host.name] == ply % 2 + 1 else guest
-            desk.click(mover.window, twin.column(column))
-            taken = wait_for(f"move {ply + 1} in the server's file",
-                             lambda n=ply + 1: len((stored_game(db) or ([], [], None))[0]) >= n, 30)
+            taken = 0.0
+            for attempt in range(3):  # a missed click is clicked again (out of turn it would change nothing)
+                desk.click(mover.window, twin.column(column))
+                try:
+                    taken += wait_for(f"move {ply + 1} in the server's file", _stored_at_least(db, ply + 1), 10)
+                    break
+                except RuntimeError:
+                    if attempt == 2:
+                        raise
+                    taken += 10
             print(f"[{tag}] move {ply + 1}: {mover.name} clicked column {column + 1}, stored after {taken:.2f} s",
                   flush=True)
             time.sleep(0.8)  # the disc falls in both windows
@@ -244,6 +283,10 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         for p in players:
             p.kill()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _stored_at_least(db: Path, moves: int) -> Callable[[], bool]:
+    return lambda: len((stored_game(db) or ([], [], None))[0]) >= moves
 
 
 def _listening(port: int) -> bool:
