@@ -8,6 +8,7 @@ through the app's own actions, every frame stepped as the window would.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -21,6 +22,7 @@ from game.ui.actions import ChangeChoice, Command, DialogField, PlayMove, TypeTe
 from game.ui.frame import NewGameCard
 from game.ui.game_app import App, shutdown
 from game.ui.net_game import NetGame
+from game.ui.settings import Settings
 
 pytestmark = pytest.mark.timeout(90)
 WIN_FOR_FIRST = (3, 3, 2, 2, 1, 1, 0)  # columns 4 4 3 3 2 2 1: the first player wins on the last one
@@ -206,5 +208,61 @@ def test_joining_nowhere_says_so_and_a_bad_address_keeps_the_dialog(server_db: P
         app.apply(Command.START)
         pump([app], lambda: app.net is not None and app.net.state == "gone", what="the refusal")
         assert "cannot reach 127.0.0.1:1" in app.snapshot().status.texts[0]
+    finally:
+        stop_all([app])
+
+
+def test_a_draw_offered_and_accepted_ends_the_game_agreed(pair: list[App]) -> None:
+    host, guest = apps = pair
+    play(apps, (3,))
+    offerer = mover(apps)  # the side to move offers; the other accepts
+    other = next(a for a in apps if a is not offerer)
+    offerer.apply(Command.OFFER_DRAW)
+    assert offerer.snapshot().panel.network is not None
+    assert offerer.snapshot().panel.network.draw_label == "Draw offered"  # type: ignore[union-attr]
+    pump(apps, lambda: other.net is not None and other.net.draw_offered_by == "them", what="the offer")
+    assert other.snapshot().panel.network.draw_label == "Accept draw"  # type: ignore[union-attr]
+    other.apply(Command.OFFER_DRAW)
+    pump(apps, all_in(apps, "over"), what="the agreed draw")
+    assert host.snapshot().status.texts[0] == guest.snapshot().status.texts[0] == "Draw agreed"
+
+
+def test_the_joiner_plays_the_hosts_game(server_db: Path) -> None:
+    host, _ = make_test_app()
+    host.apply(Command.NEW_GAME)
+    while host.choice is not None and host.choice.game != "uttt":
+        host.apply(ChangeChoice(DialogField.GAME, 1))
+    host.apply(Command.CLOSE)
+    host.settings.game = "uttt"
+    apps = [host]
+    try:
+        host.choice = None
+        choose_network(host, None)
+        assert host.session.spec.name == "uttt"
+        pump([host], lambda: host.net is not None and host.net.share is not None, what="the hosted server")
+        guest, _ = make_test_app()  # a Connect 4 app: it learns the game from the server
+        apps.append(guest)
+        choose_network(guest, host.net.share)  # type: ignore[union-attr]
+        pump(apps, all_in(apps, "playing"), what="both seated")
+        assert guest.session.spec.name == "uttt"
+        play(apps, (40,))  # the centre
+        reply = guest.session.position.legal_moves()[0]
+        play(apps, (reply,))
+        assert guest.session.line == host.session.line == [40, reply]
+    finally:
+        stop_all(apps)
+
+
+def test_the_network_choices_are_kept_in_the_settings(server_db: Path) -> None:
+    app, _ = make_test_app()
+    try:
+        choose_network(app, "10.0.0.7:5000")
+        assert app.settings.network and app.settings.net_role == "join" and app.settings.net_address == "10.0.0.7:5000"
+        reread = Settings.from_dict(json.loads(app.settings.to_json()))
+        app.settings = reread
+        app.apply(Command.NEW_GAME)
+        assert app.choice is not None and app.choice.typing and app.choice.address == "10.0.0.7:5000"
+        with pytest.raises(ValueError, match="net_role"):
+            Settings.from_dict({"net_role": "spy"})
     finally:
         stop_all([app])
