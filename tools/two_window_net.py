@@ -68,6 +68,11 @@ class Twin:
                 return (b.rect.right - 30, b.rect.centery) if isinstance(action, ChangeChoice) else b.rect.center
         raise LookupError(f"no button for {action}")
 
+    def has(self, action: object) -> bool:
+        self.app.overlay = None
+        self.app.step([])
+        return any(b.action == action for b in self.app.layout.buttons)
+
     def open_dialog(self) -> tuple[int, int]:
         self.app.overlay = None
         self.app.step([])
@@ -164,9 +169,16 @@ class Player:
             self.proc = subprocess.Popen([sys.executable, str(ROOT / "main.py")], cwd=ROOT, env=env,
                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
         self.window = self.desk.window_of(self.proc.pid)
-        self.desk.x("windowmove", self.window, str(self.place[0]), str(self.place[1]))
-        self.desk.x("windowsize", self.window, str(self.size[0]), str(self.size[1]))  # below the saved minimum too
         time.sleep(4.0)  # the first frames (the engine starts beside it)
+        for _ in range(10):  # placed and sized (below the saved minimum too); a window still mapping may ignore it
+            self.desk.x("windowmove", self.window, str(self.place[0]), str(self.place[1]))
+            self.desk.x("windowsize", self.window, str(self.size[0]), str(self.size[1]))
+            time.sleep(0.5)
+            if f"Geometry: {self.size[0]}x{self.size[1]}" in self.desk.x("getwindowgeometry", self.window):
+                break
+        else:
+            raise RuntimeError(f"window {self.name} could not be sized {self.size}")
+        time.sleep(1.0)
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -253,6 +265,11 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         seat_of = {host.name: tokens.index(host.token()) + 1, guest.name: tokens.index(guest.token()) + 1}
         print(f"[{tag}] seats: A {seat_of['A']}, B {seat_of['B']}", flush=True)
         for ply, column in enumerate(GAME):
+            if ply == 2 and twin.has(Command.PANEL):  # a narrow window: the panel (resign, draw) behind Menu
+                desk.click(host.window, twin.button(Command.PANEL))
+                time.sleep(0.8)
+                desk.shot(host.window, f"{tag}-05b-host-menu")
+                desk.click(host.window, twin.button(Command.PANEL))
             if ply == KILL_CLIENT_AFTER:
                 _kill_and_relaunch(guest, host, desk, tag)
             if ply == KILL_SERVER_AFTER:

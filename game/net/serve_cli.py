@@ -35,9 +35,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _shared_address(host: str) -> str:
-    """The address other computers use: this machine's name lookup when listening on every interface."""
+    """The address other computers use when listening on every interface: the address of the interface
+    that routes out (a UDP socket's connect sends nothing), else this machine's name lookup (which on
+    many systems answers a loopback address, useless to another computer)."""
     if host not in ("0.0.0.0", "::", ""):
         return host
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
+        address = str(probe.getsockname()[0])
+        if not address.startswith("127.") and address != "0.0.0.0":
+            return address
     try:
         return socket.gethostbyname(socket.gethostname())
     except OSError:
