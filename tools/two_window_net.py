@@ -218,7 +218,7 @@ def wait_for(what: str, check: Callable[[], bool], timeout: float = 60.0) -> flo
     return time.monotonic() - start
 
 
-def run(size: tuple[int, int], out: Path, display: str) -> int:
+def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> int:
     out.mkdir(parents=True, exist_ok=True)
     tag = f"{size[0]}x{size[1]}"
     work = Path(tempfile.mkdtemp(prefix="two-window-"))
@@ -252,7 +252,13 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
             desk.click(guest.window, twin.button(ChangeChoice(DialogField.MODE, 1)))
         desk.click(guest.window, twin.button(ChangeChoice(DialogField.NET_ROLE, 1)))  # Host -> Join
         desk.click(guest.window, twin.button(ChangeChoice(DialogField.ADDRESS, 0)))
-        desk.type(guest.window, f"127.0.0.1:{port}")
+        if paste:  # the address through the clipboard: Ctrl+V in the field
+            subprocess.run(["xclip", "-selection", "clipboard"], input=f"127.0.0.1:{port}".encode(), env=desk.env,
+                           timeout=10)
+            desk.x("windowfocus", "--sync", guest.window)
+            desk.x("key", "ctrl+v")
+        else:
+            desk.type(guest.window, f"127.0.0.1:{port}")
         time.sleep(0.5)
         desk.shot(guest.window, f"{tag}-03-join-dialog")
         desk.click_until_changed(guest.window, twin.button(Command.START), card)
@@ -344,10 +350,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1600x1000", help="window size WxH (default 1600x1000)")
     parser.add_argument("--out", type=Path, default=Path("/work/shots21"))
+    parser.add_argument("--paste", action="store_true",
+                        help="B pastes the address (xclip, Ctrl+V) instead of typing it")
     parser.add_argument("--display", default=None, help="a running X display (default: start Xvfb :71)")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.lower().split("x"))
-    missing = [tool for tool in ("xdotool", "import", "Xvfb") if shutil.which(tool) is None]
+    needed = ("xdotool", "import", "Xvfb", *(("xclip",) if args.paste else ()))
+    missing = [tool for tool in needed if shutil.which(tool) is None]
     if missing:
         print(f"error: missing {', '.join(missing)} (apt-get install -y xvfb xdotool imagemagick)", file=sys.stderr)
         return 2
@@ -359,7 +368,7 @@ def main() -> int:
                                  "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1.0)
     try:
-        return run((size[0], size[1]), args.out, display)
+        return run((size[0], size[1]), args.out, display, args.paste)
     finally:
         if xvfb is not None:
             xvfb.terminate()
