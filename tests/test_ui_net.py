@@ -159,7 +159,7 @@ def test_a_client_killed_mid_game_comes_back_with_its_token(pair: list[App]) -> 
     settings = guest.settings
     assert settings.net_token and settings.net_server
     drop(guest)  # the seat is kept on the server
-    pump([host], lambda: host.net is not None and host.net.opponent_away, what="the drop to be told")
+    pump([host], lambda: host.net is not None and host.net.away_until is not None, what="the drop to be told")
     if host.net is not None and host.net.you == host.session.position.to_move:
         host.apply(PlayMove(WIN_FOR_FIRST[3]))  # the host moves while the guest is away
         pump([host], lambda: len(host.session.line) == 4)

@@ -13,6 +13,7 @@ to it (a host starts its server again on the same port; the games live in the se
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from typing import Protocol
 
@@ -65,8 +66,8 @@ class NetGame:
         self.state = "starting" if self.server is not None else "connecting"
         self.you: int | None = None  # our player (0 moves first)
         self.detail = ""  # why the state is what it is (a drop's reason, a refusal)
-        self.retry_in_s = 0.0
-        self.opponent_away = False
+        self.retry_at = 0.0  # when the next reconnection try is due (time.monotonic)
+        self.away_until: float | None = None  # the opponent dropped: when its seat is given up
         self.draw_offered_by: str | None = None  # "you" or "them"
         self.result: ev.GameOver | None = None
         if address is not None:
@@ -145,13 +146,13 @@ class NetGame:
                 self.draw_offered_by = "them"
                 app.set_notice("Your opponent offers a draw: Accept draw in the panel")
             case ev.Opponent(news, grace_s):
-                self.opponent_away, self.retry_in_s = news == "away", grace_s
+                self.away_until = time.monotonic() + grace_s if news == "away" else None
             case ev.Refused(kind, message):
                 app.set_notice(f"The server refused: {kind} {message}", error=True)
                 if self.address is not None and kind == "illegal":
                     self.detail = message
             case ev.ConnectionLost(reason, retry_in_s, attempt):
-                self.state, self.detail, self.retry_in_s = "lost", reason, retry_in_s
+                self.state, self.detail, self.retry_at = "lost", reason, time.monotonic() + retry_in_s
                 if attempt == 1:
                     app.set_notice(f"Connection lost ({reason}): reconnecting…", error=True)
             case ev.Declined(message) | ev.Gone(message):
@@ -271,17 +272,18 @@ class NetGame:
         if self.state == "over":
             return self._result_texts(names)
         if self.state == "lost":
-            return (f"Connection lost · reconnecting (next try in {self.retry_in_s:g} s) · no move is lost",
-                    f"Reconnecting in {self.retry_in_s:g} s…", "Reconnecting…")
+            wait = max(0.0, self.retry_at - time.monotonic())
+            return (f"Connection lost · reconnecting (next try in {wait:.0f} s) · no move is lost",
+                    f"Reconnecting in {wait:.0f} s…", "Reconnecting…")
         if not frame.panel.at_end:
             return (f"Viewing move {frame.cursor} of {len(frame.moves)} · End returns to the game",
                     f"Viewing move {frame.cursor} of {len(frame.moves)}", f"Move {frame.cursor}/{len(frame.moves)}")
         to_move = frame.board.position.to_move
         if frame.board.position.outcome.is_over:
             return None
-        if self.opponent_away:
-            them = names[1 - (self.you or 0)]
-            return (f"{them} (opponent) disconnected · their seat is kept {self.retry_in_s:g} s",
+        if self.away_until is not None:
+            them, left = names[1 - (self.you or 0)], max(0.0, self.away_until - time.monotonic())
+            return (f"{them} (opponent) disconnected · their seat is kept {left:.0f} s more",
                     "Opponent disconnected", "Opponent away")
         if to_move == self.you:
             how = f"click a column or press 1-{frame.caps.width}" if frame.caps.gravity else "click a cell"
