@@ -138,3 +138,13 @@ def test_the_hosted_server_ends_with_the_app_even_when_the_app_is_killed(tmp_pat
         raise AssertionError(f"the server on port {port} outlived the app that started it")
     finally:
         app.kill()
+
+
+def test_a_move_the_server_never_answered_is_sent_again_after_a_resume() -> None:
+    client = NetClient(Address("127.0.0.1", 1), "connect4")  # never started: its reading code alone
+    client.seat = 2
+    client._pending = ("4", {"type": "action", "message": {"column": 3}})
+    client._update({"type": "update", "moves": "4", "state": {"player": 2}})  # the server still waits for it
+    assert client._outbox.get_nowait()["message"] == {"column": 3}
+    client._update({"type": "update", "moves": "44", "state": {"player": 1}, "last_action": {"player": 2}})
+    assert client._pending is None  # it arrived: nothing more to send

@@ -266,3 +266,23 @@ def test_the_network_choices_are_kept_in_the_settings(server_db: Path) -> None:
             Settings.from_dict({"net_role": "spy"})
     finally:
         stop_all([app])
+
+
+def test_the_host_app_killed_mid_game_restarts_its_server_and_both_resume(pair: list[App]) -> None:
+    host, guest = apps = pair
+    play(apps, WIN_FOR_FIRST[:2])
+    kept = host.settings
+    assert kept.net_role == "host" and kept.net_server.startswith("127.0.0.1:") and kept.net_token
+    drop(host)  # its server goes with it (the games stay in the file)
+    pump([guest], lambda: guest.net is not None and guest.net.state == "lost", what="the guest's drop")
+    again, _ = make_test_app()
+    again.settings.net_server, again.settings.net_token = kept.net_server, kept.net_token
+    again.settings.net_role, again.settings.game = "host", "connect4"
+    again.net = NetGame.resume(again.settings)
+    apps[0] = again
+    assert again.net is not None and again.net.server is not None
+    pump(apps, all_in(apps, "playing"), timeout=40, what="the host's server back and both seated again")
+    pump(apps, lambda: again.session.line == guest.session.line == list(WIN_FOR_FIRST[:2]), what="the moves")
+    play(apps, WIN_FOR_FIRST[2:])
+    pump(apps, all_in(apps, "over"), what="game over")
+    assert again.session.line == guest.session.line == list(WIN_FOR_FIRST)
