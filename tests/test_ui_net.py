@@ -286,3 +286,15 @@ def test_the_host_app_killed_mid_game_restarts_its_server_and_both_resume(pair: 
     play(apps, WIN_FOR_FIRST[2:])
     pump(apps, all_in(apps, "over"), what="game over")
     assert again.session.line == guest.session.line == list(WIN_FOR_FIRST)
+
+
+def test_a_move_the_server_refuses_comes_off_the_board(pair: list[App]) -> None:
+    apps = pair
+    play(apps, (3,))
+    waiting = next(a for a in apps if a is not mover(apps))
+    assert waiting.net is not None
+    before = waiting.session.moves_text
+    waiting.session.play(0)  # out of turn, past the app's own guard (as a bug or a race would)
+    waiting.net.sent_move(before, 0)
+    pump(apps, lambda: waiting.session.line == [3], what="the refused move taken back")
+    assert waiting.notice is not None and "refused" in waiting.notice.notice.text

@@ -70,6 +70,7 @@ class NetGame:
         self.away_until: float | None = None  # the opponent dropped: when its seat is given up
         self.draw_offered_by: str | None = None  # "you" or "them"
         self.result: ev.GameOver | None = None
+        self.server_moves = ""  # the game as the server last told it
         if address is not None:
             self._connect(address)
 
@@ -149,8 +150,8 @@ class NetGame:
                 self.away_until = time.monotonic() + grace_s if news == "away" else None
             case ev.Refused(kind, message):
                 app.set_notice(f"The server refused: {kind} {message}", error=True)
-                if self.address is not None and kind == "illegal":
-                    self.detail = message
+                if kind == "illegal":
+                    self._sync(app, self.server_moves)  # a move it refused comes off the board
             case ev.ConnectionLost(reason, retry_in_s, attempt):
                 self.state, self.detail, self.retry_at = "lost", reason, time.monotonic() + retry_in_s
                 if attempt == 1:
@@ -163,6 +164,7 @@ class NetGame:
     def _sync(self, app: NetApp, moves: str) -> None:
         """Bring the board to the server's moves: a new move drops with the animation, else a reload."""
         session = app.session
+        self.server_moves = moves
         try:
             line = tuple(session.spec.parse_position(moves).history)
         except GameError:
