@@ -121,7 +121,6 @@ class NetGame:
         match event:
             case ev.Seated(seat, game, token, _):
                 self.you, self.token, self.state = seat - 1, token, "waiting"
-                self._keep(app)
                 if game != app.session.spec.name:  # a joiner learns the host's game here
                     try:
                         app.new_game(get_game(game))
@@ -130,6 +129,7 @@ class NetGame:
                         self.state, self.detail = "gone", f"this app cannot show the server's game {game}"
             case ev.OpponentJoined(moves):
                 self.state = "playing"
+                self._keep(app)  # from now on there is a game to come back to
                 self._sync(app, moves)
                 app.set_notice(f"Your opponent is here: you play {app.player_name(self.you or 0)}")
             case ev.Moved(moves, _):
