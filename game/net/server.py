@@ -3,6 +3,10 @@
 A connection that sends no ``hello`` within ``HELLO_WINDOW_S`` is a seed-protocol client: it is
 seated in the next public game of the server's game, and hears only the five seed message types.
 A ``hello`` line makes it an extended client (game, room, token, spectators, clocks, resign, draw).
+
+Every message goes out through the store's ``after_write``: nothing is sent before the writes
+queued ahead of it are committed (a move is on disk before anyone hears of it), and the messages
+of one connection keep their order. The writes of one loop iteration share one commit.
 """
 
 from __future__ import annotations
@@ -10,8 +14,10 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import gc
 import time
 from dataclasses import dataclass
+from functools import partial
 
 from game.errors import GameError
 from game.net.room import DEFAULT_GRACE_S, Room
@@ -34,6 +40,10 @@ from game.registry import get_game
 HELLO_WINDOW_S = 0.25
 MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
 MAX_TIMINGS = 1_000_000
+# Garbage collection: the objects alive once the server is up (modules, restored games) are frozen
+# out of the collector, and the youngest generation is collected less often, so a full collection
+# (which walks every connection's objects) is rare and short; measured in game/net/bench.py.
+GC_THRESHOLDS = (5_000, 20, 50)
 
 
 @dataclass(frozen=True)
@@ -49,9 +59,11 @@ class Limits:
 class Connection:
     """One client socket: a line reader and a writer that never blocks the loop."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits,
+                 store: GameStore) -> None:
         self.reader = reader
         self.writer = writer
+        self.store = store
         self.extended = False
         self.room: Room | None = None
         self._lines: collections.deque[str | LineTooLong] = collections.deque()
@@ -59,28 +71,47 @@ class Connection:
         self.closing = False
 
     def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
-        data = message.to_json(self.extended) if isinstance(message, UpdateMessage) else message.to_json()
+        """Write ``message`` once the writes queued before it are committed (at once if none is)."""
+        self.store.after_write(partial(self._write, message))
+
+    def _write(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
         transport = self.writer.transport
         if transport.is_closing():
             return
         if transport.get_write_buffer_size() > MAX_BUFFERED_BYTES:
             transport.abort()
             return
-        self.writer.write(encode(data))
+        self.writer.write(_encoded(message, self.extended))
 
     def close_soon(self) -> None:
         """Close after what was written is sent (the game ended or the seat was taken over)."""
         self.closing = True
-        self.writer.close()  # the transport sends what is buffered, then closes
+        self.store.after_write(self.writer.close)  # the transport sends what is buffered, then closes
 
     async def next_line(self, timeout: float | None) -> str | LineTooLong | None:
-        """The next line, None at end of input; asyncio.TimeoutError after ``timeout`` s of silence."""
+        """The next line, None at end of input; TimeoutError after ``timeout`` s of silence."""
         while not self._lines:
-            data = await asyncio.wait_for(self.reader.read(4096), timeout)
+            async with asyncio.timeout(timeout):  # no task per read (asyncio.wait_for makes one)
+                data = await self.reader.read(4096)
             if not data:
                 return None
             self._lines.extend(self._buffer.feed(data))
         return self._lines.popleft()
+
+
+_last_encoded: tuple[object, bool, bytes] | None = None
+
+
+def _encoded(message: PlayerMessage | UpdateMessage | Notice, extended: bool) -> bytes:
+    """The line of ``message``; a broadcast sends one message object to every player and spectator,
+    so the last one is encoded once per client kind."""
+    global _last_encoded
+    if _last_encoded is not None and _last_encoded[0] is message and _last_encoded[1] == extended:
+        return _last_encoded[2]
+    data = message.to_json(extended) if isinstance(message, UpdateMessage) else message.to_json()
+    line = encode(data)
+    _last_encoded = (message, extended, line)
+    return line
 
 
 class GameServer:
@@ -139,7 +170,7 @@ class GameServer:
     # -- one connection -------------------------------------------------------------------------------
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         address = str((writer.get_extra_info("peername") or ("?",))[0])
-        conn = Connection(reader, writer, self.limits)
+        conn = Connection(reader, writer, self.limits, self.store)
         if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
             conn.send(Notice("decline", "the server is full: too many connections, try again later"))
             await self._close(conn)
@@ -224,8 +255,8 @@ class GameServer:
             room.act(conn, message.action, message.seat)
             if room.position.ply != before:
                 self.relayed += 1
-                if len(self.move_times) < MAX_TIMINGS:
-                    self.move_times.append(time.perf_counter() - start)
+                if len(self.move_times) < MAX_TIMINGS:  # read -> committed -> updates written
+                    self.store.after_write(lambda: self.move_times.append(time.perf_counter() - start))
         elif message.name == "resign":
             room.resign(conn)
         elif message.name == "draw":
@@ -314,11 +345,28 @@ class GameServer:
 
     async def _close(self, conn: Connection) -> None:
         conn.closing = True
+        if self.store.pending:  # its last messages wait for a commit: let them out first
+            written = asyncio.get_running_loop().create_future()
+            self.store.after_write(partial(_set_done, written))
+            await written
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.writer.drain(), 2.0)
         conn.writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.writer.wait_closed(), 2.0)
+
+
+def tune_collector() -> None:
+    """For a process that only serves (``main.py serve``), once the games are restored: what is alive
+    now lives as long as the server, so the collector never walks it again; collections are rarer."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _set_done(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def timing_summary(server: GameServer) -> str:
@@ -327,5 +375,6 @@ def timing_summary(server: GameServer) -> str:
     if not times:
         return f"{server.relayed} moves relayed"
     pick = lambda share: times[min(len(times) - 1, int(share * len(times)))] * 1000  # noqa: E731
-    return (f"{server.relayed} moves relayed; time in the server per move (read -> stored -> written) "
+    return (f"{server.relayed} moves relayed; time in the server per move (read -> committed -> written; "
+            f"{server.store.commits} commits) "
             f"p50 {pick(0.5):.3f} ms, p99 {pick(0.99):.3f} ms, max {times[-1] * 1000:.3f} ms")

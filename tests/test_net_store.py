@@ -1,0 +1,88 @@
+"""The game store's group commit: nothing waiting on ``after_write`` runs before the writes queued
+ahead of it are committed (readable from another connection), one transaction per loop iteration,
+and a failed commit tells nobody until a retry succeeds."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from game.net import store as store_module
+from game.net.store import GameStore, StoredGame
+
+
+def _game(game_id: str) -> StoredGame:
+    return StoredGame(game_id, "connect4", None, (), ("t1", "t2"), None, False)
+
+
+def _committed_moves(db: Path, game_id: str) -> str | None:
+    """The moves another process would read now."""
+    other = sqlite3.connect(db)
+    try:
+        row = other.execute("SELECT moves FROM games WHERE id = ?", (game_id,)).fetchone()
+    finally:
+        other.close()
+    return None if row is None else str(row[0])
+
+
+@pytest.mark.timeout(20)
+def test_callbacks_run_only_after_the_commit_and_one_commit_per_iteration(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    store = GameStore(db)
+
+    async def scenario() -> tuple[list[str | None], list[str | None], int]:
+        store.create(_game("g1"))
+        seen: list[str | None] = []
+        store.after_write(lambda: seen.append(_committed_moves(db, "g1")))
+        before_commit = list(seen)
+        for ply in range(1, 31):  # thirty moves in one loop iteration
+            store.record_move("g1", tuple(range(ply)), None)
+        store.after_write(lambda: seen.append(_committed_moves(db, "g1")))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        return before_commit, seen, store.commits
+
+    try:
+        before_commit, seen, commits = asyncio.run(scenario())
+    finally:
+        store.close()
+    assert before_commit == []  # queued: nobody told yet
+    assert seen[0] is not None  # the game row was committed before the first callback ran
+    assert seen[-1] == str(list(range(30)))  # the last move was readable when its callback ran
+    assert commits == 1
+
+
+@pytest.mark.timeout(20)
+def test_a_failed_commit_tells_nobody_until_the_retry_succeeds(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "RETRY_AFTER_S", 0.2)
+    db = tmp_path / "games.db"
+    store = GameStore(db)
+    store.create(_game("g1"))  # no loop running: committed at once
+    locker = sqlite3.connect(db, isolation_level=None)
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        told: list[str] = []
+        locker.execute("BEGIN IMMEDIATE")  # another writer holds the database
+        store.record_move("g1", (3, 3), None)
+        store.after_write(lambda: told.append("update"))
+        await asyncio.sleep(0.5)  # the commit failed (busy) and was retried: still locked
+        while_locked = list(told)
+        locker.execute("ROLLBACK")
+        for _ in range(40):
+            await asyncio.sleep(0.05)
+            if told:
+                break
+        return while_locked, told
+
+    try:
+        while_locked, told = asyncio.run(scenario())
+    finally:
+        locker.close()
+        store.close()
+    assert while_locked == []
+    assert told == ["update"]
+    assert _committed_moves(db, "g1") == "[3, 3]"
