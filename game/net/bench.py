@@ -2,8 +2,14 @@
 
 ``python -m game.net.bench --games 500``: starts ``main.py serve`` (pinned to one core), plays that
 many Connect 4 games at once with scripted clients (random legal moves, a think time each) on
-loopback, and prints the move relay latency (a move sent by one client -> the update received by
-its opponent) p50/p99, the server's CPU time and peak RSS.
+loopback, and prints the move relay latency (from the mover's client writing its action to the
+opponent's client reading the update, both in this process) p50/p99, the server's CPU time and
+peak RSS, and the machine's load average before and after.
+
+Where the time goes: the server writes, for every move, when it read the line and when it wrote
+the updates (``CONNECT4_SERVER_TRACE``, system-wide monotonic clock), so each relay splits into
+send -> server read (the kernel and the server's wait for the CPU), read -> committed -> written
+(the server's work), written -> opponent's read (the kernel and this client process's wait).
 
 ``--fault``: SIGKILLs the server mid-games, restarts it on the same port and database, lets every
 client reconnect with its seat token, and counts the games resumed with every move kept.
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -27,14 +34,16 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+TRACE_VARIABLE = "CONNECT4_SERVER_TRACE"  # game.net.server.TRACE_VARIABLE
+SEGMENTS = ("send -> server read", "server read -> committed -> written", "written -> opponent read")
 
 
-def start_server(db: Path, port: int, connections: int) -> tuple[subprocess.Popen[str], int]:
+def start_server(db: Path, port: int, connections: int, trace: Path) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "main.py"), "serve", "--port", str(port), "--db", str(db),
          "--max-per-address", str(connections + 10), "--max-connections", str(connections + 10),
          "--max-games", str(connections), "--grace-s", "120"],
-        stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+        stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1", **{TRACE_VARIABLE: str(trace)}))
     assert proc.stdout is not None
     line = proc.stdout.readline()
     match = re.search(r":(\d+)\s", line)
@@ -88,6 +97,7 @@ class Player:
         resumed = self.token is not None
         while True:
             raw = await reader.readline()
+            now = time.monotonic()
             if not raw:
                 return
             message = json.loads(raw)
@@ -100,7 +110,6 @@ class Player:
                 self.done = True
                 return
             elif kind == "update":
-                now = time.perf_counter()
                 moves = message.get("moves", "")
                 if resumed:
                     resumed = False
@@ -110,7 +119,7 @@ class Player:
                 if last and last["player"] != self.seat:
                     sent = self.bench.sent_at.pop((self.room, last["sequence"]), None)
                     if sent is not None:
-                        self.bench.latencies.append(now - sent)
+                        self.bench.relays.append((self.room, last["sequence"], sent, now))
                 if "winners" in message:
                     self.done = True
                     self.bench.finished += 1
@@ -124,16 +133,17 @@ class Player:
         for piece in state["pieces"]:
             heights[piece["column"]] += 1
         column = self.rng.choice([c for c in range(7) if heights[c] < 6])
-        self.bench.sent_at[(self.room, ply + 1)] = time.perf_counter()
+        line = json.dumps({"type": "action", "message": {"column": column}}).encode() + b"\r\n"
         if not writer.is_closing():
-            writer.write(json.dumps({"type": "action", "message": {"column": column}}).encode() + b"\r\n")
+            self.bench.sent_at[(self.room, ply + 1)] = time.monotonic()
+            writer.write(line)
 
 
 class Bench:
     def __init__(self, args: argparse.Namespace, port: int) -> None:
         self.port = port
         self.think_s = (args.think_ms[0] / 1000, args.think_ms[1] / 1000)
-        self.latencies: list[float] = []
+        self.relays: list[Relay] = []
         self.sent_at: dict[tuple[str, int], float] = {}
         self.finished = 0
         self.declined = 0
@@ -147,11 +157,59 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
+def load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+def read_trace(path: Path) -> dict[tuple[str, int], tuple[float, float]]:
+    """(room, move number) -> (server read, server written), from the server's trace file."""
+    trace = {}
+    try:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            room, ply, read, written = line.split("\t")
+            trace[(room, int(ply))] = (float(read), float(written))
+    except (OSError, ValueError):
+        pass
+    return trace
+
+
+Relay = tuple[str, int, float, float]  # room, move number, sent, received (time.monotonic)
+
+
+def print_breakdown(relays: list[Relay], trace: dict[tuple[str, int], tuple[float, float]]) -> None:
+    """Each relay split at the server's read and write: p50/p99 of each part, and their means over
+    the slowest 1% of relays (what the tail is made of)."""
+    parts = []
+    for room, ply, sent, received in relays:
+        server = trace.get((room, ply))
+        if server is not None:
+            parts.append((received - sent, server[0] - sent, server[1] - server[0], received - server[1]))
+    if not parts:
+        print("breakdown: no server trace")
+        return
+    print(f"where the time goes ({len(parts)} relays matched with the server's trace), ms p50 / p99:")
+    for i, name in enumerate(SEGMENTS, start=1):
+        values = [p[i] * 1000 for p in parts]
+        print(f"  {name:<38} {percentile(values, 0.5):7.2f} / {percentile(values, 0.99):7.2f}")
+    tail = sorted(parts, reverse=True)[: max(1, len(parts) // 100)]
+    means = ", ".join(f"{name} {sum(p[i] for p in tail) / len(tail) * 1000:.1f}"
+                      for i, name in enumerate(SEGMENTS, start=1))
+    print(f"  slowest 1% ({len(tail)} relays, mean {sum(p[0] for p in tail) / len(tail) * 1000:.1f} ms): {means}")
+
+
 async def _run(args: argparse.Namespace) -> int:
-    db = Path(tempfile.mkdtemp(prefix="netbench-")) / "games.db"
+    folder = Path(tempfile.mkdtemp(prefix="netbench-"))
+    db, trace = folder / "games.db", folder / "trace.tsv"
     connections = args.games * 2
-    server, port = start_server(db, 0, connections)
+    load_before = load_average()
+    server, port = start_server(db, 0, connections, trace)
     bench = Bench(args, port)
+    gc.collect()  # the clients measure: keep their collector's pauses short too (as the server does)
+    gc.freeze()
+    gc.set_threshold(5_000, 20, 50)
     cpu0, _ = proc_usage(server.pid)
     start = time.perf_counter()
     tasks = []
@@ -169,7 +227,7 @@ async def _run(args: argparse.Namespace) -> int:
         server.wait()
         finished_before = bench.finished // 2
         bench.sent_at.clear()  # moves sent across the restart are not relay latency
-        server, _ = start_server(db, port, connections)
+        server, _ = start_server(db, port, connections, trace)
     done, pending = await asyncio.wait(tasks, timeout=args.timeout_s)
     elapsed = time.perf_counter() - start
     cpu1, rss = proc_usage(server.pid)
@@ -178,13 +236,15 @@ async def _run(args: argparse.Namespace) -> int:
     server.send_signal(signal.SIGTERM)
     tail, _ = server.communicate(timeout=10)
     print("server: " + tail.strip().splitlines()[-1].split("; ", 2)[-1] if tail.strip() else "server: (no summary)")
-    ms = [x * 1000 for x in bench.latencies]
+    ms = [(received - sent) * 1000 for _, _, sent, received in bench.relays]
     print(f"{args.games} games, {connections} connections, {len(ms)} moves relayed in {elapsed:.1f} s "
           f"(think {args.think_ms[0]}-{args.think_ms[1]} ms); finished {bench.finished // 2}, "
           f"declined {bench.declined}")
+    print(f"load average (1, 5, 15 min) before {load_before}, after {load_average()} on {os.cpu_count()} cores")
     if ms:
-        print(f"relay latency p50 {statistics.median(ms):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, "
-              f"max {max(ms):.2f} ms")
+        print(f"relay latency (mover's send -> opponent's read) p50 {statistics.median(ms):.2f} ms, "
+              f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms")
+        print_breakdown(bench.relays, read_trace(trace))
     cpu = (cpu1 - cpu0) if not args.fault else cpu1
     print(f"server (one core): CPU {cpu:.2f} s ({100 * cpu / elapsed:.0f}% of one core"
           f"{' after the restart' if args.fault else ''}), peak RSS {rss / 1024:.1f} MiB")

@@ -12,9 +12,11 @@ of one connection keep their order. The writes of one loop iteration share one c
 from __future__ import annotations
 
 import asyncio
+import atexit
 import collections
 import contextlib
 import gc
+import os
 import time
 from dataclasses import dataclass
 from functools import partial
@@ -44,6 +46,9 @@ MAX_TIMINGS = 1_000_000
 # out of the collector, and the youngest generation is collected less often, so a full collection
 # (which walks every connection's objects) is rare and short; measured in game/net/bench.py.
 GC_THRESHOLDS = (5_000, 20, 50)
+# For the load benchmark: a file to write, at exit, one line per move relayed: room (or game id), move
+# number, when its line was read and when its updates were written (time.monotonic, system-wide).
+TRACE_VARIABLE = "CONNECT4_SERVER_TRACE"
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,7 @@ class Connection:
         self._lines: collections.deque[str | LineTooLong] = collections.deque()
         self._buffer = LineBuffer(limits.max_line_bytes)
         self.closing = False
+        self.read_at = 0.0  # time.monotonic() of the last read
 
     def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
         """Write ``message`` once the writes queued before it are committed (at once if none is)."""
@@ -93,6 +99,7 @@ class Connection:
         while not self._lines:
             async with asyncio.timeout(timeout):  # no task per read (asyncio.wait_for makes one)
                 data = await self.reader.read(4096)
+            self.read_at = time.monotonic()
             if not data:
                 return None
             self._lines.extend(self._buffer.feed(data))
@@ -127,6 +134,11 @@ class GameServer:
         self.connections = 0
         self.relayed = 0
         self.move_times: list[float] = []  # seconds from reading a move to its updates written (and stored)
+        self.trace: list[tuple[str, int, float, float]] | None = None
+        trace_path = os.environ.get(TRACE_VARIABLE)
+        if trace_path:
+            self.trace = []
+            atexit.register(self._write_trace, trace_path)
         self._server: asyncio.AbstractServer | None = None
 
     def restore(self) -> int:
@@ -257,12 +269,23 @@ class GameServer:
                 self.relayed += 1
                 if len(self.move_times) < MAX_TIMINGS:  # read -> committed -> updates written
                     self.store.after_write(lambda: self.move_times.append(time.perf_counter() - start))
+                if self.trace is not None:
+                    self.store.after_write(partial(self._trace_move, room.room or room.game_id,
+                                                   room.position.ply, conn.read_at))
         elif message.name == "resign":
             room.resign(conn)
         elif message.name == "draw":
             room.offer_draw(conn)
         else:
             conn.send(Notice("pong", None))
+
+    def _trace_move(self, room: str, ply: int, read_at: float) -> None:
+        assert self.trace is not None
+        self.trace.append((room, ply, read_at, time.monotonic()))
+
+    def _write_trace(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as out:
+            out.writelines(f"{room}\t{ply}\t{read:.6f}\t{done:.6f}\n" for room, ply, read, done in self.trace or ())
 
     # -- seating --------------------------------------------------------------------------------------
     def _late_hello(self, conn: Connection, room: Room, hello: Hello) -> None:
