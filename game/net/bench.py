@@ -157,6 +157,14 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
+def cpu_wait_s(pid: int | str) -> float:
+    """Seconds the process's main thread has spent runnable but waiting for a CPU (Linux schedstat)."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
 def load_average() -> str:
     try:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -211,6 +219,7 @@ async def _run(args: argparse.Namespace) -> int:
     gc.freeze()
     gc.set_threshold(5_000, 20, 50)
     cpu0, _ = proc_usage(server.pid)
+    waits0 = cpu_wait_s(server.pid), cpu_wait_s("self")
     start = time.perf_counter()
     tasks = []
     for i, player in enumerate(bench.players):  # connect at a ramp (args.ramp connections per 0.1 s)
@@ -231,6 +240,7 @@ async def _run(args: argparse.Namespace) -> int:
     done, pending = await asyncio.wait(tasks, timeout=args.timeout_s)
     elapsed = time.perf_counter() - start
     cpu1, rss = proc_usage(server.pid)
+    waits = cpu_wait_s(server.pid) - (waits0[0] if not args.fault else 0.0), cpu_wait_s("self") - waits0[1]
     for task in pending:
         task.cancel()
     server.send_signal(signal.SIGTERM)
@@ -248,6 +258,8 @@ async def _run(args: argparse.Namespace) -> int:
     cpu = (cpu1 - cpu0) if not args.fault else cpu1
     print(f"server (one core): CPU {cpu:.2f} s ({100 * cpu / elapsed:.0f}% of one core"
           f"{' after the restart' if args.fault else ''}), peak RSS {rss / 1024:.1f} MiB")
+    print(f"time spent ready to run but waiting for a CPU (other programs on the machine): server "
+          f"{waits[0]:.2f} s, the clients' process {waits[1]:.2f} s")
     if args.fault:
         resumed = [p for p in bench.players if p.resumed_ok is not None]
         games = {p.room for p in resumed}
