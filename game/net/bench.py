@@ -38,7 +38,7 @@ TRACE_VARIABLE = "CONNECT4_SERVER_TRACE"  # game.net.server.TRACE_VARIABLE
 SEGMENTS = ("send -> server read", "server read -> committed -> written", "written -> opponent read")
 
 
-def start_server(db: Path, port: int, connections: int, trace: Path) -> tuple[subprocess.Popen[str], int]:
+def start_server(db: Path, port: int, connections: int, trace: Path, pin: bool) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "main.py"), "serve", "--port", str(port), "--db", str(db),
          "--max-per-address", str(connections + 10), "--max-connections", str(connections + 10),
@@ -49,7 +49,7 @@ def start_server(db: Path, port: int, connections: int, trace: Path) -> tuple[su
     match = re.search(r":(\d+)\s", line)
     if not match:
         raise SystemExit(f"server did not start: {line!r}")
-    if hasattr(os, "sched_setaffinity"):
+    if pin and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(proc.pid, {0})  # the server on one core, the clients (this process) on the others
         os.sched_setaffinity(0, set(range(1, os.cpu_count() or 2)) or {0})
     return proc, int(match[1])
@@ -213,7 +213,7 @@ async def _run(args: argparse.Namespace) -> int:
     db, trace = folder / "games.db", folder / "trace.tsv"
     connections = args.games * 2
     load_before = load_average()
-    server, port = start_server(db, 0, connections, trace)
+    server, port = start_server(db, 0, connections, trace, args.pin)
     bench = Bench(args, port)
     gc.collect()  # the clients measure: keep their collector's pauses short too (as the server does)
     gc.freeze()
@@ -236,7 +236,7 @@ async def _run(args: argparse.Namespace) -> int:
         server.wait()
         finished_before = bench.finished // 2
         bench.sent_at.clear()  # moves sent across the restart are not relay latency
-        server, _ = start_server(db, port, connections, trace)
+        server, _ = start_server(db, port, connections, trace, args.pin)
     done, pending = await asyncio.wait(tasks, timeout=args.timeout_s)
     elapsed = time.perf_counter() - start
     cpu1, rss = proc_usage(server.pid)
@@ -280,6 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-after-s", type=float, default=5.0, help="with --fault: when to kill (default 5)")
     parser.add_argument("--ramp", type=int, default=50, help="connections opened per 0.1 s (default 50)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-pin", dest="pin", action="store_false",
+                        help="let the scheduler place the server and the clients (default: server on core 0, "
+                             "clients on the others); the server is one thread either way")
     args = parser.parse_args(argv)
     if not 1 <= args.games <= 2000:
         parser.error("--games must be 1-2000")
