@@ -5,8 +5,10 @@ and a failed commit tells nobody until a retry succeeds."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -86,3 +88,74 @@ def test_a_failed_commit_tells_nobody_until_the_retry_succeeds(tmp_path: Path,
     assert while_locked == []
     assert told == ["update"]
     assert _committed_moves(db, "g1") == "[3, 3]"
+
+
+@pytest.mark.timeout(30)
+def test_the_server_writes_no_update_before_its_move_is_committed(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.net import server as server_module
+
+    events: list[tuple[str, int]] = []  # ("committed", moves stored) / ("update", its move number)
+
+    class WatchedStore(GameStore):
+        """Logs each COMMIT with the longest game it stored (the callbacks run right after it)."""
+
+        def flush(self) -> bool:
+            self.plies = [len(json.loads(params[0])) for sql, params in self._writes
+                          if sql.startswith("UPDATE games SET moves")]
+            return super().flush()
+
+    class LoggedConnection:
+        def __init__(self, db: sqlite3.Connection, store: WatchedStore) -> None:
+            self.db, self.store = db, store
+
+        def execute(self, sql: str, *params: Any) -> sqlite3.Cursor:
+            cursor = self.db.execute(sql, *params)
+            if sql == "COMMIT" and self.store.plies:
+                events.append(("committed", max(self.store.plies)))
+            return cursor
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.db, name)
+
+    real_write = server_module.Connection._write
+
+    def watched_write(self: server_module.Connection, message: object) -> None:
+        last = getattr(message, "last_action", None)
+        if last is not None:
+            events.append(("update", last["sequence"]))
+        real_write(self, message)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(server_module.Connection, "_write", watched_write)
+
+    async def game() -> None:
+        store = WatchedStore(tmp_path / "games.db")
+        store._db = LoggedConnection(store._db, store)  # type: ignore[assignment]
+        game_server = server_module.GameServer("connect4", store)
+        _, port = await game_server.start("127.0.0.1", 0)
+        players = [await asyncio.open_connection("127.0.0.1", port) for _ in range(2)]
+        for _, writer in players:
+            writer.write(b'{"type": "hello", "room": "order"}\r\n')
+        seats = {}
+        for reader, writer in players:
+            while True:
+                message = json.loads(await asyncio.wait_for(reader.readline(), 5))
+                if message["type"] == "welcome":
+                    seats[message["seat"]] = (reader, writer)
+                    break
+        for number, column in enumerate((3, 3, 4, 4, 5, 5, 6), start=1):  # seat 1 wins on the seventh move
+            _, writer = seats[1 if number % 2 else 2]
+            writer.write(json.dumps({"type": "action", "message": {"column": column}}).encode() + b"\r\n")
+            for _ in range(200):  # until both players' updates of this move are written
+                await asyncio.sleep(0.005)
+                if events.count(("update", number)) == 2:
+                    break
+        game_server.store.close()
+
+    asyncio.run(game())
+    updates = [ply for kind, ply in events if kind == "update"]
+    assert updates, events
+    for index, (kind, ply) in enumerate(events):
+        if kind == "update":
+            committed = [n for k, n in events[:index] if k == "committed"]
+            assert committed and max(committed) >= ply, f"update of move {ply} written before its commit: {events}"
