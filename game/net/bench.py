@@ -75,6 +75,7 @@ class Player:
         self.seen = ""  # the moves of the last update received
         self.done = False
         self.resumed_ok: bool | None = None
+        self.mismatch = ""
 
     async def run(self) -> None:
         while not self.done:
@@ -114,6 +115,8 @@ class Player:
                 if resumed:
                     resumed = False
                     self.resumed_ok = moves.startswith(self.seen)
+                    if not self.resumed_ok:
+                        self.mismatch = f"{self.room} seat {self.seat}: had seen {self.seen!r}, resumed at {moves!r}"
                 self.seen = moves
                 last = message.get("last_action")
                 if last and last["player"] != self.seat:
@@ -267,6 +270,8 @@ async def _run(args: argparse.Namespace) -> int:
         print(f"fault: SIGKILL at {killed_at:.1f} s (server CPU {cpu_before_kill:.2f} s before); "
               f"{finished_before} games had ended before; games resumed with every move kept: "
               f"{len(kept)}/{len(games)}; games finished in all: {bench.finished // 2}/{args.games}")
+        for example in [p.mismatch for p in resumed if p.mismatch][:3]:
+            print(f"  not kept: {example}")
     return 0
 
 

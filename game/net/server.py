@@ -189,10 +189,13 @@ class GameServer:
             return
         self.per_address[address] += 1
         self.connections += 1
+        shutting_down = False
         try:
             await self._serve(conn)
-        except (TimeoutError, ConnectionError, OSError, asyncio.CancelledError):  # cancelled: shutting down
+        except (TimeoutError, ConnectionError, OSError):
             pass
+        except asyncio.CancelledError:  # the server stops: the games stay in the store, clients come back
+            shutting_down = True
         finally:
             self.per_address[address] -= 1
             if self.per_address[address] <= 0:
@@ -201,14 +204,17 @@ class GameServer:
             if conn.room is not None:
                 conn.room.leave(conn)
                 self._drop_if_unused(conn.room)
-            await self._close(conn)
+            if shutting_down:
+                conn.writer.transport.abort()
+            else:
+                await self._close(conn)
 
     async def _serve(self, conn: Connection) -> None:
         pending: str | LineTooLong | None = None
         try:
             first = await conn.next_line(HELLO_WINDOW_S)
         except TimeoutError:
-            first = None
+            first = await self._line_already_sent(conn)
         else:
             if first is None:
                 return
@@ -236,6 +242,18 @@ class GameServer:
                 if line is None:
                     return
             self._dispatch(conn, line)
+
+    @staticmethod
+    async def _line_already_sent(conn: Connection) -> str | LineTooLong | None:
+        """After the hello window: a line the client sent in time that a busy server has not read yet
+        (it sits in the socket, or the read that got it was cut by the window) still counts. Two loop
+        turns let the transport take in what the kernel holds; a line that is not there is silence."""
+        for _ in range(2):
+            await asyncio.sleep(0)
+        try:
+            return await conn.next_line(0)
+        except TimeoutError:
+            return None
 
     def _may_idle(self, conn: Connection) -> bool:
         room = conn.room
