@@ -60,6 +60,7 @@ def test_the_limits_table_gives_the_servers_defaults_and_options() -> None:
     idle = next(row for row in DOC.splitlines() if row.startswith("| silence while it is your turn"))
     assert f"| {limits.idle_s:g} s | `--idle-s` |" in idle
     assert "first 0.25 s" in DOC and server.HELLO_WINDOW_S == 0.25
+    assert f"{server.BURST_HELLO_WINDOW_S:g} s while more than {server.BURST_CONNECTIONS} connections" in DOC
     assert server.MAX_BUFFERED_BYTES == 1 << 20 and "1 MiB" in DOC
 
 

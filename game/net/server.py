@@ -1,6 +1,7 @@
 """The asyncio game server: many games in one process (docs/network-protocol.md).
 
-A connection that sends no ``hello`` within ``HELLO_WINDOW_S`` is a seed-protocol client: it is
+A connection that sends no ``hello`` within ``HELLO_WINDOW_S`` (``BURST_HELLO_WINDOW_S`` while many
+connections arrive at once) is a seed-protocol client: it is
 seated in the next public game of the server's game, and hears only the five seed message types.
 A ``hello`` line makes it an extended client (game, room, token, spectators, clocks, resign, draw).
 
@@ -40,6 +41,10 @@ from game.net.wire import (
 from game.registry import get_game
 
 HELLO_WINDOW_S = 0.25
+# While many connections arrive at once (everyone reconnecting after a restart), clients are slow to
+# send their first line too: the window is longer then, so no extended client is taken for a seed one.
+BURST_CONNECTIONS = 50  # accepted within the last second
+BURST_HELLO_WINDOW_S = 2.0
 MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
 MAX_TIMINGS = 1_000_000
 # Garbage collection: the objects alive once the server is up (modules, restored games) are frozen
@@ -132,6 +137,7 @@ class GameServer:
         self.by_token: dict[str, Room] = {}  # seat token -> its game
         self.per_address: collections.Counter[str] = collections.Counter()
         self.connections = 0
+        self._accepted: collections.deque[float] = collections.deque()  # when the last connections came
         self.relayed = 0
         self.move_times: list[float] = []  # seconds from reading a move to its updates written (and stored)
         self.trace: list[tuple[str, int, float, float]] | None = None
@@ -204,15 +210,18 @@ class GameServer:
             if conn.room is not None:
                 conn.room.leave(conn)
                 self._drop_if_unused(conn.room)
+            if not shutting_down:
+                try:
+                    await self._close(conn)
+                except asyncio.CancelledError:
+                    shutting_down = True
             if shutting_down:
                 conn.writer.transport.abort()
-            else:
-                await self._close(conn)
 
     async def _serve(self, conn: Connection) -> None:
         pending: str | LineTooLong | None = None
         try:
-            first = await conn.next_line(HELLO_WINDOW_S)
+            first = await conn.next_line(self._hello_window())
         except TimeoutError:
             first = await self._line_already_sent(conn)
         else:
@@ -242,6 +251,13 @@ class GameServer:
                 if line is None:
                     return
             self._dispatch(conn, line)
+
+    def _hello_window(self) -> float:
+        now = time.monotonic()
+        self._accepted.append(now)
+        while self._accepted and self._accepted[0] < now - 1.0:
+            self._accepted.popleft()
+        return BURST_HELLO_WINDOW_S if len(self._accepted) > BURST_CONNECTIONS else HELLO_WINDOW_S
 
     @staticmethod
     async def _line_already_sent(conn: Connection) -> str | LineTooLong | None:
