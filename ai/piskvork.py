@@ -11,11 +11,14 @@ freestyle rule is set again; "continuous game" (2) only concerns the manager and
 
 Time: each move gets ``min(timeout_turn, time_left / MOVES_LEFT_SHARE)`` less a safety margin
 (5% and 25 ms kept back; ``timeout_turn`` 0 means "as fast as possible"); the clock starts when the command is read.
+On a busy machine the reply can still come later than aimed (the process waits for a CPU): the
+largest such overshoot of the last few moves is kept back from the next budgets as well.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import sys
 import time
 from dataclasses import dataclass
@@ -30,6 +33,8 @@ MARGIN_MS = 25  # kept back from every budget (plus MARGIN_SHARE of it): reply, 
 MARGIN_SHARE = 0.05
 MIN_BUDGET_MS = 5
 MOVES_LEFT_SHARE = 20  # a move may use time_left / this
+OVERSHOOT_MOVES = 8  # the overshoots remembered (a busy spell passes: older ones are forgotten)
+MAX_OVERSHOOT_SHARE = 0.5  # never keep back more than this share of a budget for them
 UNSUPPORTED_RULES = {1: "exactly five", 4: "renju", 8: "caro"}
 NODE_BYTES = 29  # ai.mcts.tree.NODE_BYTES
 ABOUT = 'name="connect4-mcts gomoku", version="1.0", author="connect4-mcts team", country="-"'
@@ -65,6 +70,7 @@ class Brain:
         self.position: Any = None
         self.searcher: Any = None
         self.board_lines: list[tuple[int, int]] | None = None  # collecting BOARD ... DONE
+        self.overshoots_ms: collections.deque[float] = collections.deque(maxlen=OVERSHOOT_MOVES)
 
     # -- commands -------------------------------------------------------------------------------------
     def handle(self, line: str, received: float) -> list[Reply]:
@@ -220,7 +226,9 @@ class Brain:
         if s.timeout_match_ms > 0:
             left = s.time_left_ms if s.time_left_ms is not None else s.timeout_match_ms
             turn = min(turn, max(0.0, left) / MOVES_LEFT_SHARE)
-        return max(MIN_BUDGET_MS, turn * (1 - MARGIN_SHARE) - MARGIN_MS)
+        budget = turn * (1 - MARGIN_SHARE) - MARGIN_MS
+        late = min(max(self.overshoots_ms, default=0.0), budget * MAX_OVERSHOOT_SHARE)
+        return max(MIN_BUDGET_MS, budget - max(0.0, late))
 
     def _move(self, received: float) -> list[Reply]:
         refused = self._refused_rule()
@@ -229,11 +237,12 @@ class Brain:
         if self.position.outcome.is_over:
             return [Reply("ERROR the game is over")]
         budget = self.budget_ms()
+        self.searcher.set_position(self.position)  # re-rooting the kept tree takes time too: count it
         spent = (time.perf_counter() - received) * 1000
-        self.searcher.set_position(self.position)
         result = self.searcher.search(time_ms=max(1.0, budget - spent))
         self.position = self.position.play(result.best_move)
         used = (time.perf_counter() - received) * 1000
+        self.overshoots_ms.append(used - budget)
         return [Reply(f"MESSAGE win chance {result.value:.0%}, {result.iterations} iterations, {used:.0f} ms"),
                 Reply(self._xy(result.best_move))]
 

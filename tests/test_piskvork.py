@@ -62,3 +62,38 @@ def test_board_takeback_rules_and_errors(brain: Brain) -> None:
     assert brain.ask("FOO")[0] == "UNKNOWN command FOO"
     assert parse_xy(brain.ask("TURN 7,7")[0]) != (7, 7)
     assert brain.close() == 0
+
+
+@pytest.mark.timeout(10)
+def test_the_budget_follows_timeout_turn_and_the_match_time_left() -> None:
+    from ai.piskvork import MIN_BUDGET_MS
+    from ai.piskvork import Brain as Engine
+
+    engine = Engine()
+    engine.handle("INFO timeout_turn 1000", 0.0)
+    assert engine.budget_ms() == pytest.approx(1000 * 0.95 - 25)
+    engine.handle("INFO timeout_match 60000", 0.0)
+    engine.handle("INFO time_left 10000", 0.0)  # 10 s left: a twentieth of it, less than the turn limit
+    assert engine.budget_ms() == pytest.approx(500 * 0.95 - 25)
+    engine.handle("INFO time_left 0", 0.0)
+    assert engine.budget_ms() == MIN_BUDGET_MS
+    engine.handle("INFO timeout_match 0", 0.0)  # no match limit: time_left no longer counts
+    engine.handle("INFO timeout_turn 0", 0.0)  # as fast as possible
+    assert engine.budget_ms() == MIN_BUDGET_MS
+
+
+@pytest.mark.timeout(10)
+def test_a_late_reply_is_kept_back_from_the_next_moves_until_it_is_forgotten() -> None:
+    from ai.piskvork import OVERSHOOT_MOVES
+    from ai.piskvork import Brain as Engine
+
+    engine = Engine()
+    engine.handle("INFO timeout_turn 1000", 0.0)
+    plain = engine.budget_ms()
+    engine.overshoots_ms.append(120.0)  # a move's reply came 120 ms later than aimed (a busy machine)
+    assert engine.budget_ms() == pytest.approx(plain - 120)
+    engine.overshoots_ms.append(5000.0)  # never more than half the budget
+    assert engine.budget_ms() == pytest.approx(plain / 2)
+    for _ in range(OVERSHOOT_MOVES):
+        engine.overshoots_ms.append(-3.0)  # on time again
+    assert engine.budget_ms() == pytest.approx(plain)

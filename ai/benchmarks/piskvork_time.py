@@ -23,17 +23,17 @@ def own_ms(brain: Brain) -> float:
     return float(match[1]) if match else float("nan")
 
 
-def play_game(turn_ms: int, match_ms: int, own: list[float]) -> tuple[list[float], str]:
+def play_game(turn_ms: int, match_ms: int, own: list[float], left_at_end: list[int]) -> tuple[list[float], str]:
     """One game between two brains; the wall seconds of every move and the result (``own``: the
-    brains' own ms per move)."""
+    brains' own ms per move; ``left_at_end``: each brain's match time left, as the manager counts it)."""
     brains = [Brain(), Brain()]
     times: list[float] = []
     stones: list[set[tuple[int, int]]] = [set(), set()]
+    left = [match_ms, match_ms]
     try:
         for b in brains:
             assert b.ask("START 15", timeout=120)[0] == "OK"
             b.send(f"INFO timeout_turn {turn_ms}", f"INFO timeout_match {match_ms}", f"INFO time_left {match_ms}")
-        left = [match_ms, match_ms]
         reply, seconds = brains[0].ask("BEGIN")
         side = 0
         for _ in range(MAX_MOVES):
@@ -54,6 +54,7 @@ def play_game(turn_ms: int, match_ms: int, own: list[float]) -> tuple[list[float
                 return times, f"error: {reply}"
         return times, "unfinished"
     finally:
+        left_at_end.extend(left if match_ms else [])
         for b in brains:
             b.close()
 
@@ -67,9 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     for turn_ms in args.turn_ms:
         times: list[float] = []
         own: list[float] = []
+        left_at_end: list[int] = []
         results = []
         for _ in range(args.games):
-            game_times, result = play_game(turn_ms, args.match_ms, own)
+            game_times, result = play_game(turn_ms, args.match_ms, own, left_at_end)
             times += game_times
             results.append(result)
         shares = sorted(t * 1000 / turn_ms for t in times)
@@ -81,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  as the brain measures it (command read -> reply written): p95 "
               f"{inside[min(len(inside) - 1, int(0.95 * len(inside)))]:.0%}, max {inside[-1]:.0%}, "
               f"over: {sum(1 for s in inside if s > 1.0)}")
+        if left_at_end:
+            print(f"  timeout_match {args.match_ms} ms: match time left at the end (manager's count) least "
+                  f"{min(left_at_end)} ms, most {max(left_at_end)} ms; ran out: {sum(v < 0 for v in left_at_end)}")
     return 0
 
 

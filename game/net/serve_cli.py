@@ -12,7 +12,7 @@ import sys
 import threading
 
 from game.net.room import DEFAULT_GRACE_S
-from game.net.server import GameServer, Limits, timing_summary
+from game.net.server import GameServer, Limits, timing_summary, tune_collector
 from game.net.store import GameStore, default_db_path
 
 
@@ -62,6 +62,7 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
         return 1
     if store.skipped:
         print(f"warning: {len(store.skipped)} damaged game(s) in {path} not restored", file=sys.stderr)
+    tune_collector()
     try:
         host, port = await server.start(args.host, args.port)
     except OSError as exc:

@@ -1,17 +1,26 @@
 """The asyncio game server: many games in one process (docs/network-protocol.md).
 
-A connection that sends no ``hello`` within ``HELLO_WINDOW_S`` is a seed-protocol client: it is
+A connection that sends no ``hello`` within ``HELLO_WINDOW_S`` (``BURST_HELLO_WINDOW_S`` while many
+connections arrive at once) is a seed-protocol client: it is
 seated in the next public game of the server's game, and hears only the five seed message types.
 A ``hello`` line makes it an extended client (game, room, token, spectators, clocks, resign, draw).
+
+Every message goes out through the store's ``after_write``: nothing is sent before the writes
+queued ahead of it are committed (a move is on disk before anyone hears of it), and the messages
+of one connection keep their order. The writes of one loop iteration share one commit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import collections
 import contextlib
+import gc
+import os
 import time
 from dataclasses import dataclass
+from functools import partial
 
 from game.errors import GameError
 from game.net.room import DEFAULT_GRACE_S, Room
@@ -32,8 +41,19 @@ from game.net.wire import (
 from game.registry import get_game
 
 HELLO_WINDOW_S = 0.25
+# While many connections arrive at once (everyone reconnecting after a restart), clients are slow to
+# send their first line too: the window is longer then, so no extended client is taken for a seed one.
+BURST_CONNECTIONS = 50  # accepted within the last second
+BURST_HELLO_WINDOW_S = 2.0
 MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
 MAX_TIMINGS = 1_000_000
+# Garbage collection: the objects alive once the server is up (modules, restored games) are frozen
+# out of the collector, and the youngest generation is collected less often, so a full collection
+# (which walks every connection's objects) is rare and short; measured in game/net/bench.py.
+GC_THRESHOLDS = (5_000, 20, 50)
+# For the load benchmark: a file to write, at exit, one line per move relayed: room (or game id), move
+# number, when its line was read and when its updates were written (time.monotonic, system-wide).
+TRACE_VARIABLE = "CONNECT4_SERVER_TRACE"
 
 
 @dataclass(frozen=True)
@@ -49,38 +69,61 @@ class Limits:
 class Connection:
     """One client socket: a line reader and a writer that never blocks the loop."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits) -> None:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits,
+                 store: GameStore) -> None:
         self.reader = reader
         self.writer = writer
+        self.store = store
         self.extended = False
         self.room: Room | None = None
         self._lines: collections.deque[str | LineTooLong] = collections.deque()
         self._buffer = LineBuffer(limits.max_line_bytes)
         self.closing = False
+        self.read_at = 0.0  # time.monotonic() of the last read
 
     def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
-        data = message.to_json(self.extended) if isinstance(message, UpdateMessage) else message.to_json()
+        """Write ``message`` once the writes queued before it are committed (at once if none is)."""
+        self.store.after_write(partial(self._write, message))
+
+    def _write(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
         transport = self.writer.transport
         if transport.is_closing():
             return
         if transport.get_write_buffer_size() > MAX_BUFFERED_BYTES:
             transport.abort()
             return
-        self.writer.write(encode(data))
+        self.writer.write(_encoded(message, self.extended))
 
     def close_soon(self) -> None:
         """Close after what was written is sent (the game ended or the seat was taken over)."""
         self.closing = True
-        self.writer.close()  # the transport sends what is buffered, then closes
+        self.store.after_write(self.writer.close)  # the transport sends what is buffered, then closes
 
     async def next_line(self, timeout: float | None) -> str | LineTooLong | None:
-        """The next line, None at end of input; asyncio.TimeoutError after ``timeout`` s of silence."""
+        """The next line, None at end of input; TimeoutError after ``timeout`` s of silence."""
         while not self._lines:
-            data = await asyncio.wait_for(self.reader.read(4096), timeout)
+            async with asyncio.timeout(timeout):  # no task per read (asyncio.wait_for makes one)
+                data = await self.reader.read(4096)
+            self.read_at = time.monotonic()
             if not data:
                 return None
             self._lines.extend(self._buffer.feed(data))
         return self._lines.popleft()
+
+
+_last_encoded: tuple[object, bool, bytes] | None = None
+
+
+def _encoded(message: PlayerMessage | UpdateMessage | Notice, extended: bool) -> bytes:
+    """The line of ``message``; a broadcast sends one message object to every player and spectator,
+    so the last one is encoded once per client kind."""
+    global _last_encoded
+    if _last_encoded is not None and _last_encoded[0] is message and _last_encoded[1] == extended:
+        return _last_encoded[2]
+    data = message.to_json(extended) if isinstance(message, UpdateMessage) else message.to_json()
+    line = encode(data)
+    _last_encoded = (message, extended, line)
+    return line
 
 
 class GameServer:
@@ -94,8 +137,14 @@ class GameServer:
         self.by_token: dict[str, Room] = {}  # seat token -> its game
         self.per_address: collections.Counter[str] = collections.Counter()
         self.connections = 0
+        self._accepted: collections.deque[float] = collections.deque()  # when the last connections came
         self.relayed = 0
         self.move_times: list[float] = []  # seconds from reading a move to its updates written (and stored)
+        self.trace: list[tuple[str, int, float, float]] | None = None
+        trace_path = os.environ.get(TRACE_VARIABLE)
+        if trace_path:
+            self.trace = []
+            atexit.register(self._write_trace, trace_path)
         self._server: asyncio.AbstractServer | None = None
 
     def restore(self) -> int:
@@ -139,17 +188,20 @@ class GameServer:
     # -- one connection -------------------------------------------------------------------------------
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         address = str((writer.get_extra_info("peername") or ("?",))[0])
-        conn = Connection(reader, writer, self.limits)
+        conn = Connection(reader, writer, self.limits, self.store)
         if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
             conn.send(Notice("decline", "the server is full: too many connections, try again later"))
             await self._close(conn)
             return
         self.per_address[address] += 1
         self.connections += 1
+        shutting_down = False
         try:
             await self._serve(conn)
-        except (TimeoutError, ConnectionError, OSError, asyncio.CancelledError):  # cancelled: shutting down
+        except (TimeoutError, ConnectionError, OSError):
             pass
+        except asyncio.CancelledError:  # the server stops: the games stay in the store, clients come back
+            shutting_down = True
         finally:
             self.per_address[address] -= 1
             if self.per_address[address] <= 0:
@@ -158,14 +210,20 @@ class GameServer:
             if conn.room is not None:
                 conn.room.leave(conn)
                 self._drop_if_unused(conn.room)
-            await self._close(conn)
+            if not shutting_down:
+                try:
+                    await self._close(conn)
+                except asyncio.CancelledError:
+                    shutting_down = True
+            if shutting_down:
+                conn.writer.transport.abort()
 
     async def _serve(self, conn: Connection) -> None:
         pending: str | LineTooLong | None = None
         try:
-            first = await conn.next_line(HELLO_WINDOW_S)
+            first = await conn.next_line(self._hello_window())
         except TimeoutError:
-            first = None
+            first = await self._line_already_sent(conn)
         else:
             if first is None:
                 return
@@ -193,6 +251,25 @@ class GameServer:
                 if line is None:
                     return
             self._dispatch(conn, line)
+
+    def _hello_window(self) -> float:
+        now = time.monotonic()
+        self._accepted.append(now)
+        while self._accepted and self._accepted[0] < now - 1.0:
+            self._accepted.popleft()
+        return BURST_HELLO_WINDOW_S if len(self._accepted) > BURST_CONNECTIONS else HELLO_WINDOW_S
+
+    @staticmethod
+    async def _line_already_sent(conn: Connection) -> str | LineTooLong | None:
+        """After the hello window: a line the client sent in time that a busy server has not read yet
+        (it sits in the socket, or the read that got it was cut by the window) still counts. Two loop
+        turns let the transport take in what the kernel holds; a line that is not there is silence."""
+        for _ in range(2):
+            await asyncio.sleep(0)
+        try:
+            return await conn.next_line(0)
+        except TimeoutError:
+            return None
 
     def _may_idle(self, conn: Connection) -> bool:
         room = conn.room
@@ -224,14 +301,25 @@ class GameServer:
             room.act(conn, message.action, message.seat)
             if room.position.ply != before:
                 self.relayed += 1
-                if len(self.move_times) < MAX_TIMINGS:
-                    self.move_times.append(time.perf_counter() - start)
+                if len(self.move_times) < MAX_TIMINGS:  # read -> committed -> updates written
+                    self.store.after_write(lambda: self.move_times.append(time.perf_counter() - start))
+                if self.trace is not None:
+                    self.store.after_write(partial(self._trace_move, room.room or room.game_id,
+                                                   room.position.ply, conn.read_at))
         elif message.name == "resign":
             room.resign(conn)
         elif message.name == "draw":
             room.offer_draw(conn)
         else:
             conn.send(Notice("pong", None))
+
+    def _trace_move(self, room: str, ply: int, read_at: float) -> None:
+        assert self.trace is not None
+        self.trace.append((room, ply, read_at, time.monotonic()))
+
+    def _write_trace(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as out:
+            out.writelines(f"{room}\t{ply}\t{read:.6f}\t{done:.6f}\n" for room, ply, read, done in self.trace or ())
 
     # -- seating --------------------------------------------------------------------------------------
     def _late_hello(self, conn: Connection, room: Room, hello: Hello) -> None:
@@ -314,11 +402,28 @@ class GameServer:
 
     async def _close(self, conn: Connection) -> None:
         conn.closing = True
+        if self.store.pending:  # its last messages wait for a commit: let them out first
+            written = asyncio.get_running_loop().create_future()
+            self.store.after_write(partial(_set_done, written))
+            await written
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.writer.drain(), 2.0)
         conn.writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.writer.wait_closed(), 2.0)
+
+
+def tune_collector() -> None:
+    """For a process that only serves (``main.py serve``), once the games are restored: what is alive
+    now lives as long as the server, so the collector never walks it again; collections are rarer."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _set_done(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def timing_summary(server: GameServer) -> str:
@@ -327,5 +432,6 @@ def timing_summary(server: GameServer) -> str:
     if not times:
         return f"{server.relayed} moves relayed"
     pick = lambda share: times[min(len(times) - 1, int(share * len(times)))] * 1000  # noqa: E731
-    return (f"{server.relayed} moves relayed; time in the server per move (read -> stored -> written) "
+    return (f"{server.relayed} moves relayed; time in the server per move (read -> committed -> written; "
+            f"{server.store.commits} commits) "
             f"p50 {pick(0.5):.3f} ms, p99 {pick(0.99):.3f} ms, max {times[-1] * 1000:.3f} ms")

@@ -37,10 +37,8 @@ def state_of(position: Position) -> dict[str, Any]:
     spec = position.spec
     player = position.to_move + 1
     if isinstance(spec, Connect4Spec):
-        pieces = [{"type": "disc", "player": owner + 1, "row": r, "column": c}
-                  for r in range(spec.height) for c in range(spec.width)
-                  if (owner := position.cell(r * spec.width + c)) is not None]
-        return {"pieces": pieces, "player": player, "previous_player": 3 - player}
+        return {"pieces": _connect4_pieces(spec.width, position.history), "player": player,
+                "previous_player": 3 - player}
     if isinstance(spec, UtttSpec):
         assert isinstance(position, UtttPosition)
         return _uttt_state(position, player)
@@ -48,6 +46,17 @@ def state_of(position: Position) -> dict[str, Any]:
               for r in range(spec.height) for c in range(spec.width)
               if (owner := position.cell(r * spec.width + c)) is not None]
     return {"pieces": pieces, "player": player, "previous_player": 3 - player}
+
+
+def _connect4_pieces(width: int, history: tuple[int, ...]) -> list[dict[str, Any]]:
+    """The discs, bottom row first, from the moves (the game server sends this after every move)."""
+    owners: dict[int, int] = {}
+    heights = [0] * width
+    for ply, column in enumerate(history):
+        owners[heights[column] * width + column] = ply % 2 + 1
+        heights[column] += 1
+    return [{"type": "disc", "player": owner, "row": cell // width, "column": cell % width}
+            for cell, owner in sorted(owners.items())]
 
 
 def _uttt_state(position: UtttPosition, player: int) -> dict[str, Any]:

@@ -1,24 +1,41 @@
 """Games in progress, kept in SQLite so a server killed with SIGKILL restarts with every game.
 
 One row per game. A move is committed before any client hears of it, so a move a client saw is
-never lost. WAL journal with ``synchronous=NORMAL``: a commit survives the process being killed
-(only a power cut may lose the last commits). The file lives in the user's data directory
-(platformdirs) unless ``--db`` or ``CONNECT4_SERVER_DB`` names another.
+never lost: writes (``create``, ``record_move``, ``finish``) are queued, and ``after_write`` runs a
+callback (the server sends every message through it) only once everything queued before it is
+committed. Inside an asyncio loop the writes of one loop iteration go into one transaction at
+the start of the next (group commit); outside a loop each write commits at once.
+
+WAL journal with ``synchronous=NORMAL``: a commit is one ``write`` into the WAL (no fsync), so it
+survives the process being killed; only a power cut may lose the last commits. The fsync happens
+when the WAL is copied back into the database (checkpoint): that runs in a background thread on
+its own connection (``PRAGMA wal_checkpoint(PASSIVE)``, about once a second while there are
+writes), never on the event loop. The file lives in the user's data directory (platformdirs)
+unless ``--db`` or ``CONNECT4_SERVER_DB`` names another.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import json
 import os
 import sqlite3
+import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from game.base import GameSpec, Position
 from game.registry import get_game
 
 APP_NAME = "connect4-mcts"
 DB_FILE = "server-games.sqlite3"
+CHECKPOINT_EVERY_S = 1.0
+RETRY_AFTER_S = 0.5  # a failed commit (disk full, locked file) is retried; nobody is told meanwhile
+BUSY_TIMEOUT_S = 0.05  # how long a commit waits for a lock another program holds (it blocks the loop)
 
 
 def default_db_path() -> Path:
@@ -67,30 +84,105 @@ class GameStore:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
+        in_memory = str(path) == ":memory:"
+        if not in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.skipped: list[str] = []  # ids of unreadable rows met by unfinished()
-        self._db = sqlite3.connect(str(path), isolation_level=None)
+        self.commits = 0  # transactions committed (each holds the writes of one loop iteration)
+        self._db = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
+        self._writes: list[tuple[str, tuple[Any, ...]]] = []
+        self._waiting: collections.deque[Callable[[], None]] = collections.deque()  # run once the writes are in
+        self._flush_scheduled = False
+        self._checkpointer = None if in_memory else _Checkpointer(str(path))
+        if self._checkpointer is not None:
+            self._db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer thread does it, off the loop
 
+    # -- writes ---------------------------------------------------------------------------------------
     def create(self, game: StoredGame) -> None:
-        self._db.execute(
+        self._queue(
             "INSERT INTO games (id, game, room, moves, tokens, clocks, over) VALUES (?, ?, ?, ?, ?, ?, 0)",
             (game.game_id, game.game, game.room, json.dumps(list(game.moves)), json.dumps(list(game.tokens)),
              None if game.clocks_ms is None else json.dumps(list(game.clocks_ms))),
         )
 
     def record_move(self, game_id: str, moves: tuple[int, ...], clocks_ms: tuple[int, int] | None) -> None:
-        self._db.execute("UPDATE games SET moves = ?, clocks = ? WHERE id = ?",
-                         (json.dumps(list(moves)), None if clocks_ms is None else json.dumps(list(clocks_ms)),
-                          game_id))
+        self._queue("UPDATE games SET moves = ?, clocks = ? WHERE id = ?",
+                    (json.dumps(list(moves)), None if clocks_ms is None else json.dumps(list(clocks_ms)), game_id))
 
     def finish(self, game_id: str, result: dict[str, object]) -> None:
-        self._db.execute("UPDATE games SET over = 1, result = ? WHERE id = ?", (json.dumps(result), game_id))
+        self._queue("UPDATE games SET over = 1, result = ? WHERE id = ?", (json.dumps(result), game_id))
 
+    @property
+    def pending(self) -> bool:
+        """Writes not committed yet (or callbacks waiting for them)."""
+        return bool(self._writes or self._waiting)
+
+    def after_write(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once every write queued so far is committed: at once if none is pending."""
+        if not self.pending:
+            callback()
+            return
+        self._waiting.append(callback)
+
+    def _queue(self, sql: str, params: tuple[Any, ...]) -> None:
+        self._writes.append((sql, params))
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (tools, tests): commit now
+            self.flush()
+            return
+        self._flush_scheduled = True
+        loop.call_soon(self.flush)
+
+    def flush(self) -> bool:
+        """Commit the queued writes in one transaction, then run the callbacks waiting for them.
+        On a database error nothing is told: the writes stay queued and are retried."""
+        self._flush_scheduled = False
+        writes, self._writes = self._writes, []
+        if writes:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                for sql, params in writes:
+                    self._db.execute(sql, params)
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._rollback()
+                self._writes = writes + self._writes
+                print(f"server: cannot write the games database ({exc}); retrying in {RETRY_AFTER_S:g} s",
+                      file=sys.stderr, flush=True)
+                self._retry_later()
+                return False
+            self.commits += 1
+            if self._checkpointer is not None:
+                self._checkpointer.dirty.set()
+        waiting, self._waiting = self._waiting, collections.deque()
+        for callback in waiting:
+            callback()
+        return True
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+
+    def _retry_later(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._flush_scheduled = True
+        loop.call_later(RETRY_AFTER_S, self.flush)
+
+    # -- reads ----------------------------------------------------------------------------------------
     def unfinished(self) -> list[StoredGame]:
+        self.flush()
         rows = self._db.execute("SELECT id, game, room, moves, tokens, clocks FROM games WHERE over = 0").fetchall()
         games = []
         for game_id, game, room, moves, tokens, clocks in rows:
@@ -105,10 +197,45 @@ class GameStore:
         return games
 
     def result(self, game_id: str) -> tuple[tuple[int, ...], dict[str, object] | None] | None:
+        self.flush()
         row = self._db.execute("SELECT moves, result FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         return tuple(json.loads(row[0])), None if row[1] is None else json.loads(row[1])
 
     def close(self) -> None:
+        self.flush()
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         self._db.close()
+
+
+class _Checkpointer(threading.Thread):
+    """Copies the WAL back into the database file (and fsyncs it) on its own connection, off the
+    event loop; a PASSIVE checkpoint never blocks the loop's commits."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(name="sqlite-checkpoint", daemon=True)
+        self.path = path
+        self.dirty = threading.Event()
+        self._stopping = threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stopping.is_set():
+                self.dirty.wait()
+                self._stopping.wait(CHECKPOINT_EVERY_S)  # at most one checkpoint a second
+                self.dirty.clear()
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:
+                    pass  # busy or failing disk: the WAL keeps the commits; next time
+        finally:
+            db.close()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.dirty.set()
+        self.join(timeout=10)

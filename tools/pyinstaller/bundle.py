@@ -15,6 +15,8 @@ import uuid
 from PyInstaller.utils.hooks import collect_submodules
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The Gomoku engine for Gomocup managers (tools/pyinstaller/rth_pbrain.py): the same program under this name.
+PBRAIN_NAME = "pbrain-mcts"
 LEAN = os.environ.get("CONNECT4_BUNDLE_LEAN", "1") != "0"
 
 # Standard-library and third-party parts the game never uses (the engine process needs numba,
@@ -49,7 +51,7 @@ def analysis_options(root: str, reuse_onedir_cache: bool = False) -> dict[str, o
         # assets: a package, so importlib.resources finds its files (datas above) in the bundle too;
         # numba._devicearray: imported from C by numba, invisible to the analysis once numba.cuda is excluded
         "hiddenimports": [*hidden, "assets", "frozen_numba_cache", "numba._devicearray"],
-        "runtime_hooks": [os.path.join(HERE, "rth_numba_cache.py")],
+        "runtime_hooks": [os.path.join(HERE, "rth_numba_cache.py"), os.path.join(HERE, "rth_pbrain.py")],
         "excludes": EXCLUDES if LEAN else [],
         "noarchive": False,
         "optimize": 0,  # like a source run: asserts and docstrings kept

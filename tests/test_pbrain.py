@@ -1,0 +1,86 @@
+"""The bundle's ``pbrain-mcts``: the runtime hook that makes a ``pbrain-`` named executable the Piskvork
+brain, the spec that builds it beside ``connect4``, and the manager-style smoke CI runs on the build."""
+
+from __future__ import annotations
+
+import importlib
+import runpy
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ai.benchmarks.piskvork_manager import Brain
+
+ROOT = Path(__file__).resolve().parents[1]
+HOOK = ROOT / "tools" / "pyinstaller" / "rth_pbrain.py"
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "tools" / "pyinstaller"))
+
+bundle = importlib.import_module("bundle")  # tools/pyinstaller/bundle.py (the specs' helpers)
+pbrain_smoke = importlib.import_module("pbrain_smoke")  # tools/pbrain_smoke.py (CI's bundle smoke)
+
+
+def _argv_after_hook(monkeypatch: pytest.MonkeyPatch, executable: str, *args: str) -> list[str]:
+    monkeypatch.setattr(sys, "executable", executable)
+    monkeypatch.setattr(sys, "argv", [executable, *args])
+    runpy.run_path(str(HOOK))
+    return list(sys.argv)
+
+
+@pytest.mark.timeout(10)
+def test_a_pbrain_named_executable_runs_the_piskvork_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    exe = "/opt/connect4/pbrain-mcts"
+    assert _argv_after_hook(monkeypatch, exe) == [exe, "piskvork"]
+    assert _argv_after_hook(monkeypatch, exe, "--threads", "2") == [exe, "piskvork", "--threads", "2"]
+    assert _argv_after_hook(monkeypatch, "PBRAIN-MCTS.EXE") == ["PBRAIN-MCTS.EXE", "piskvork"]  # Windows
+    assert _argv_after_hook(monkeypatch, "/opt/connect4/connect4", "engine") == ["/opt/connect4/connect4", "engine"]
+
+
+class _Built:
+    """Records what a spec file builds (PyInstaller's spec globals, without building)."""
+
+    def __init__(self, kind: str, *parts: Any, **options: Any) -> None:
+        self.kind, self.parts, self.options = kind, parts, options
+        self.binaries: list[Any] = []
+        self.datas: list[Any] = []
+        self.scripts: list[Any] = []
+        self.pure: list[Any] = []
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("spec", ["connect4.spec", "connect4-onefile.spec"])
+def test_the_specs_build_a_pbrain_executable_beside_connect4(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bundle, "collect_submodules", lambda package: [package])
+    monkeypatch.setattr(bundle, "write_build_id", lambda root: "build-id")
+    built: list[_Built] = []
+
+    def make(kind: str):  # type: ignore[no-untyped-def]
+        def build(*parts: Any, **options: Any) -> _Built:
+            built.append(_Built(kind, *parts, **options))
+            return built[-1]
+        return build
+
+    names = {kind: make(kind) for kind in ("Analysis", "PYZ", "EXE", "COLLECT")}
+    exec(compile((ROOT / spec).read_text(), spec, "exec"), {"SPECPATH": str(ROOT), "workpath": "/tmp/x", **names})
+    analysis = next(b for b in built if b.kind == "Analysis")
+    assert str(HOOK) in analysis.options["runtime_hooks"]
+    exes = {b.options["name"]: b for b in built if b.kind == "EXE"}
+    pbrains = [name for name in exes if name.startswith("pbrain-")]
+    assert len(pbrains) == 1 and len(exes) == 2, sorted(exes)
+    collects = [b for b in built if b.kind == "COLLECT"]
+    if collects:  # onedir: both executables share one folder (libraries and the shipped compiled code)
+        assert all(exes[name] in collects[0].parts for name in exes)
+
+
+@pytest.mark.timeout(180)
+def test_the_ci_smoke_drives_a_brain_like_a_manager() -> None:
+    brain = Brain()  # main.py piskvork: the program the bundle's pbrain-mcts runs
+    try:
+        report = pbrain_smoke.drive(brain, turn_ms=200)
+    finally:
+        if brain.proc.poll() is None:
+            brain.proc.kill()
+    assert "END -> exit 0" in report
+    assert brain.proc.returncode == 0
