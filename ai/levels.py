@@ -105,15 +105,21 @@ def _sign(score: int) -> int:
     return (score > 0) - (score < 0)
 
 
-def choose(lv: Level, position: Any, result: SearchResult, rng: random.Random) -> tuple[int, Choice]:
-    """The move this level plays after ``result`` (the search of ``position``), and how it was chosen."""
+def move_probabilities(lv: Level, position: Any, result: SearchResult) -> tuple[dict[int, float], bool]:
+    """The level's probability of each move after ``result`` (the search of ``position``), and whether
+    they come from the opening book. ``choose`` draws from these; the ladder benchmark reads them."""
     if position.ply < lv.book_plies and not lv.exact:
         from_book = book_moves(position)
         if from_book:
-            return rng.choice(from_book), "book"
-    weights = move_weights(lv, result.children, result.best_move)
-    if len(weights) == 1:
-        return next(iter(weights)), "best"
+            return {m: 1.0 / len(from_book) for m in from_book}, True
+    return move_weights(lv, result.children, result.best_move), False
+
+
+def choose(lv: Level, position: Any, result: SearchResult, rng: random.Random) -> tuple[int, Choice]:
+    """The move this level plays after ``result`` (the search of ``position``), and how it was chosen."""
+    weights, booked = move_probabilities(lv, position, result)
     moves = sorted(weights)
-    move = rng.choices(moves, weights=[weights[m] for m in moves])[0]
+    move = moves[0] if len(moves) == 1 else rng.choices(moves, weights=[weights[m] for m in moves])[0]
+    if booked:
+        return move, "book"
     return move, "best" if move == result.best_move else "sampled"

@@ -256,3 +256,16 @@ def test_isready_is_answered_while_the_dispatcher_is_busy() -> None:
         feed.write(b'{"cmd": "quit"}\n')
         server.join(timeout=10)
     assert not server.is_alive()
+
+
+def test_a_go_with_a_level_answers_its_rules_move(engine: EngineProcess) -> None:
+    engine.send({"cmd": "position", "moves": ""})
+    engine.send({"cmd": "go", "time_ms": 20000, "level": "hard", "id": "hard"})
+    best, _ = engine.read_until("bestmove")
+    assert (best["id"], best["move"], best["level"], best["choice"]) == ("hard", "4", "hard", "book")
+    engine.send({"cmd": "position", "moves": "4453"})
+    for _ in range(2):  # a capped level starts from a fresh tree each time: its cap is its strength
+        engine.send({"cmd": "go", "time_ms": 20000, "level": "beginner", "id": "b"})
+        best, _ = engine.read_until("bestmove")
+        assert best["level"] == "beginner" and best["choice"] in ("best", "sampled")
+        assert best["iterations"] == 40 and sum(c["visits"] for c in best["children"]) <= 40

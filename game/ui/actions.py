@@ -71,6 +71,13 @@ class CycleBotLevel:
 
 
 @dataclass(frozen=True)
+class ToggleAutoplay:
+    """A player row's button: Perfect takes ``player``'s side, or the player takes it back (game/ui/autoplay.py)."""
+
+    player: int
+
+
+@dataclass(frozen=True)
 class StepCustomTime:
     player: int
     direction: int
@@ -106,5 +113,5 @@ class ChangeChoice:
 
 Action = (
     Command | GoTo | PlayMove | CycleTheme | CycleBotLevel | StepCustomTime | MoveCursor | Hover | ScrollMoves
-    | LoadFile | ChangeChoice
+    | LoadFile | ChangeChoice | ToggleAutoplay
 )

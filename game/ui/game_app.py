@@ -41,7 +41,7 @@ from game.ui.motion import Motion
 from game.ui.move_list import follow, scrolled
 from game.ui.new_game import NewGameChoice, apply_choice, auto_threads, choice_from_settings, choice_rows
 from game.ui.players import is_bot
-from game.ui.preferences import is_preference
+from game.ui.preferences import is_preference, unpauses
 from game.ui.session import Session
 from game.ui.settings import Settings, games_dir, save_settings, write_autosave
 from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
@@ -162,7 +162,7 @@ class App:
             problem = preferences.change(self.settings, action, self.caps.exact_solver)
             if problem is not None:
                 self.set_notice(problem, error=True)
-            self.sounds.enabled = self.settings.sound
+            self.sounds.enabled, self.paused = self.settings.sound, self.paused and not unpauses(action)
             self.save_settings()
             return
         match action:

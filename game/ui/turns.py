@@ -122,7 +122,8 @@ class EngineTurns:
                 self.cancel()
             self._random_move(s, self.min_bot_delay * 1.4)
             return None
-        exact = settings.bots[s.position.to_move].difficulty.exact if kind == "bot" else True
+        level = settings.bots[s.position.to_move].difficulty if kind == "bot" else None
+        exact = level.exact if level is not None else True
         if not self.driver.can_search(s.spec.name, kind):
             if current is not None and not current.finished:
                 self.driver.cancel()
@@ -135,7 +136,8 @@ class EngineTurns:
             return None
         if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
             return None  # the move is known; waiting for the animation
-        self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact)
+        self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact,
+                          level.engine_level if level is not None else None)
         return None
 
     def _random_move(self, session: Session, delay: float) -> None:
