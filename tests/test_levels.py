@@ -78,7 +78,7 @@ def test_choices_follow_the_probabilities() -> None:
 def test_the_ladder_is_ordered_from_wild_to_exact() -> None:
     names = list(LEVELS)
     assert names == ["beginner", "easy", "medium", "hard", "perfect"]
-    caps = [LEVELS[n].iterations for n in names[:-1]]
+    caps = [LEVELS[n].iterations or 0 for n in names[:-1]]
     assert caps == sorted(caps) and LEVELS["perfect"].exact and LEVELS["perfect"].iterations is None
     temps = [LEVELS[n].temperature for n in names]
     assert temps == sorted(temps, reverse=True)
