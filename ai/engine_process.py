@@ -25,6 +25,7 @@ import time
 from typing import IO, Any
 
 from ai import levels, limits, protocol, wire
+from ai.book_solve import book_solution
 from ai.engine_prepare import Preparer
 from ai.results import OptionSet, Ready, ReadyOk, Reply, Solution, SolvedMove
 from game import get_game
@@ -229,6 +230,11 @@ class Engine:
 
     def _guarded(self, target: Any, command: Any, received: float) -> None:
         try:
+            solve = isinstance(command, protocol.Solve)
+            booked = book_solution(self.spec, self.position, command.search_id) if solve else None
+            if booked is not None:  # a lookup: at once, also before the compiled code is ready
+                self.emit(booked)
+                return
             waits = not self.preparer.is_prepared(self.spec, _needs_solver(command))
             if self._wait_for_preparation(command):
                 target(command, time.perf_counter() if waits else received)  # the budget starts once prepared

@@ -5,7 +5,7 @@ A ``go`` with ``"level": "easy"`` (docs/engine-protocol.md) searches with the le
 
 * **book**: for the first ``book_plies`` plies of a Connect 4 game, a move the opening book proves to
   keep the game's result, drawn at random among those (the upper levels open in the centre and vary
-  their openings only among equally good moves);
+  their openings only among moves that keep the result; in a lost position, the slowest loss);
 * otherwise a move drawn from the root's visit counts raised to ``1 / temperature`` (temperature 0:
   the search's own best move). Few iterations spread the visits, so a weak level's mistakes are the
   moves its small search found plausible, never arbitrary ones; ``noise`` is the share of moves
@@ -85,7 +85,8 @@ def move_weights(lv: Level, children: Sequence[MoveStats], best_move: int) -> di
 
 
 def book_moves(position: Any) -> tuple[int, ...]:
-    """The moves the opening book proves to keep the result (empty outside the book)."""
+    """The moves the opening book proves to keep the result (empty outside the book); in a lost position
+    only the slowest losses (every move keeps a loss: the one that resists longest is the book's move)."""
     from ai.opening_book import load
     from game.connect4 import Connect4Position
 
@@ -97,8 +98,10 @@ def book_moves(position: Any) -> tuple[int, ...]:
     known = [s for s in scores if s is not None]
     if not known:
         return ()
-    top = _sign(max(known))
-    return tuple(c for c, s in enumerate(scores) if s is not None and _sign(s) == top)
+    best = max(known)
+    if best < 0:
+        return tuple(c for c, s in enumerate(scores) if s == best)
+    return tuple(c for c, s in enumerate(scores) if s is not None and _sign(s) == _sign(best))
 
 
 def _sign(score: int) -> int:

@@ -114,3 +114,13 @@ def test_bestmove_carries_the_chosen_move_the_level_and_how_it_was_chosen() -> N
     assert decoded == reply and isinstance(decoded, BestMove) and decoded.level == "easy"
     plain = protocol.result_message("bestmove", SPEC, result, 5)
     assert isinstance(plain, BestMove) and plain.move == "4" and plain.level is None and plain.choice is None
+
+
+def test_in_a_lost_book_position_the_book_move_resists_longest() -> None:
+    lost = SPEC.parse_position("444")  # the second player loses whatever it plays
+    moves = levels.book_moves(lost)
+    from ai.opening_book import load
+
+    scores = load().column_scores(lost)
+    assert scores is not None and max(s for s in scores if s is not None) < 0
+    assert moves and all(scores[m] == max(s for s in scores if s is not None) for m in moves)

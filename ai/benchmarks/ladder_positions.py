@@ -94,6 +94,8 @@ def build(seed: int, games: int, target: int, max_nodes: int) -> tuple[list[dict
         item = judged(moves, columns.scores, label)
         if item["value_choice_matters"]:
             chosen.append(item)
+            if len(chosen) % 25 == 0:
+                print(f"  {len(chosen)}/{target} positions ({counts})", flush=True)
     return chosen, counts
 
 

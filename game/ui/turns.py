@@ -61,7 +61,8 @@ class EngineTurns:
             return None
         scores = self.exact_cache.get(session.spec.name, session.moves_text)
         heat = self.heat_for(session, exact=True)
-        return column_verdicts(session.spec, session.cursor, session.position.legal_moves(), scores, heat)
+        return column_verdicts(session.spec, session.cursor, session.position.legal_moves(), scores, heat,
+                               pending=self.exact_budget(session) is not None)
 
     def bot_iterations(self) -> int | None:
         """Iterations of the bot's running search (None when no bot is searching)."""
