@@ -116,6 +116,20 @@ def test_verdicts_fall_back_to_estimates_then_unknown():
     assert verdicts[1].text == "win" and verdicts[1].kind == "exact"  # proven by the search, length unknown
     assert verdicts[0].kind == "unknown"
     assert score_verdict(42, 0, 0).text == "draw" and score_verdict(42, 0, 1).text == "win in 21"
+    pending = column_verdicts(spec, 4, (0, 3), {0: None}, None, pending=True)  # the solver is still on them
+    assert [v.text for v in pending.values()] == ["solving…", "solving…"] and pending[0].kind == "pending"
+    assert pending[0].variants() == ("solving…", "…")  # a narrow column still says it
+
+
+def test_columns_say_solving_until_the_solver_answers():
+    app, client = make_app(moves="4453", exact=True)
+    try:
+        app.step([])
+        assert {v.kind for v in app.verdicts().values()} == {"pending"}  # asked, not answered yet
+        run_for(app, 0.2)
+        assert {v.kind for v in app.verdicts().values()} == {"exact"}
+    finally:
+        shutdown(app)
 
 
 # --- the app ------------------------------------------------------------------------------------
@@ -160,14 +174,14 @@ def test_perfect_level_asks_for_exact_play_with_five_seconds():
         app.play_move(3)
         run_for(app, 0.1)
         bot = [s for s in client.searches if s.get("time_ms") == 5000]
-        assert bot and bot[0]["exact"] is True
+        assert bot and bot[0]["exact"] is True and bot[0]["level"] == "perfect"
     finally:
         shutdown(app)
     app, client = make_app(mode="vs-bot", bots=[BotSetting("hard"), BotSetting("hard")])
     try:
         app.play_move(3)
         run_for(app, 0.1)
-        assert [s["exact"] for s in client.searches if s.get("time_ms") == 5000] == [False]
+        assert [(s["exact"], s["level"]) for s in client.searches if s.get("level")] == [(False, "hard")]
     finally:
         shutdown(app)
 
