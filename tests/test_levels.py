@@ -117,9 +117,12 @@ def test_bestmove_carries_the_chosen_move_the_level_and_how_it_was_chosen() -> N
 
 
 def test_in_a_lost_book_position_the_book_move_resists_longest() -> None:
-    lost = SPEC.parse_position("444")  # the second player loses whatever it plays
-    moves = levels.book_moves(lost)
     from ai.opening_book import load
+    from game.connect4 import Connect4Position
+
+    lost = SPEC.parse_position("444")  # the second player loses whatever it plays
+    assert isinstance(lost, Connect4Position)
+    moves = levels.book_moves(lost)
 
     scores = load().column_scores(lost)
     assert scores is not None and max(s for s in scores if s is not None) < 0
