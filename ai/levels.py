@@ -40,9 +40,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("beginner", 40, 1.0, noise=0.12),
-    Level("easy", 300, 1.0, book_plies=1),
-    Level("medium", 3000, 0.4, book_plies=2),
+    Level("beginner", 40, 1.0, noise=0.2),
+    Level("easy", 200, 1.0, book_plies=1),
+    Level("medium", 1000, 0.6, book_plies=2),
     Level("hard", 400_000, 0.0, book_plies=6),
     Level("perfect", None, 0.0, exact=True, book_plies=99),
 )}

@@ -1,15 +1,16 @@
 """Build the ladder's position set: positions from games between the playing levels, every column solved.
 
-    python -m ai.benchmarks.ladder_positions [--seed 2026] [--games 12] [--target 300]
-                                             [--max-nodes 30000000] [--out ai/benchmarks/data/ladder_positions.jsonl]
+    python -m ai.benchmarks.ladder_positions [--seed 2026] [--games 12] [--target 320]
+                                             [--max-nodes 10000000] [--out ai/benchmarks/data/ladder_positions.jsonl]
 
 ``--games`` games per pair of levels (beginner-easy, easy-medium, medium-hard, hard-easy; colours
-alternate), each from the empty board. Every position of those games from ply 4 on (the side to move
-has a choice, the game not over) is a candidate; the candidates, deduplicated, are shuffled with the seed
-and solved in that order with the exact solver alone (every column's score, ``--max-nodes`` per
-position, single-threaded: the same file on any machine) until ``--target`` positions **where the choice
-matters** (some column drops the game value, win/draw/loss) are found. Positions the solver does not
-finish within the node limit are left out (counted in the summary).
+alternate; the levels as defined in ``SET_LEVELS``), each from the empty board. Every position of
+those games from ply 4 on (the side to move has a choice, the game not over) is a candidate; the
+candidates, deduplicated, are shuffled with the seed and solved in that order with the exact solver
+alone (every column's score, ``--max-nodes`` per position, single-threaded: the same file on any
+machine) until ``--target`` positions **where the choice matters** (some column drops the game value,
+win/draw/loss) are found. Positions the solver does not finish within the node limit are left out
+(counted in the summary).
 
 Each line: ``moves``, ``scores`` (per column, the mover's Pons score, null for a full column),
 ``value_preserving_cols`` and ``optimal_cols`` (1-based), ``value_choice_matters``, ``ply``, ``game``
@@ -27,10 +28,19 @@ from pathlib import Path
 from typing import Any
 
 from ai.benchmarks.level_games import LevelPlayer, play_game
+from ai.levels import Level
 from ai.solver import Solver
 from game import get_game
 
 PAIRS = (("beginner", "easy"), ("easy", "medium"), ("medium", "hard"), ("hard", "easy"))
+# The levels as they were when the shipped set was built (the engine's levels were tuned on it afterwards):
+# frozen here so the same command still writes the same file.
+SET_LEVELS = {lv.name: lv for lv in (
+    Level("beginner", 40, 1.0, noise=0.12),
+    Level("easy", 300, 1.0, book_plies=1),
+    Level("medium", 3000, 0.4, book_plies=2),
+    Level("hard", 400_000, 0.0, book_plies=6),
+)}
 DEFAULT_OUT = Path(__file__).parent / "data" / "ladder_positions.jsonl"
 MIN_PLY = 4
 GAME_TIME_MS = 60_000.0  # the levels' caps end their searches; this bound only guards a stuck search
@@ -58,8 +68,8 @@ def candidates(seed: int, games: int) -> list[tuple[str, str]]:
     for p, (a, b) in enumerate(PAIRS):
         for g in range(games):
             first, second = (a, b) if g % 2 == 0 else (b, a)
-            players = [LevelPlayer(first, seed * 1000 + p * 100 + 2 * g, GAME_TIME_MS),
-                       LevelPlayer(second, seed * 1000 + p * 100 + 2 * g + 1, GAME_TIME_MS)]
+            players = [LevelPlayer(first, seed * 1000 + p * 100 + 2 * g, GAME_TIME_MS, SET_LEVELS),
+                       LevelPlayer(second, seed * 1000 + p * 100 + 2 * g + 1, GAME_TIME_MS, SET_LEVELS)]
             try:
                 game = play_game(players[0], players[1])
             finally:
@@ -104,8 +114,8 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--games", type=int, default=12, help="games per pair of levels")
-    parser.add_argument("--target", type=int, default=300, help="positions where the choice matters")
-    parser.add_argument("--max-nodes", type=int, default=30_000_000, help="solver nodes per position")
+    parser.add_argument("--target", type=int, default=320, help="positions where the choice matters")
+    parser.add_argument("--max-nodes", type=int, default=10_000_000, help="solver nodes per position")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = parser.parse_args(argv)
     if args.games < 1 or args.target < 1 or args.max_nodes < 1:

@@ -22,11 +22,12 @@ RANDOM = "random"
 class LevelPlayer:
     """One side of a game: a level (or ``random``) with its own searcher and seeded choices."""
 
-    def __init__(self, name: str, seed: int, time_ms: float = 1000.0) -> None:
-        if name != RANDOM and name not in LEVELS:
-            raise ValueError(f"unknown level {name!r} (one of: {RANDOM}, {', '.join(LEVELS)})")
+    def __init__(self, name: str, seed: int, time_ms: float = 1000.0, levels: dict[str, Level] | None = None) -> None:
+        table = LEVELS if levels is None else levels
+        if name != RANDOM and name not in table:
+            raise ValueError(f"unknown level {name!r} (one of: {RANDOM}, {', '.join(table)})")
         self.name = name
-        self.level: Level | None = LEVELS.get(name)
+        self.level: Level | None = table.get(name)
         self.time_ms = time_ms  # the go's time bound (the capped levels end on their cap first)
         self.rng = random.Random(seed)
         self.searcher: Any = None
