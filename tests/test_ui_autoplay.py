@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
 import pygame
 import pytest
-from test_ui_fakes import make_test_app
+from test_ui_fakes import FakeEngineClient, make_test_app
 
 from game.ui import autoplay, game_app
 from game.ui.actions import ToggleAutoplay
@@ -14,17 +18,12 @@ from game.ui.settings import Settings
 pytestmark = pytest.mark.timeout(60)
 
 
-@pytest.fixture
-def made():
-    apps: list[game_app.App] = []
-
-    def factory(*args, **kw):  # type: ignore[no-untyped-def]
-        app, client = make_test_app(*args, **kw)
-        apps.append(app)
-        return app, client
-
-    yield factory
-    for app in apps:
+@contextlib.contextmanager
+def fake_engine_app(**kw: Any) -> Iterator[tuple[game_app.App, FakeEngineClient]]:
+    app, client = make_test_app(**kw)
+    try:
+        yield app, client
+    finally:
         game_app.shutdown(app)
 
 
@@ -61,8 +60,12 @@ def test_toggle_moves_between_the_modes(mode: str, human: int, player: int, afte
     assert settings.mode == mode and (mode != "vs-bot" or settings.human_player == human)
 
 
-def test_hand_a_side_to_perfect_mid_game_and_take_it_back(made) -> None:  # type: ignore[no-untyped-def]
-    app, client = made(mode="hotseat", moves="44")
+def test_hand_a_side_to_perfect_mid_game_and_take_it_back() -> None:
+    with fake_engine_app(mode="hotseat", moves="44") as (app, client):
+        hand_over_and_take_back(app, client)
+
+
+def hand_over_and_take_back(app: game_app.App, client: FakeEngineClient) -> None:
     assert press(app, 1) == "Hand to Perfect"
     app.play_move(2)  # Red (the human) plays; Yellow is now Perfect's
     run_frames(app, 120)
@@ -76,8 +79,12 @@ def test_hand_a_side_to_perfect_mid_game_and_take_it_back(made) -> None:  # type
     assert all(s.get("level") is None for s in client.searches[searches:])  # no bot search since
 
 
-def test_handing_the_side_to_move_over_plays_at_once_even_in_a_paused_game(made) -> None:  # type: ignore[no-untyped-def]
-    app, client = made(mode="bot-vs-bot", moves="4", bots=[BotSetting("easy"), BotSetting("easy")])
+def test_handing_the_side_to_move_over_plays_at_once_even_in_a_paused_game() -> None:
+    with fake_engine_app(mode="bot-vs-bot", moves="4", bots=[BotSetting("easy"), BotSetting("easy")]) as (app, client):
+        resume_by_handing_over(app, client)
+
+
+def resume_by_handing_over(app: game_app.App, client: FakeEngineClient) -> None:
     app.paused = True
     press(app, 1)  # take Yellow: you play it against Red's bot
     assert app.settings.mode == "vs-bot" and app.human_can_play()
