@@ -163,6 +163,8 @@ def _parse_go(obj: dict[str, Any]) -> Go:
     early_stop = obj.get("early_stop", True)
     if not isinstance(early_stop, bool):
         raise ProtocolError('"early_stop" must be true or false')
+    if lv is not None and lv.iterations is not None:
+        early_stop = False  # a capped level searches its whole cap: the same visits on any machine, at any load
     return Go(time_ms, None if its is None else int(its), info_ms, _search_id(obj), exact, early_stop, lv)
 
 

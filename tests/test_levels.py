@@ -86,7 +86,7 @@ def test_the_ladder_is_ordered_from_wild_to_exact() -> None:
 
 def test_go_with_a_level_caps_the_iterations_and_takes_its_exactness() -> None:
     cmd = protocol.parse_command('{"cmd": "go", "time_ms": 1000, "level": "easy", "id": 3}')
-    assert cmd == Go(1000.0, LEVELS["easy"].iterations, None, 3, False, True, LEVELS["easy"])
+    assert cmd == Go(1000.0, LEVELS["easy"].iterations, None, 3, False, False, LEVELS["easy"])  # no early stop
     cmd = protocol.parse_command('{"cmd": "go", "iterations": 10, "level": "hard"}')
     assert isinstance(cmd, Go) and cmd.iterations == 10  # the smaller budget wins
     cmd = protocol.parse_command('{"cmd": "go", "level": "beginner"}')  # the cap is a budget by itself
@@ -127,3 +127,23 @@ def test_in_a_lost_book_position_the_book_move_resists_longest() -> None:
     scores = load().column_scores(lost)
     assert scores is not None and max(s for s in scores if s is not None) < 0
     assert moves and all(scores[m] == max(s for s in scores if s is not None) for m in moves)
+
+
+def test_a_benchmark_player_searches_like_the_engine_the_whole_cap() -> None:
+    from ai.benchmarks.level_games import LevelPlayer
+
+    player = LevelPlayer("medium", seed=3)
+    seen: dict[str, object] = {}
+    real = player.searcher.search
+
+    def spy(**kw: object) -> SearchResult:
+        seen.update(kw)
+        return real(**kw)
+
+    player.searcher.search = spy
+    try:
+        move, weights = player.decide(SPEC.parse_position("4453"))
+    finally:
+        player.close()
+    assert seen["iterations"] == LEVELS["medium"].iterations and seen["early_stop"] is False  # timing-free
+    assert move in weights and sum(weights.values()) == pytest.approx(1.0)
