@@ -13,7 +13,7 @@ from test_ui_fakes import FakeEngineClient
 from game import get_game
 from game.ui import controller, headless
 from game.ui.engine_driver import EngineDriver
-from game.ui.exact import EXACT_MS, column_verdicts, score_verdict
+from game.ui.exact import EXACT_MS, Verdict, column_verdicts, score_verdict
 from game.ui.game_app import create_app, shutdown
 from game.ui.heat import HeatData, HeatEntry
 from game.ui.players import BotSetting
@@ -259,5 +259,32 @@ def test_a_solution_line_is_not_taken_for_a_heatmap():
         app.step([])  # the solution arrives (and the analysis starts)
         assert app.turns.exact_cache.get("connect4", "4453") is not None
         assert app.turns.heat is None or app.turns.heat.iterations > 0
+    finally:
+        shutdown(app)
+
+
+def test_a_proven_position_settles_its_last_open_column_by_elimination():
+    from game.ui.exact import by_elimination
+
+    loss = Verdict("loss in 1", "exact", "loss", 1)
+    open_col = Verdict("49%", "estimate")
+    won = by_elimination({0: open_col, 1: loss, 2: loss}, "win")  # won, and every other column loses
+    assert won[0] == Verdict("win", "exact", "win") and won[1] == loss
+    assert by_elimination({0: open_col, 1: open_col, 2: loss}, "win")[0] == open_col  # two open: not settled
+    drawn_known = Verdict("draw", "exact", "draw")
+    assert by_elimination({0: open_col, 1: drawn_known}, "draw")[0] == open_col  # the draw is reached already
+    lost = by_elimination({0: open_col, 1: Verdict("solving…", "pending"), 2: loss}, "loss")
+    assert all(v.outcome == "loss" for v in lost.values())  # a lost position: every column loses
+    assert by_elimination({0: open_col}, None) == {0: open_col}
+
+
+def test_the_app_settles_the_only_saving_column_from_the_parents_proof():
+    # 44352: Yellow must play 1; the solve of the parent 4435 proved 2 loses for Red (so 44352 is won for Yellow)
+    app, client = make_app(moves="44352", exact=True)
+    try:
+        app.session.record_proof((3, 3, 2, 4, 1), 0, "loss")  # Red's 2 loses: Yellow (to move) wins
+        app.turns.exact_cache.put("connect4", "44352", {c: (None if c == 0 else -18) for c in range(7)}, 1500)
+        verdicts = app.verdicts()
+        assert verdicts[0] == Verdict("win", "exact", "win") and verdicts[3].outcome == "loss"
     finally:
         shutdown(app)

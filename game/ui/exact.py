@@ -103,6 +103,26 @@ def column_verdicts(
     return out
 
 
+_RANK = {"loss": 0, "draw": 1, "win": 2}
+
+
+def by_elimination(verdicts: dict[int, Verdict], result: str | None) -> dict[int, Verdict]:
+    """Columns that follow from the position's proven ``result`` (for the side to move) and the other columns:
+    in a lost position every column loses; in a won or drawn one whose exact columns all fall short, the one
+    column left open must reach the result. Others are kept as they are."""
+    if result not in _RANK:
+        return verdicts
+    open_moves = [m for m, v in verdicts.items() if v.kind != "exact"]
+    if not open_moves:
+        return verdicts
+    if result == "loss":
+        return {m: Verdict("loss", "exact", "loss") if m in open_moves else v for m, v in verdicts.items()}
+    reached = any(_RANK.get(v.outcome or "", -1) >= _RANK[result] for v in verdicts.values() if v.kind == "exact")
+    if reached or len(open_moves) != 1:
+        return verdicts
+    return {**verdicts, open_moves[0]: Verdict(result, "exact", result)}
+
+
 class ExactCache:
     """Solver answers per position text, with the budget they were given."""
 

@@ -14,7 +14,7 @@ from game.capabilities import GameCapabilities
 from game.ui.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
 from game.ui.engine_driver import EngineDriver, Search
 from game.ui.engine_events import absorb
-from game.ui.exact import ExactCache, Verdict, column_verdicts
+from game.ui.exact import ExactCache, Verdict, by_elimination, column_verdicts
 from game.ui.heat import HeatData
 from game.ui.session import Session
 from game.ui.settings import Settings
@@ -61,8 +61,13 @@ class EngineTurns:
             return None
         scores = self.exact_cache.get(session.spec.name, session.moves_text)
         heat = self.heat_for(session, exact=True)
-        return column_verdicts(session.spec, session.cursor, session.position.legal_moves(), scores, heat,
-                               pending=self.exact_budget(session) is not None)
+        verdicts = column_verdicts(session.spec, session.cursor, session.position.legal_moves(), scores, heat,
+                                   pending=self.exact_budget(session) is not None)
+        proven = session.eval_at(session.cursor)
+        if proven is None or not proven.exact:
+            return verdicts
+        mine = proven.value if session.position.to_move == 0 else 1.0 - proven.value
+        return by_elimination(verdicts, {1.0: "win", 0.5: "draw", 0.0: "loss"}.get(mine))
 
     def bot_iterations(self) -> int | None:
         """Iterations of the bot's running search (None when no bot is searching)."""
