@@ -220,8 +220,10 @@ class EngineClient:
         self._send({"cmd": "prepare", "game": game})
 
     def go(self, *, time_ms: int | None = None, iterations: int | None = None, info_ms: int = 100,
-           exact: bool = True) -> int:
-        command: dict[str, Any] = {"cmd": "go", "id": self._new_id(), "info_ms": info_ms, "exact": exact}
+           exact: bool = True, level: str | None = None) -> int:
+        """Start a search; a ``level`` (ai/levels.py) decides the exactness and how the move is chosen."""
+        command: dict[str, Any] = {"cmd": "go", "id": self._new_id(), "info_ms": info_ms}
+        command.update({"exact": exact} if level is None else {"level": level})
         if time_ms is not None:
             command["time_ms"] = time_ms
         if iterations is not None:

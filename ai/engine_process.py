@@ -18,12 +18,14 @@ import gc
 import json
 import os
 import queue
+import random
 import sys
 import threading
 import time
 from typing import IO, Any
 
-from ai import limits, protocol, wire
+from ai import levels, limits, protocol, wire
+from ai.book_solve import book_solution
 from ai.engine_prepare import Preparer
 from ai.results import OptionSet, Ready, ReadyOk, Reply, Solution, SolvedMove
 from game import get_game
@@ -95,6 +97,7 @@ class Engine:
         self._write_lock = threading.Lock()
         self._threads = threads
         self._seed = seed
+        self._choice_rng = random.Random(seed)  # the levels' move choices (ai/levels.py)
         self._max_nodes = max_nodes
         self._searcher_key: tuple[str, int] | None = None
         self._searcher_obj: Any = None
@@ -227,6 +230,11 @@ class Engine:
 
     def _guarded(self, target: Any, command: Any, received: float) -> None:
         try:
+            solve = isinstance(command, protocol.Solve)
+            booked = book_solution(self.spec, self.position, command.search_id) if solve else None
+            if booked is not None:  # a lookup: at once, also before the compiled code is ready
+                self.emit(booked)
+                return
             waits = not self.preparer.is_prepared(self.spec, _needs_solver(command))
             if self._wait_for_preparation(command):
                 target(command, time.perf_counter() if waits else received)  # the budget starts once prepared
@@ -253,6 +261,8 @@ class Engine:
         spec, position = self.spec, self.position
         searcher = self._searcher(spec)
         searcher.set_position(position)
+        if go.level is not None and go.level.iterations is not None:
+            searcher.forget()  # a capped level's strength is its cap: no tree kept from earlier moves
         time_ms = go.time_ms
         if time_ms is not None:  # time_ms counts from the go line
             time_ms = max(1.0, time_ms - (time.perf_counter() - received) * 1000)
@@ -269,7 +279,12 @@ class Engine:
             early_stop=go.early_stop,
             exact=go.exact,
         )
-        self.emit(protocol.result_message("bestmove", spec, result, go.search_id))
+        if go.level is None:
+            self.emit(protocol.result_message("bestmove", spec, result, go.search_id))
+            return
+        move, how = levels.choose(go.level, position, result, self._choice_rng)
+        self.emit(protocol.result_message("bestmove", spec, result, go.search_id, move=move, level=go.level.name,
+                                          choice=how))
 
     def _run_solve(self, solve: protocol.Solve, received: float) -> None:
         from ai.solver import shared_solver

@@ -116,6 +116,9 @@ class HybridSearcher:
     def clear(self) -> None:
         self.mcts.clear()
 
+    def forget(self) -> None:
+        self.mcts.forget()
+
     def close(self) -> None:
         self.mcts.close()
 

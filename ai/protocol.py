@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ai.levels import LEVEL_NAMES, Level, capped_iterations
+from ai.levels import level as level_named
 from ai.limits import MAX_ITERATIONS, MAX_LINE, MAX_MOVES_TEXT, MAX_THREADS, MAX_TIME_MS
 from ai.results import BestMove, ChildLine, ErrorReply, Info, SearchResult
 from game import GameError, get_game
@@ -35,6 +37,7 @@ class Go:
     search_id: Any
     exact: bool
     early_stop: bool = True
+    level: Level | None = None  # a playing level: its iteration cap and exactness are in the fields above
 
 
 @dataclass(frozen=True)
@@ -145,16 +148,33 @@ def _parse_position(obj: dict[str, Any]) -> SetPosition:
 def _parse_go(obj: dict[str, Any]) -> Go:
     time_ms = _number(obj, "time_ms", 1, MAX_TIME_MS)
     iterations = _number(obj, "iterations", 1, MAX_ITERATIONS)
-    if time_ms is None and iterations is None:
+    lv = _parse_level(obj)
+    its = capped_iterations(lv, None if iterations is None else int(iterations)) if lv else iterations
+    if time_ms is None and its is None:
         raise ProtocolError('"go" needs "time_ms" and/or "iterations"')
     info_ms = _number(obj, "info_ms", 10, MAX_TIME_MS)
     exact = obj.get("exact", True)
     if not isinstance(exact, bool):
         raise ProtocolError('"exact" must be true or false')
+    if lv is not None:
+        if "exact" in obj:
+            raise ProtocolError('"exact" cannot be given with "level" (the level decides)')
+        exact = lv.exact
     early_stop = obj.get("early_stop", True)
     if not isinstance(early_stop, bool):
         raise ProtocolError('"early_stop" must be true or false')
-    return Go(time_ms, None if iterations is None else int(iterations), info_ms, _search_id(obj), exact, early_stop)
+    if lv is not None and lv.iterations is not None:
+        early_stop = False  # a capped level searches its whole cap: the same visits on any machine, at any load
+    return Go(time_ms, None if its is None else int(its), info_ms, _search_id(obj), exact, early_stop, lv)
+
+
+def _parse_level(obj: dict[str, Any]) -> Level | None:
+    name = obj.get("level")
+    if name is None:
+        return None
+    if not isinstance(name, str) or name not in LEVEL_NAMES:
+        raise ProtocolError('"level" must be one of: ' + ", ".join(LEVEL_NAMES))
+    return level_named(name)
 
 
 def _number(obj: dict[str, Any], key: str, low: float, high: float, default: float | None = None) -> float | None:
@@ -195,8 +215,10 @@ def error(message: str, search_id: Any = None) -> ErrorReply:
 _PROVEN = {1: "win", 0: "draw", -1: "loss", None: None}
 
 
-def result_message(kind: str, spec: GameSpec, result: SearchResult, search_id: Any) -> Info:
-    """An ``info`` or ``bestmove`` reply from a search result."""
+def result_message(kind: str, spec: GameSpec, result: SearchResult, search_id: Any, *,
+                   move: int | None = None, level: str | None = None, choice: str | None = None) -> Info:
+    """An ``info`` or ``bestmove`` reply from a search result; a level's bestmove gives the ``move`` its rule
+    chose (else the search's best move), the level's name and how the move was chosen."""
     children = tuple(
         ChildLine(spec.move_to_text(c.move), int(c.visits), _prob(c.value), _PROVEN.get(c.proven), c.score)
         for c in result.children
@@ -213,7 +235,8 @@ def result_message(kind: str, spec: GameSpec, result: SearchResult, search_id: A
         children=children,
     )
     if kind == "bestmove":
-        return BestMove(**fields, move=spec.move_to_text(result.best_move))  # type: ignore[arg-type]
+        played = result.best_move if move is None else move
+        return BestMove(**fields, move=spec.move_to_text(played), level=level, choice=choice)  # type: ignore[arg-type]
     return Info(**fields)  # type: ignore[arg-type]
 
 

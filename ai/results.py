@@ -87,6 +87,8 @@ class Info:
 @dataclass(frozen=True)
 class BestMove(Info):
     move: str = ""
+    level: str | None = None  # the go's level (ai/levels.py), None for a plain search
+    choice: str | None = None  # with a level: "best", "book" (an opening-book move) or "sampled"
     TYPE: ClassVar[str] = "bestmove"
 
 

@@ -50,6 +50,14 @@ def test_search_reports_info_and_bestmove(client: EngineClient) -> None:
     assert client.status.state == "ready"
 
 
+def test_a_go_at_a_level_is_answered_by_the_levels_rule(client: EngineClient) -> None:
+    client.set_position("connect4", "")
+    search_id = client.go(time_ms=20_000, level="medium")  # the level decides the exactness: no "exact" sent
+    best, _ = wait_for(client, lambda m: m["type"] in ("bestmove", "error"))
+    assert (best["type"], best["id"], best["level"], best["choice"], best["move"]) == (
+        "bestmove", search_id, "medium", "book", "4")
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSTOP])
 def test_engine_killed_or_hung_mid_search_is_restarted_and_search_resumed(client: EngineClient, sig) -> None:  # type: ignore[no-untyped-def]
     client.set_position("connect4", "4453")

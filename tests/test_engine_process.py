@@ -256,3 +256,32 @@ def test_isready_is_answered_while_the_dispatcher_is_busy() -> None:
         feed.write(b'{"cmd": "quit"}\n')
         server.join(timeout=10)
     assert not server.is_alive()
+
+
+def test_a_go_with_a_level_answers_its_rules_move(engine: EngineProcess) -> None:
+    engine.send({"cmd": "position", "moves": ""})
+    engine.send({"cmd": "go", "time_ms": 20000, "level": "hard", "id": "hard"})
+    best, _ = engine.read_until("bestmove")
+    assert (best["id"], best["move"], best["level"], best["choice"]) == ("hard", "4", "hard", "book")
+    engine.send({"cmd": "position", "moves": "4453"})
+    for _ in range(2):  # a capped level starts from a fresh tree each time: its cap is its strength
+        engine.send({"cmd": "go", "time_ms": 20000, "level": "beginner", "id": "b"})
+        best, _ = engine.read_until("bestmove")
+        assert best["level"] == "beginner" and best["choice"] in ("best", "sampled")
+        assert best["iterations"] == 40 and sum(c["visits"] for c in best["children"]) <= 40
+
+
+@pytest.mark.timeout(30)
+def test_a_book_position_is_solved_at_once_even_before_the_compiled_code_is_ready() -> None:
+    out = _Lines()
+    engine = Engine(out, threads=1)  # its preparer never started: the compiled solver is not ready
+    for moves, solve_id in (("", 1), ("43", 2)):
+        engine.handle(json.dumps({"cmd": "position", "moves": moves}))
+        engine.handle(json.dumps({"cmd": "solve", "time_ms": 500, "id": solve_id}))
+        assert engine._worker is not None
+        engine._worker.join(timeout=5)
+        assert not engine._worker.is_alive(), "the solve waited for the compiled code"
+    solutions = [json.loads(line) for line in out.lines if '"solution"' in line]
+    assert [s["id"] for s in solutions] == [1, 2] and all(s["complete"] for s in solutions)
+    assert [c["score"] for c in solutions[0]["children"]] == [-2, -1, 0, 1, 0, -1, -2]
+    engine.handle('{"cmd": "stop"}')

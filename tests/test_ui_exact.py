@@ -13,7 +13,7 @@ from test_ui_fakes import FakeEngineClient
 from game import get_game
 from game.ui import controller, headless
 from game.ui.engine_driver import EngineDriver
-from game.ui.exact import EXACT_MS, column_verdicts, score_verdict
+from game.ui.exact import EXACT_MS, Verdict, column_verdicts, score_verdict
 from game.ui.game_app import create_app, shutdown
 from game.ui.heat import HeatData, HeatEntry
 from game.ui.players import BotSetting
@@ -116,6 +116,20 @@ def test_verdicts_fall_back_to_estimates_then_unknown():
     assert verdicts[1].text == "win" and verdicts[1].kind == "exact"  # proven by the search, length unknown
     assert verdicts[0].kind == "unknown"
     assert score_verdict(42, 0, 0).text == "draw" and score_verdict(42, 0, 1).text == "win in 21"
+    pending = column_verdicts(spec, 4, (0, 3), {0: None}, None, pending=True)  # the solver is still on them
+    assert [v.text for v in pending.values()] == ["solving…", "solving…"] and pending[0].kind == "pending"
+    assert pending[0].variants() == ("solving…", "…")  # a narrow column still says it
+
+
+def test_columns_say_solving_until_the_solver_answers():
+    app, client = make_app(moves="4453", exact=True)
+    try:
+        app.step([])
+        assert {v.kind for v in app.verdicts().values()} == {"pending"}  # asked, not answered yet
+        run_for(app, 0.2)
+        assert {v.kind for v in app.verdicts().values()} == {"exact"}
+    finally:
+        shutdown(app)
 
 
 # --- the app ------------------------------------------------------------------------------------
@@ -160,14 +174,14 @@ def test_perfect_level_asks_for_exact_play_with_five_seconds():
         app.play_move(3)
         run_for(app, 0.1)
         bot = [s for s in client.searches if s.get("time_ms") == 5000]
-        assert bot and bot[0]["exact"] is True
+        assert bot and bot[0]["exact"] is True and bot[0]["level"] == "perfect"
     finally:
         shutdown(app)
     app, client = make_app(mode="vs-bot", bots=[BotSetting("hard"), BotSetting("hard")])
     try:
         app.play_move(3)
         run_for(app, 0.1)
-        assert [s["exact"] for s in client.searches if s.get("time_ms") == 5000] == [False]
+        assert [(s["exact"], s["level"]) for s in client.searches if s.get("level")] == [(False, "hard")]
     finally:
         shutdown(app)
 
@@ -245,5 +259,32 @@ def test_a_solution_line_is_not_taken_for_a_heatmap():
         app.step([])  # the solution arrives (and the analysis starts)
         assert app.turns.exact_cache.get("connect4", "4453") is not None
         assert app.turns.heat is None or app.turns.heat.iterations > 0
+    finally:
+        shutdown(app)
+
+
+def test_a_proven_position_settles_its_last_open_column_by_elimination():
+    from game.ui.exact import by_elimination
+
+    loss = Verdict("loss in 1", "exact", "loss", 1)
+    open_col = Verdict("49%", "estimate")
+    won = by_elimination({0: open_col, 1: loss, 2: loss}, "win")  # won, and every other column loses
+    assert won[0] == Verdict("win", "exact", "win") and won[1] == loss
+    assert by_elimination({0: open_col, 1: open_col, 2: loss}, "win")[0] == open_col  # two open: not settled
+    drawn_known = Verdict("draw", "exact", "draw")
+    assert by_elimination({0: open_col, 1: drawn_known}, "draw")[0] == open_col  # the draw is reached already
+    lost = by_elimination({0: open_col, 1: Verdict("solving…", "pending"), 2: loss}, "loss")
+    assert all(v.outcome == "loss" for v in lost.values())  # a lost position: every column loses
+    assert by_elimination({0: open_col}, None) == {0: open_col}
+
+
+def test_the_app_settles_the_only_saving_column_from_the_parents_proof():
+    # 44352: Yellow must play 1; the solve of the parent 4435 proved 2 loses for Red (so 44352 is won for Yellow)
+    app, client = make_app(moves="44352", exact=True)
+    try:
+        app.session.record_proof((3, 3, 2, 4, 1), 0, "loss")  # Red's 2 loses: Yellow (to move) wins
+        app.turns.exact_cache.put("connect4", "44352", {c: (None if c == 0 else -18) for c in range(7)}, 1500)
+        verdicts = app.verdicts()
+        assert verdicts[0] == Verdict("win", "exact", "win") and verdicts[3].outcome == "loss"
     finally:
         shutdown(app)

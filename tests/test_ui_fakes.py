@@ -43,12 +43,13 @@ class FakeEngineClient:
         self.position = (game, moves)
 
     def go(self, *, time_ms: int | None = None, iterations: int | None = None, info_ms: int = 100,
-           exact: bool = True) -> int:
+           exact: bool = True, level: str | None = None) -> int:
         self._next_id += 1
         game, moves = self.position
         spec = get_game(game)
         pos = spec.parse_position(moves)
-        self.searches.append({"id": self._next_id, "game": game, "moves": moves, "time_ms": time_ms, "exact": exact})
+        self.searches.append({"id": self._next_id, "game": game, "moves": moves, "time_ms": time_ms, "exact": exact,
+                              "level": level})
         if game in self.refuse:
             self._late.append({"type": "error", "id": self._next_id,
                                "message": f"search failed: ValueError: the MCTS search has no kernel for {game!r}"})

@@ -16,15 +16,18 @@ pytestmark = pytest.mark.timeout(60)
 
 
 def test_difficulty_levels_and_budgets():
-    assert [d.label for d in DIFFICULTIES][:4] == ["Random", "Easy", "Medium", "Hard"]
+    assert [d.label for d in DIFFICULTIES] == ["Random", "Beginner", "Easy", "Medium", "Hard", "Perfect", "Custom"]
     assert BotSetting("random").time_ms is None
-    assert [BotSetting(k).time_ms for k in ("easy", "medium", "hard")] == [100, 1000, 5000]
-    assert BotSetting("custom", 750).time_ms == 750
+    named = ("beginner", "easy", "medium", "hard", "perfect")
+    assert [BotSetting(k).difficulty.engine_level for k in named] == list(named)  # the engine's levels
+    assert all(BotSetting(k).time_ms for k in named)  # each bounds the wait for its move
+    assert BotSetting("custom", 750).time_ms == 750 and BotSetting("custom").difficulty.engine_level is None
+    assert BotSetting("hard").label() == "Hard" and BotSetting("hard").detail() == "up to 3 s a move"
     assert step_custom(1000, 1) > 1000 > step_custom(1000, -1)
-    assert BotSetting("hard").cycled(1).level == "custom" and BotSetting("random").cycled(-1).level == "perfect"
+    assert BotSetting("hard").cycled(1).level == "perfect" and BotSetting("random").cycled(-1).level == "custom"
     perfect = BotSetting("perfect")
     assert perfect.difficulty.exact and perfect.time_ms == 5000 and perfect.label() == "Perfect"
-    assert not any(BotSetting(k).difficulty.exact for k in ("easy", "medium", "hard"))
+    assert not any(BotSetting(k).difficulty.exact for k in ("beginner", "easy", "medium", "hard"))
 
 
 def test_who_is_a_bot_in_each_mode():
@@ -61,7 +64,7 @@ def test_undo_against_a_bot_returns_to_the_humans_turn():
 def test_wanted_search_per_situation():
     settings = Settings(mode="vs-bot", human_player=0, heatmap=False, eval_bar=False)
     s = Session.from_text("connect4", "4")
-    assert controller.wanted_search(settings, s, False, False) == ("bot", 1000)
+    assert controller.wanted_search(settings, s, False, False) == ("bot", settings.bots[1].time_ms)
     s.go_to(0)
     assert controller.wanted_search(settings, s, False, False) is None  # human's turn, no analysis asked
     settings.heatmap = True

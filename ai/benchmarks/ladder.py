@@ -1,110 +1,150 @@
-"""The difficulty ladder: each level's error rate against the solver and its score against its neighbours.
+"""The difficulty ladder: each level's error rate against the exact solver and its score against its neighbours.
 
-    python -m ai.benchmarks.ladder FILE [--positions 60] [--games 4] [--levels random,easy,medium,hard,perfect]
-                                        [--pairs random-easy,easy-medium] [--seed 1]
+    python -m ai.benchmarks.ladder [FILE] [--positions N] [--games 20] [--perfect-ms 1000]
+                                   [--levels random,beginner,easy,medium,hard,perfect]
+                                   [--pairs random-beginner,beginner-easy,...] [--seed 1]
 
-FILE is ``move_quality_public.jsonl`` (positions from real games with every column's exact score). A
-level's **error rate** is the share of its moves, on the first ``--positions`` positions where the choice
-matters, that drop the game value (a column outside ``value_preserving_cols``); Random's is its expected
-rate. **Neighbour scores**: ``--games`` games per pair (colours alternate, each game from a seeded random
-2-ply opening), points for the stronger level (win 1, draw 1/2). Levels mirror the app's (game/ui/players.py):
-budget per move and whether the engine's exact solver and book may choose the move.
+FILE (default ``ai/benchmarks/data/ladder_positions.jsonl``, built by ``python -m
+ai.benchmarks.ladder_positions``) holds positions from games between the levels where the choice
+matters, every column solved exactly. A level plays each position as the engine does for a ``go`` with
+that level (``ai.benchmarks.level_games``: its capped search, then ``ai.levels.choose``). Its **error
+rate** is the share of moves that drop the game value (win/draw/loss): ``expected`` from the
+probability the level's rule gives each column (what it does on average), ``drawn`` from the moves it
+actually picked, with a 95% Wilson interval. **Neighbour scores**: ``--games`` games per pair from the
+empty board (colours alternate, a new seed per game; win 1, draw 1/2) for the stronger level, each game
+listed. Perfect searches with the solver at ``--perfect-ms`` per move; the capped levels end on their
+iteration caps (the same strength on any machine).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
+import math
 import sys
-from dataclasses import dataclass
+import time
+from pathlib import Path
 from typing import Any
 
-from ai.benchmarks.move_quality import evaluate
-from ai.hybrid import HybridSearcher
-from ai.mcts.search import DEFAULT_C
+from ai.benchmarks.ladder_positions import DEFAULT_OUT
+from ai.benchmarks.level_games import RANDOM, LevelPlayer, play_game
+from ai.levels import LEVELS, Level
 from game import get_game
 
-
-@dataclass(frozen=True)
-class Level:
-    name: str
-    time_ms: float | None  # None: uniformly random moves
-    exact: bool = False
+DEFAULT_LEVELS = (RANDOM, *LEVELS)
+CAPPED_TIME_MS = 60_000.0  # a capped level's time bound: its cap ends the search first
 
 
-LEVELS = {level.name: level for level in (
-    Level("random", None), Level("easy", 100), Level("medium", 1000), Level("hard", 5000),
-    Level("perfect", 5000, exact=True),
-)}
+def wilson(errors: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of a share (in percent)."""
+    if n == 0:
+        return 0.0, 100.0
+    p = errors / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return 100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half)
 
 
-def error_rate(level: Level, lines: list[dict[str, Any]], seed: int) -> float:
-    matters = [item for item in lines if item["value_choice_matters"]]
-    if level.time_ms is None:
-        rates = [1 - len(item["value_preserving_cols"]) / sum(s is not None for s in item["scores"])
-                 for item in matters]
-        return 100.0 * sum(rates) / len(rates)
-    score = evaluate(matters, time_ms=level.time_ms, iterations=None, seed=seed, threads=1, exploration=DEFAULT_C,
-                     playout=None, verbose=False, exact=level.exact)
-    return 100.0 - score.preserve_pct
+def player(name: str, seed: int, perfect_ms: float) -> LevelPlayer:
+    lv = LEVELS.get(name)
+    return LevelPlayer(name, seed, perfect_ms if lv is not None and lv.iterations is None else CAPPED_TIME_MS)
 
 
-def play(strong: Level, weak: Level, strong_first: bool, seed: int) -> tuple[float, str]:
-    """One game from a random 2-ply opening: the stronger level's points and the moves."""
+def error_rates(name: str, items: list[dict[str, Any]], seed: int, perfect_ms: float) -> tuple[float, int, float]:
+    """(expected error %, moves drawn that dropped the value, mean ms per move) of a level on ``items``."""
     spec = get_game("connect4")
-    rnd = random.Random(seed)
-    position = spec.start()
-    for _ in range(2):
-        position = position.play(rnd.choice(position.legal_moves()))
-    searchers = {lv.name: HybridSearcher(spec, seed=seed) for lv in (strong, weak) if lv.time_ms is not None}
-    sides = (strong, weak) if strong_first else (weak, strong)
-    while not position.outcome.is_over:
-        level = sides[position.ply % 2]
-        if level.time_ms is None:
-            move = rnd.choice(position.legal_moves())
+    bot = player(name, seed, perfect_ms)
+    expected = 0.0
+    drawn = 0
+    started = time.perf_counter()
+    try:
+        for item in items:
+            position = spec.parse_position(item["moves"])
+            keep = {c - 1 for c in item["value_preserving_cols"]}
+            move, weights = bot.decide(position)
+            expected += sum(p for m, p in weights.items() if m not in keep)
+            drawn += move not in keep
+    finally:
+        bot.close()
+    return 100.0 * expected / len(items), drawn, (time.perf_counter() - started) * 1000.0 / len(items)
+
+
+def rule_text(name: str, perfect_ms: float) -> str:
+    lv: Level | None = LEVELS.get(name)
+    if lv is None:
+        return "uniformly random moves"
+    if lv.exact:
+        return f"exact solver + book, {perfect_ms:g} ms"
+    parts = [f"{lv.iterations:,} it", f"T {lv.temperature:g}"]
+    if lv.noise:
+        parts.append(f"noise {lv.noise:g}")
+    if lv.book_plies:
+        parts.append(f"book {lv.book_plies} pl")
+    return ", ".join(parts)
+
+
+def match(weak: str, strong: str, games: int, seed: int, perfect_ms: float) -> tuple[float, list[str]]:
+    points = 0.0
+    lines = []
+    wins = draws = losses = 0
+    for g in range(games):
+        strong_first = g % 2 == 0
+        a, b = player(strong, seed + 2 * g, perfect_ms), player(weak, seed + 2 * g + 1, perfect_ms)
+        try:
+            game = play_game(a, b) if strong_first else play_game(b, a)
+        finally:
+            a.close()
+            b.close()
+        if game.winner is None:
+            draws += 1
+            got = 0.5
         else:
-            searcher = searchers[level.name]
-            searcher.set_position(position)
-            move = searcher.search(time_ms=level.time_ms, exact=level.exact).best_move
-        position = position.play(move)
-    for searcher in searchers.values():
-        searcher.close()
-    winner = position.outcome.winner
-    points = 0.5 if winner is None else 1.0 if (winner == 0) == strong_first else 0.0
-    return points, position.to_text()
+            got = 1.0 if (game.winner == 0) == strong_first else 0.0
+            wins += got == 1.0
+            losses += got == 0.0
+        points += got
+        lines.append(f"    {strong} {'first ' if strong_first else 'second'} {got:g}  {game.moves}")
+    return points, [*lines, f"  {strong} vs {weak}: {points:g}/{games} (W {wins} D {draws} L {losses})"]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.benchmarks.ladder", description=__doc__.split("\n")[0])
-    parser.add_argument("file")
-    parser.add_argument("--positions", type=int, default=60)
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--levels", default=",".join(LEVELS))
-    parser.add_argument("--pairs", default="random-easy,easy-medium,medium-hard,hard-perfect")
+    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--positions", type=int, default=None, help="the first N positions (default: all)")
+    parser.add_argument("--games", type=int, default=20, help="games per pair of neighbouring levels")
+    parser.add_argument("--perfect-ms", type=float, default=1000.0, help="Perfect's time per move")
+    parser.add_argument("--levels", default=",".join(DEFAULT_LEVELS))
+    parser.add_argument("--pairs", default=None, help="weak-strong pairs (default: neighbouring levels)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     try:
         with open(args.file, encoding="utf-8") as fh:
-            lines = [json.loads(line) for line in fh if line.strip()]
-        levels = [LEVELS[name] for name in args.levels.split(",") if name]
-        pairs = [tuple(LEVELS[n] for n in pair.split("-")) for pair in args.pairs.split(",") if pair]
-    except (OSError, ValueError, KeyError) as exc:
+            items = [json.loads(line) for line in fh if line.strip()]
+        items = [item for item in items if item["value_choice_matters"]][: args.positions]
+        names = [n for n in args.levels.split(",") if n]
+        pair_text = args.pairs or ",".join(f"{a}-{b}" for a, b in zip(names, names[1:], strict=False))
+        pairs = [tuple(p.split("-")) for p in pair_text.split(",") if p]
+        for name in [*names, *(n for p in pairs for n in p)]:
+            if name != RANDOM and name not in LEVELS:
+                raise ValueError(f"unknown level {name!r}")
+        if not items or any(len(p) != 2 for p in pairs):
+            raise ValueError("no positions where the choice matters" if not items else "pairs look like easy-medium")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    sample = [item for item in lines if item["value_choice_matters"]][: args.positions]
-    print(f"error rate on {len(sample)} positions where the choice matters (moves that drop the game value):")
-    for level in levels:
-        budget = "random" if level.time_ms is None else f"{level.time_ms:g} ms{' + exact' if level.exact else ''}"
-        print(f"  {level.name:<8} {budget:<18} {error_rate(level, sample, args.seed):5.1f}%", flush=True)
-    print(f"neighbouring levels, {args.games} games each (points of the stronger, colours alternate):")
-    for weak, strong in pairs:
-        points = 0.0
-        for g in range(args.games):
-            got, moves = play(strong, weak, g % 2 == 0, args.seed + g)
-            points += got
-            print(f"    {strong.name} {'first' if g % 2 == 0 else 'second'}: {got:g}  {moves}", flush=True)
-        print(f"  {strong.name} vs {weak.name}: {points:g}/{args.games}", flush=True)
+    print(f"error rate on {len(items)} positions where the choice matters ({args.file.name}): "
+          "share of moves that drop the game value")
+    print(f"  {'level':<9} {'rule':<36} {'expected':>8} {'drawn':>7}  {'95% interval':<14} {'ms/move':>8}")
+    for name in names:
+        expected, drawn, ms = error_rates(name, items, args.seed, args.perfect_ms)
+        low, high = wilson(drawn, len(items))
+        print(f"  {name:<9} {rule_text(name, args.perfect_ms):<36} {expected:7.1f}% {100 * drawn / len(items):6.1f}%"
+              f"  {low:4.1f}-{high:4.1f}%    {ms:8.1f}", flush=True)
+    if args.games > 0:
+        print(f"neighbouring levels, {args.games} games each from the empty board (points of the stronger):")
+    for weak, strong in pairs if args.games > 0 else []:
+        _, lines = match(weak, strong, args.games, args.seed * 7919, args.perfect_ms)
+        print("\n".join(lines), flush=True)
     return 0
 
 

@@ -248,6 +248,11 @@ class Searcher:
             w.tree.reset()
             w.rng[0] = _mix_seed(self.seed, i)
 
+    def forget(self) -> None:
+        """Forget every tree (the next search starts from a fresh root); the random numbers run on."""
+        for w in self._workers:
+            w.tree.reset()
+
     def mark_root_proofs(self, proofs: dict[int, int]) -> None:
         """Mark root moves proven by an outside solver (move -> +1 win / 0 draw / -1 loss for the
         mover) in the calling thread's tree: proven losses get no more visits, a proven win proves

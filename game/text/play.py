@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import replace
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn
 
+from ai.levels import LEVELS, choose
 from game.base import Position, Status
 from game.errors import GameError
 from game.registry import get_game
@@ -67,6 +69,7 @@ class TextGame:
         bots = {"hotseat": set(), "bot": {2 - args.side}, "botbot": {0, 1}}[args.mode]
         self.bots: set[int] = bots
         self.level = difficulty(args.level)
+        self.rng = random.Random()
         self.time_ms = args.time_ms or self.level.time_ms or 1000
         self.searcher: Any = None
         self.shares: dict[int, float] | None = None
@@ -187,6 +190,9 @@ class TextGame:
             return
         searcher = self.engine()
         searcher.set_position(self.position)
+        lv = LEVELS.get(self.level.engine_level or "") if self.args.time_ms is None else None  # ai/levels.py
+        if lv is not None and lv.iterations is not None:
+            searcher.forget()  # a capped level's strength is its cap
         progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20),
                             TextColumn("{task.percentage:>3.0f}%"), TextColumn("{task.fields[best]}"),
                             console=self.console, transient=True, disable=not self.console.is_terminal)
@@ -200,7 +206,9 @@ class TextGame:
                                 best=f"{result.iterations:,} iterations, best {best} (win {result.value:.0%})")
 
             result = searcher.search(time_ms=self.time_ms, on_info=on_info, info_ms=100,
-                                     exact=self.level.exact)
+                                     iterations=lv.iterations if lv else None, exact=self.level.exact)
+        if lv is not None:
+            result = replace(result, best_move=choose(lv, self.position, result, self.rng)[0])
         self.console.print(f"{self.side_name(self.position.to_move)} plays "
                            f"{self.spec.move_to_text(result.best_move)}: win chance {result.value:.0%}, "
                            f"{result.iterations:,} iterations in {result.elapsed_ms / 1000:.1f} s")

@@ -77,6 +77,13 @@ class CycleBotLevel:
 
 
 @dataclass(frozen=True)
+class ToggleAutoplay:
+    """A player row's button: Perfect takes ``player``'s side, or the player takes it back (game/ui/autoplay.py)."""
+
+    player: int
+
+
+@dataclass(frozen=True)
 class StepCustomTime:
     player: int
     direction: int
@@ -119,5 +126,5 @@ class TypeText:
 
 Action = (
     Command | GoTo | PlayMove | CycleTheme | CycleBotLevel | StepCustomTime | MoveCursor | Hover | ScrollMoves
-    | LoadFile | ChangeChoice | TypeText
+    | LoadFile | ChangeChoice | TypeText | ToggleAutoplay
 )

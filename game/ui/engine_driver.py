@@ -31,6 +31,7 @@ class Search:
     last_info: dict[str, Any] = field(default_factory=dict)
     finished: bool = False
     exact: bool = True  # the go command's "exact" flag
+    level: str | None = None  # the go command's playing level (a bot's search)
     failed: str | None = None  # the engine's error for this search (it will never answer)
 
     @property
@@ -140,7 +141,8 @@ class EngineDriver:
 
     # --- searches --------------------------------------------------------------------------
     def begin(
-        self, kind: SearchKind, game: str, moves: str, ply: int, budget_ms: int, exact: bool = True
+        self, kind: SearchKind, game: str, moves: str, ply: int, budget_ms: int, exact: bool = True,
+        level: str | None = None,
     ) -> Search | None:
         """Cancel any running search and start a new one on ``moves``."""
         if not self.start():
@@ -151,11 +153,11 @@ class EngineDriver:
             if kind in ("solve", "exact"):
                 search_id = self.client.solve(time_ms=budget_ms)
             else:
-                search_id = self.client.go(time_ms=budget_ms, info_ms=INFO_MS, exact=exact)
+                search_id = self.client.go(time_ms=budget_ms, info_ms=INFO_MS, exact=exact, level=level)
         except Exception as exc:
             self.unavailable = f"engine failed ({exc})"
             return None
-        self.search = Search(search_id, kind, game, moves, ply, budget_ms, time.monotonic(), exact=exact)
+        self.search = Search(search_id, kind, game, moves, ply, budget_ms, time.monotonic(), exact=exact, level=level)
         return self.search
 
     def can_search(self, game: str, kind: SearchKind) -> bool:
@@ -221,7 +223,7 @@ class EngineDriver:
             self.search = None
             return
         self.search = None
-        self.begin(s.kind, s.game, s.moves, s.ply, s.budget_ms, s.exact)
+        self.begin(s.kind, s.game, s.moves, s.ply, s.budget_ms, s.exact, s.level)
 
 
 def _refusal_key(game: str, kind: str) -> str:

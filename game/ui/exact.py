@@ -30,8 +30,8 @@ CACHE_SIZE = 256
 class Verdict:
     """What the label under one column says."""
 
-    text: str  # "win in 5", "draw", "loss in 8", "52%", "?"
-    kind: str  # "exact" | "estimate" | "unknown"
+    text: str  # "win in 5", "draw", "loss in 8", "52%", "solving…", "?"
+    kind: str  # "exact" | "estimate" | "pending" (the solver is still on it) | "unknown"
     outcome: str | None = None  # "win" | "draw" | "loss" (exact only), for the colour
     moves: int | None = None  # the N of "win in N" / "loss in N"
 
@@ -39,6 +39,8 @@ class Verdict:
         """The label, longest first: shorter forms for narrow columns, never cut ("loss in 14", "L14")."""
         if self.kind == "estimate":
             return (f"≈{self.text}", self.text)
+        if self.kind == "pending":
+            return (self.text, "…")
         if self.outcome in ("win", "loss") and self.moves is not None:
             letter = "W" if self.outcome == "win" else "L"
             return (self.text, f"{self.outcome} {self.moves}", f"{letter}{self.moves}")
@@ -76,10 +78,11 @@ def scores_from_solution(spec: GameSpec, msg: dict[str, Any]) -> dict[int, int |
 
 
 def column_verdicts(
-    spec: GameSpec, ply: int, legal: tuple[int, ...], scores: dict[int, int | None] | None, heat: HeatData | None
+    spec: GameSpec, ply: int, legal: tuple[int, ...], scores: dict[int, int | None] | None, heat: HeatData | None,
+    pending: bool = False,
 ) -> dict[int, Verdict]:
-    """A verdict per legal column: exact when the solver (or a proven search score) knows it,
-    else the search's win-rate estimate, else unknown."""
+    """A verdict per legal column: exact when the solver (or a proven search score) knows it, else the
+    search's win-rate estimate, else "solving…" while the solver is still to answer (``pending``), else unknown."""
     cells = spec.width * spec.height
     out: dict[int, Verdict] = {}
     for move in legal:
@@ -93,9 +96,31 @@ def column_verdicts(
             out[move] = Verdict(entry.proven, "exact", entry.proven)
         elif entry is not None:
             out[move] = Verdict(f"{entry.value * 100:.0f}%", "estimate")
+        elif pending:
+            out[move] = Verdict("solving…", "pending")
         else:
             out[move] = Verdict("?", "unknown")
     return out
+
+
+_RANK = {"loss": 0, "draw": 1, "win": 2}
+
+
+def by_elimination(verdicts: dict[int, Verdict], result: str | None) -> dict[int, Verdict]:
+    """Columns that follow from the position's proven ``result`` (for the side to move) and the other columns:
+    in a lost position every column loses; in a won or drawn one whose exact columns all fall short, the one
+    column left open must reach the result. Others are kept as they are."""
+    if result not in _RANK:
+        return verdicts
+    open_moves = [m for m, v in verdicts.items() if v.kind != "exact"]
+    if not open_moves:
+        return verdicts
+    if result == "loss":
+        return {m: Verdict("loss", "exact", "loss") if m in open_moves else v for m, v in verdicts.items()}
+    reached = any(_RANK.get(v.outcome or "", -1) >= _RANK[result] for v in verdicts.values() if v.kind == "exact")
+    if reached or len(open_moves) != 1:
+        return verdicts
+    return {**verdicts, open_moves[0]: Verdict(result, "exact", result)}
 
 
 class ExactCache:

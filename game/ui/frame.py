@@ -58,6 +58,7 @@ class PlayerRow:
     colour: Color
     bot_label: str | None  # None: a human
     custom: bool  # the bot's level is a custom budget (its - / + buttons are shown)
+    detail: str = ""  # the bot level's time per move (its tooltip)
 
 
 @dataclass(frozen=True)

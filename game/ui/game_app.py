@@ -45,7 +45,7 @@ from game.ui.move_list import follow, scrolled
 from game.ui.net_game import NetGame
 from game.ui.new_game import NewGameChoice
 from game.ui.players import is_bot
-from game.ui.preferences import is_preference
+from game.ui.preferences import is_preference, unpauses
 from game.ui.session import Session
 from game.ui.settings import Settings, games_dir, save_settings, write_autosave
 from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
@@ -169,7 +169,7 @@ class App(AppQueries, NewGameDialog):
             problem = preferences.change(self.settings, action, self.caps.exact_solver)
             if problem is not None:
                 self.set_notice(problem, error=True)
-            self.sounds.enabled = self.settings.sound
+            self.sounds.enabled, self.paused = self.settings.sound, self.paused and not unpauses(action)
             self.save_settings()
             return
         match action:

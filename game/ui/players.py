@@ -1,8 +1,10 @@
-"""Who plays each side: a human or a bot with a difficulty (a time budget for the engine).
+"""Who plays each side: a human or a bot with a difficulty.
 
-Adding a level is one line in ``DIFFICULTIES``. ``exact`` levels ask the engine to play exactly
-when its solver can (``go`` with ``"exact": true``); a ``kind="solve"`` level would instead ask the
-``solve`` command for every column's score (Connect 4 only) and play the best column.
+The named levels (Beginner to Perfect) are the engine's playing levels (``ai/levels.py``: ``go`` with
+``"level"``): each is defined by how well it plays, calibrated by ``python -m ai.benchmarks.ladder``;
+``time_ms`` only bounds the wait for its move (a detail in the label). Custom is a plain search of the
+player's own budget; Random needs no engine. A ``kind="solve"`` level would instead ask the ``solve``
+command for every column's score (Connect 4 only) and play the best column.
 """
 
 from __future__ import annotations
@@ -20,16 +22,19 @@ class Difficulty:
     kind: DifficultyKind
     time_ms: int = 0  # for "search"; "custom" uses the player's own budget
     exact: bool = False  # let the engine's exact solver choose the move when it can
+    engine_level: str | None = None  # the engine's playing level (ai/levels.py), sent with the go
 
 
 DIFFICULTIES: tuple[Difficulty, ...] = (
     Difficulty("random", "Random", "random"),
-    Difficulty("easy", "Easy", "search", 100),
-    Difficulty("medium", "Medium", "search", 1000),
-    Difficulty("hard", "Hard", "search", 5000),
-    Difficulty("custom", "Custom", "custom"),
-    Difficulty("perfect", "Perfect", "search", 5000, exact=True),
+    Difficulty("beginner", "Beginner", "search", 1000, engine_level="beginner"),
+    Difficulty("easy", "Easy", "search", 1000, engine_level="easy"),
+    Difficulty("medium", "Medium", "search", 2000, engine_level="medium"),
+    Difficulty("hard", "Hard", "search", 3000, engine_level="hard"),
+    Difficulty("perfect", "Perfect", "search", 5000, exact=True, engine_level="perfect"),
+    Difficulty("custom", "Custom", "custom"),  # a plain search of the player's own budget, outside the ladder
 )
+PERFECT = "perfect"
 DIFFICULTY_KEYS = tuple(d.key for d in DIFFICULTIES)
 DEFAULT_DIFFICULTY = "medium"
 
@@ -87,9 +92,12 @@ class BotSetting:
         d = self.difficulty
         if d.kind == "custom":
             return f"Custom {format_ms(self.custom_ms)}"
-        if d.kind == "search" and not d.exact:
-            return f"{d.label} {format_ms(d.time_ms)}"  # exact and "solve" levels show just their name
-        return d.label
+        return d.label  # the name says how well it plays; ``detail`` the time
+
+    def detail(self) -> str:
+        """The time a move may take (the longest wait), for a tooltip or a dialog's second line."""
+        ms = self.time_ms
+        return "no engine" if ms is None else f"up to {format_ms(ms)} a move"
 
     def cycled(self, direction: int = 1) -> BotSetting:
         i = DIFFICULTY_KEYS.index(self.level) if self.level in DIFFICULTY_KEYS else 0

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from game.ui.actions import Action, Command, CycleBotLevel, CycleTheme, StepCustomTime
+from game.ui import autoplay
+from game.ui.actions import Action, Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
 from game.ui.players import step_custom
 from game.ui.settings import Settings
 from game.ui.themes import THEME_ORDER
@@ -14,7 +15,12 @@ TOGGLES = (Command.HEATMAP, Command.EXACT, Command.EVAL, Command.SOUND)
 
 
 def is_preference(action: Action) -> bool:
-    return isinstance(action, CycleTheme | CycleBotLevel | StepCustomTime) or action in TOGGLES
+    return isinstance(action, CycleTheme | CycleBotLevel | StepCustomTime | ToggleAutoplay) or action in TOGGLES
+
+
+def unpauses(action: Action) -> bool:
+    """A side handed to Perfect (or taken back) plays on at once: a paused bot-vs-bot game resumes."""
+    return isinstance(action, ToggleAutoplay)
 
 
 def change(settings: Settings, action: Action, exact_solver: bool) -> str | None:
@@ -25,6 +31,8 @@ def change(settings: Settings, action: Action, exact_solver: bool) -> str | None
             settings.theme = THEME_ORDER[(i + direction) % len(THEME_ORDER)]
         case CycleBotLevel(player, direction):
             settings.bots[player] = settings.bots[player].cycled(direction)
+        case ToggleAutoplay(player):
+            autoplay.toggle(settings, player)
         case StepCustomTime(player, direction):
             bot = settings.bots[player]
             settings.bots[player] = replace(bot, custom_ms=step_custom(bot.custom_ms, direction))

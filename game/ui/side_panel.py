@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from game.ui import fonts, text
-from game.ui.actions import Command, CycleBotLevel, CycleTheme, StepCustomTime
+from game.ui import autoplay, fonts, text
+from game.ui.actions import Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
 from game.ui.frame import PanelModel
 from game.ui.themes import Theme
 from game.ui.widgets import Button, draw_button, row_rects
@@ -73,8 +73,11 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         else:
             selector = rest
         items.insert(1, Button(selector, p.bot_label, CycleBotLevel(player, 1), CycleBotLevel(player, -1),
-                               style="cycle", tooltip="Bot level: ‹ easier, › harder"))
+                               style="cycle", tooltip=f"Bot level ({p.detail}): ‹ easier, › harder"))
         row(*items)
+    hands = [autoplay.button_text(p.bot_label is None, p.name) for p in m.players]
+    row(*(Button(r, label, ToggleAutoplay(player), swatch=p.colour, tooltip=tip)
+          for player, (r, p, (label, tip)) in enumerate(zip(rects(2), m.players, hands, strict=True))))
     y += 4
     top_row = [("New… N", Command.NEW_GAME, True, False), ("Undo U", Command.UNDO, m.can_undo, False),
                ("Redo R", Command.REDO, m.can_redo, False)]

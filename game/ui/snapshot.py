@@ -66,7 +66,7 @@ def _player_row(settings: Settings, player: int, name: str, colour: Color) -> Pl
     if not is_bot(settings.mode, settings.human_player, player):
         return PlayerRow(name, colour, None, False)
     bot: BotSetting = settings.bots[player]
-    return PlayerRow(name, colour, bot.label(), bot.difficulty.kind == "custom")
+    return PlayerRow(name, colour, bot.label(), bot.difficulty.kind == "custom", bot.detail())
 
 
 def banner_for(position: Position, names: tuple[str, str], colours: tuple[Color, Color], vs_bot: bool,

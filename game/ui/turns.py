@@ -14,7 +14,7 @@ from game.capabilities import GameCapabilities
 from game.ui.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
 from game.ui.engine_driver import EngineDriver, Search
 from game.ui.engine_events import absorb
-from game.ui.exact import ExactCache, Verdict, column_verdicts
+from game.ui.exact import ExactCache, Verdict, by_elimination, column_verdicts
 from game.ui.heat import HeatData
 from game.ui.session import Session
 from game.ui.settings import Settings
@@ -61,7 +61,13 @@ class EngineTurns:
             return None
         scores = self.exact_cache.get(session.spec.name, session.moves_text)
         heat = self.heat_for(session, exact=True)
-        return column_verdicts(session.spec, session.cursor, session.position.legal_moves(), scores, heat)
+        verdicts = column_verdicts(session.spec, session.cursor, session.position.legal_moves(), scores, heat,
+                                   pending=self.exact_budget(session) is not None)
+        proven = session.eval_at(session.cursor)
+        if proven is None or not proven.exact:
+            return verdicts
+        mine = proven.value if session.position.to_move == 0 else 1.0 - proven.value
+        return by_elimination(verdicts, {1.0: "win", 0.5: "draw", 0.0: "loss"}.get(mine))
 
     def bot_iterations(self) -> int | None:
         """Iterations of the bot's running search (None when no bot is searching)."""
@@ -122,7 +128,8 @@ class EngineTurns:
                 self.cancel()
             self._random_move(s, self.min_bot_delay * 1.4)
             return None
-        exact = settings.bots[s.position.to_move].difficulty.exact if kind == "bot" else True
+        level = settings.bots[s.position.to_move].difficulty if kind == "bot" else None
+        exact = level.exact if level is not None else True
         if not self.driver.can_search(s.spec.name, kind):
             if current is not None and not current.finished:
                 self.driver.cancel()
@@ -135,7 +142,8 @@ class EngineTurns:
             return None
         if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
             return None  # the move is known; waiting for the animation
-        self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact)
+        self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact,
+                          level.engine_level if level is not None else None)
         return None
 
     def _random_move(self, session: Session, delay: float) -> None:

@@ -1,0 +1,37 @@
+"""Hand a side to Perfect, or take it back, in the middle of a game (as on connect4.gamesolver.org).
+
+No pygame and no app object: ``toggle`` changes the settings' mode, human side and bot levels so the
+game goes on from the shown position with the new players. Handing a human's side over makes it a
+bot at the Perfect level (hot-seat becomes Human vs Bot, Human vs Bot becomes Bot vs Bot); taking a
+bot's side makes it the player's again (the reverse). The game itself is not touched.
+"""
+
+from __future__ import annotations
+
+from game.ui.players import PERFECT, BotSetting, is_bot
+from game.ui.settings import Settings
+
+
+def hands_over(settings: Settings, player: int) -> bool:
+    """What the button of ``player``'s row does now: True hands the side to Perfect, False takes it back."""
+    return not is_bot(settings.mode, settings.human_player, player)
+
+
+def toggle(settings: Settings, player: int) -> None:
+    if hands_over(settings, player):
+        settings.bots[player] = BotSetting(PERFECT, settings.bots[player].custom_ms)
+        if settings.mode == "hotseat":
+            settings.mode, settings.human_player = "vs-bot", 1 - player
+        else:
+            settings.mode = "bot-vs-bot"
+    elif settings.mode == "bot-vs-bot":
+        settings.mode, settings.human_player = "vs-bot", player
+    else:
+        settings.mode = "hotseat"
+
+
+def button_text(handing_over: bool, side: str) -> tuple[str, str]:
+    """(label, tooltip) of a side's button: what a click does."""
+    if handing_over:
+        return "Hand to Perfect", f"Perfect plays {side} from here (click again to take it back)"
+    return "Take over", f"You play {side} from here"
