@@ -44,6 +44,15 @@ class Solve:
 
 
 @dataclass(frozen=True)
+class Ponder:
+    """``{"cmd": "ponder", "id": 9}``: think on the opponent's time about the current position until
+    the next command that changes it (see docs/engine-protocol.md)."""
+
+    search_id: Any
+    exact: bool = True
+
+
+@dataclass(frozen=True)
 class Simple:
     """``stop``, ``quit`` or ``isready``."""
 
@@ -65,9 +74,9 @@ class Prepare:
     spec: GameSpec
 
 
-Command = SetPosition | Go | Solve | Simple | SetOption | Prepare
+Command = SetPosition | Go | Solve | Ponder | Simple | SetOption | Prepare
 
-_KNOWN = ("position", "go", "stop", "solve", "isready", "setoption", "prepare", "quit")
+_KNOWN = ("position", "go", "ponder", "stop", "solve", "isready", "setoption", "prepare", "quit")
 OPTIONS = {"threads": (1, MAX_THREADS)}
 
 
@@ -90,6 +99,8 @@ def parse_command(line: str) -> Command:
         return _parse_go(obj)
     if cmd == "solve":
         return Solve(_number(obj, "time_ms", 1, MAX_TIME_MS, default=500.0) or 500.0, _search_id(obj))
+    if cmd == "ponder":
+        return Ponder(_search_id(obj), _flag(obj, "exact"))
     if cmd in ("stop", "quit", "isready"):
         return Simple(cmd)
     if cmd == "setoption":
@@ -148,13 +159,16 @@ def _parse_go(obj: dict[str, Any]) -> Go:
     if time_ms is None and iterations is None:
         raise ProtocolError('"go" needs "time_ms" and/or "iterations"')
     info_ms = _number(obj, "info_ms", 10, MAX_TIME_MS)
-    exact = obj.get("exact", True)
-    if not isinstance(exact, bool):
-        raise ProtocolError('"exact" must be true or false')
-    early_stop = obj.get("early_stop", True)
-    if not isinstance(early_stop, bool):
-        raise ProtocolError('"early_stop" must be true or false')
-    return Go(time_ms, None if iterations is None else int(iterations), info_ms, _search_id(obj), exact, early_stop)
+    return Go(time_ms, None if iterations is None else int(iterations), info_ms, _search_id(obj), _flag(obj, "exact"),
+              _flag(obj, "early_stop"))
+
+
+def _flag(obj: dict[str, Any], key: str) -> bool:
+    """An optional true/false field (true when absent)."""
+    value = obj.get(key, True)
+    if not isinstance(value, bool):
+        raise ProtocolError(f'"{key}" must be true or false')
+    return value
 
 
 def _number(obj: dict[str, Any], key: str, low: float, high: float, default: float | None = None) -> float | None:
