@@ -77,6 +77,7 @@ class PanelModel:
     eval_bar: bool
     sound: bool
     theme_label: str
+    ponder: bool | None = None  # "Think on your time" in force (None: not a game against the bot)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,7 @@ class Settings:
     window: tuple[int, int] = DEFAULT_WINDOW
     game: str = "connect4"
     search_threads: int = 0  # engine search threads; 0: all cores but one (the engine option is wired by the lead)
+    ponder: str = "auto"  # "Think on your time": "auto" (on at Hard and Perfect), "on" or "off"
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -95,6 +96,8 @@ class Settings:
             raise ValueError(f"setting 'mode' has a bad value {s.mode!r}")
         if s.theme not in THEME_KEYS:
             raise ValueError(f"setting 'theme' has a bad value {s.theme!r}")
+        if s.ponder not in ("auto", "on", "off"):
+            raise ValueError(f"setting 'ponder' has a bad value {s.ponder!r}")
         if s.human_player not in (0, 1):
             raise ValueError(f"setting 'human_player' has a bad value {s.human_player!r}")
         return s

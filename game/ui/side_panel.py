@@ -16,6 +16,8 @@ from game.ui.frame import PanelModel
 from game.ui.themes import Theme
 from game.ui.widgets import Button, draw_button, row_rects
 
+TOOLTIPS = {Command.PONDER: "Think on your time: the bot searches while you think (Hard, Perfect: on)"}
+
 
 @dataclass(frozen=True)
 class PanelLayout:
@@ -73,10 +75,12 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
     y += 4
     top_row = [("New… N", Command.NEW_GAME, True, False), ("Undo U", Command.UNDO, m.can_undo, False),
                ("Redo R", Command.REDO, m.can_redo, False)]
+    if m.ponder is not None:
+        top_row.append(("Think", Command.PONDER, True, m.ponder))
     if m.bot_vs_bot:
         top_row += [("Resume P" if m.paused else "Pause P", Command.PAUSE, True, m.paused),
                     ("Step S", Command.STEP, m.can_step, False)]
-    row(*(Button(r, label, action, enabled=enabled, active=active)
+    row(*(Button(r, label, action, enabled=enabled, active=active, tooltip=TOOLTIPS.get(action, ""))
           for r, (label, action, enabled, active) in zip(rects(len(top_row)), top_row, strict=True)))
     nav = rects(6)
     row(Button(nav[0], "|‹", Command.FIRST, enabled=not m.at_start, tooltip="First position (Home)"),
