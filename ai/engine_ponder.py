@@ -7,6 +7,9 @@ makes the next ``go`` start with the visits the ponder gave it.
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +18,19 @@ from ai.results import PonderEnd, SearchResult
 from game.base import GameSpec, Position
 
 MAX_PONDER_MS = 30 * 60 * 1000.0  # a ponder is ended from outside long before this
+PONDER_NICENESS = 6  # a ponder's thread runs this much below the engine's searches: the app's frames come first
+
+
+def yield_to_the_rest() -> None:
+    """Lower the calling thread's priority (Linux: per thread; a fresh thread per ponder, so the
+    searches that follow run at the engine's own priority again). Elsewhere nothing happens."""
+    if not (hasattr(os, "setpriority") and hasattr(threading, "get_native_id") and sys.platform == "linux"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + PONDER_NICENESS))
+    except OSError:
+        pass
 
 
 @dataclass

@@ -25,7 +25,7 @@ import time
 from typing import IO, Any
 
 from ai import limits, protocol, wire
-from ai.engine_ponder import MAX_PONDER_MS, PonderRun, end_report
+from ai.engine_ponder import MAX_PONDER_MS, PonderRun, end_report, yield_to_the_rest
 from ai.engine_prepare import Preparer
 from ai.results import OptionSet, Ready, ReadyOk, Reply, Solution, SolvedMove
 from game import get_game
@@ -285,6 +285,7 @@ class Engine:
 
     def _run_ponder(self, run: PonderRun, ponder: protocol.Ponder, received: float) -> None:
         """Search the pondered position until a command stops it (the tree is kept for the next search)."""
+        yield_to_the_rest()
         searcher = self._searcher(run.spec)
         searcher.set_position(run.position)
         run.result = searcher.search(time_ms=MAX_PONDER_MS, early_stop=False, stop_event=self._stop_event,
