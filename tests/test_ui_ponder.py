@@ -162,3 +162,37 @@ def test_the_setting_is_persisted_and_a_bad_value_is_refused() -> None:
         Settings.from_dict({"ponder": "sometimes"})
     assert ponder_on(Settings(mode="vs-bot", human_player=1, bots=[BotSetting("hard"), BotSetting("easy")]))
     assert not ponder_on(Settings(mode="vs-bot", human_player=0, bots=[BotSetting("hard"), BotSetting("easy")]))
+
+
+def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> None:
+    from game.ui.engine_driver import EngineDriver, default_client_factory
+    from game.ui.game_app import create_app
+    from game.ui.session import Session
+
+    settings = Settings(mode="vs-bot", human_player=1, window=(1000, 700), sound=False, eval_bar=False,
+                        ponder="on", bots=[BotSetting("custom", 300), BotSetting("custom", 300)])
+    # "12121": the human (second) must block column 1; the bot expects it
+    app = create_app(settings, Session.from_text("connect4", "12121"), persist=False,
+                     driver=EngineDriver(default_client_factory, threads=1))
+    driver = app.turns.driver
+    try:
+        deadline = time.monotonic() + 90  # the engine's start-up (and a first launch's compiling)
+        while not (driver.pondering and driver.view().state == "ready") and time.monotonic() < deadline:
+            app.step([])
+            time.sleep(0.01)
+        assert driver.pondering
+        restarts = len(driver.client.restart_log)  # (a first launch's compiling may have cost some)
+        until = time.monotonic() + 0.6
+        while time.monotonic() < until:  # it thinks for a moment; the heartbeat is answered meanwhile
+            app.step([])
+            time.sleep(0.01)
+        assert app.play_move(0)
+        deadline = time.monotonic() + 20
+        while not driver.ponder_ends and time.monotonic() < deadline:
+            app.step([])
+            time.sleep(0.01)
+        end = driver.ponder_ends[-1]
+        assert (end["predicted"], end["played"], end["hit"]) == ("1", "1", True)
+        assert end["kept_visits"] > 0 and len(driver.client.restart_log) == restarts  # the heartbeat held
+    finally:
+        shutdown(app)

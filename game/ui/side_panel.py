@@ -16,7 +16,7 @@ from game.ui.frame import PanelModel
 from game.ui.themes import Theme
 from game.ui.widgets import Button, draw_button, row_rects
 
-TOOLTIPS = {Command.PONDER: "Think on your time: the bot searches while you think (Hard, Perfect: on)"}
+TOOLTIPS = {Command.PONDER: "Think on your time: the bot searches while you think (on by default at Hard and Perfect)"}
 
 
 @dataclass(frozen=True)
