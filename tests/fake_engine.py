@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ai import wire
+from ai.client import EngineClient
 from ai.results import BestMove, PonderEnd, Preparing, Ready, ReadyOk, Reply
 
 
@@ -144,3 +145,26 @@ class Spawner:
 
 def preparing(game: str, done: int, total: int, compiling: bool) -> Preparing:
     return Preparing(game, done, total, f"{game} search", compiling)
+
+
+FRAME = 0.016  # one poll per frame of fake time
+
+
+def client_rig() -> tuple[EngineClient, Spawner, FakeClock]:
+    """A started client on scripted engines and a fake clock."""
+    clock = FakeClock()
+    spawner = Spawner()
+    spawner.clock = clock
+    client = EngineClient(spawn=spawner, clock=clock)
+    client.start()
+    return client, spawner, clock
+
+
+def run_for(client: EngineClient, clock: FakeClock, seconds: float) -> list[Reply]:
+    """Poll every frame for ``seconds`` of fake time."""
+    seen: list[Reply] = []
+    end = clock.now + seconds
+    while clock.now < end:
+        seen.extend(client.poll_replies())
+        clock.now += FRAME
+    return seen

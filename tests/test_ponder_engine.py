@@ -11,33 +11,18 @@ from typing import Any
 
 import pytest
 from engine_helpers import EngineProcess
-from fake_engine import FakeClock, ScriptedEngine, Spawner
+from fake_engine import FakeClock, ScriptedEngine, Spawner, client_rig, run_for
 
 from ai import protocol, wire
 from ai.client import EngineClient
 from ai.results import EngineRestarted, PonderEnd, Reply
 
 pytestmark = pytest.mark.timeout(120)
-FRAME = 0.016
 
 
 @pytest.fixture()
 def rig() -> tuple[EngineClient, Spawner, FakeClock]:
-    clock = FakeClock()
-    spawner = Spawner()
-    spawner.clock = clock
-    client = EngineClient(spawn=spawner, clock=clock)
-    client.start()
-    return client, spawner, clock
-
-
-def run_for(client: EngineClient, clock: FakeClock, seconds: float) -> list[Reply]:
-    seen: list[Reply] = []
-    end = clock.now + seconds
-    while clock.now < end:
-        seen.extend(client.poll_replies())
-        clock.now += FRAME
-    return seen
+    return client_rig()
 
 
 def ends(replies: list[Reply]) -> list[PonderEnd]:
