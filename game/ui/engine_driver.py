@@ -180,8 +180,8 @@ class EngineDriver:
         if want is None or (self.search is not None and not self.search.finished):
             self.stop_ponder()
             return
-        if not self.start() or not hasattr(self.client, "ponder"):
-            return
+        if not self.start() or not hasattr(self.client, "ponder") or getattr(self.client, "failed", False):
+            return  # (an engine that is not available gets no ponder; it is asked again once back)
         try:
             self.client.set_position(want.game, want.moves)
             self.client.ponder(exact=want.exact)
