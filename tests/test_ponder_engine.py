@@ -147,5 +147,11 @@ def test_a_predicted_reply_makes_the_next_search_start_ahead() -> None:
         engine.send({"cmd": "stop"})
         stopped = engine.read_until("ponderend", timeout=10)[0]
         assert (stopped["id"], stopped["played"], stopped["hit"]) == ("p3", None, False)
+        for ender in ({"cmd": "setoption", "name": "threads", "value": 1}, {"cmd": "go", "iterations": 5, "id": "g"},
+                      {"cmd": "position", "game": "uttt", "moves": ""}):
+            engine.send({"cmd": "ponder", "id": "p4", "exact": False})
+            engine.send(ender)
+            other = engine.read_until("ponderend", timeout=10)[0]
+            assert (other["id"], other["played"], other["hit"]) == ("p4", None, False), ender
     finally:
         assert engine.close() == 0
