@@ -18,17 +18,18 @@ from ai.results import PonderEnd, SearchResult
 from game.base import GameSpec, Position
 
 MAX_PONDER_MS = 30 * 60 * 1000.0  # a ponder is ended from outside long before this
-PONDER_NICENESS = 6  # a ponder's thread runs this much below the engine's searches: the app's frames come first
+PONDER_NICENESS = 19  # the lowest priority of the normal class (not SCHED_IDLE: see yield_to_the_rest)
 
 
 def yield_to_the_rest() -> None:
-    """Lower the calling thread's priority (Linux: per thread; a fresh thread per ponder, so the
-    searches that follow run at the engine's own priority again). Elsewhere nothing happens."""
+    """Give the calling thread (a fresh one per ponder) the lowest normal priority (Linux, this thread
+    alone): the app's frames and the searches that follow (other threads) keep theirs. Not SCHED_IDLE:
+    a thread starved while it holds the GIL between two compiled chunks delayed the engine's ``isready``
+    answers (the heartbeat) by up to 0.4 s at load 9. Elsewhere nothing happens."""
     if not (hasattr(os, "setpriority") and hasattr(threading, "get_native_id") and sys.platform == "linux"):
         return
     try:
-        tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + PONDER_NICENESS))
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), PONDER_NICENESS)
     except OSError:
         pass
 
