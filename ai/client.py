@@ -123,6 +123,7 @@ class EngineClient:
         self._position: tuple[str, str] | None = None
         self._prepare_game: str | None = None
         self._active: _Search | None = None
+        self._ponder: dict[str, Any] | None = None  # the ponder command in force (sent again after a restart)
         self._next_id = 0
         self._streak = 0  # failures in a row
         self._startup_timeouts = 0  # of them, start-ups that missed the deadline
@@ -205,12 +206,14 @@ class EngineClient:
     # -- commands ---------------------------------------------------------------------------
     def set_position(self, game: str, moves: str) -> None:
         self._position = (game, moves)
+        self._ponder = None  # the engine ends it with a ponderend (a hit when ``moves`` adds its predicted reply)
         self._prepare_game = None  # the position's game comes first now
         self._send({"cmd": "position", "game": game, "moves": moves})
 
     def set_threads(self, threads: int) -> None:
         """Search threads from the next search on (kept across restarts); 1..MAX_THREADS, else ValueError."""
         self._threads = _checked_threads(threads)
+        self._ponder = None
         self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
 
     def prepare(self, game: str) -> None:
@@ -233,8 +236,25 @@ class EngineClient:
     def solve(self, *, time_ms: int = 300) -> int:
         return self._begin({"cmd": "solve", "id": self._new_id(), "time_ms": time_ms})
 
+    def ponder(self, *, exact: bool = True) -> int:
+        """Think on the opponent's time about the current position (the opponent to move) until the next
+        ``set_position``, ``go``, ``solve``, ``stop``, ``set_threads`` or ``ponder``; the engine then answers a
+        ``PonderEnd`` with this id. Ends a running search. Nothing is sent while the engine is not available."""
+        search_id = self._new_id()
+        self._active = None
+        if not (self._unavailable or self._closed):
+            self._ponder = {"cmd": "ponder", "id": search_id, "exact": exact}
+            self._send(self._ponder)
+        return search_id
+
+    @property
+    def pondering(self) -> bool:
+        """A ponder was asked for and no command has ended it yet."""
+        return self._ponder is not None
+
     def stop(self) -> None:
         self._active = None
+        self._ponder = None
         self._send({"cmd": "stop"})
 
     def _new_id(self) -> int:
@@ -254,6 +274,7 @@ class EngineClient:
             self._outbox.append(ErrorReply(f"the engine is not available ({self._pending_problem})", search_id))
             return search_id
         game = self._position[0] if self._position is not None else "connect4"
+        self._ponder = None
         self._active = _Search(command, game, self._clock())
         self._send(command)
         return search_id
@@ -381,6 +402,7 @@ class EngineClient:
         if self._streak > self.policy.quick_restarts and not self._unavailable:
             self._unavailable = True
             self._active = None
+            self._ponder = None
             self._outbox.append(EngineFailed(
                 f"{self._pending_problem}; the bot is not available (retrying every {delay:.0f} s or so)", delay))
         self._next_spawn_at = now + delay
@@ -413,6 +435,8 @@ class EngineClient:
         if self._position is not None:
             game, moves = self._position
             self._send({"cmd": "position", "game": game, "moves": moves})
+        if self._ponder is not None:
+            self._send(self._ponder)  # a fresh tree, but the engine thinks on the opponent's time again
         if not self.restart_log or self._unavailable:
             return
         resumed = ""

@@ -14,6 +14,7 @@ switching games or thread counts releases the previous searcher's trees.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
@@ -26,6 +27,7 @@ from typing import IO, Any
 
 from ai import levels, limits, protocol, wire
 from ai.book_solve import book_solution
+from ai.engine_ponder import MAX_PONDER_MS, PonderRun, end_report, yield_to_the_rest
 from ai.engine_prepare import Preparer
 from ai.results import OptionSet, Ready, ReadyOk, Reply, Solution, SolvedMove
 from game import get_game
@@ -106,6 +108,7 @@ class Engine:
         self._worker: threading.Thread | None = None
         self._stop_event = threading.Event()  # set by finish(); one per search or solve
         self._solving = False
+        self._ponder: PonderRun | None = None  # the running (or self-ended) ponder, until a command ends it
         self.preparer = preparer or Preparer(self.emit)
 
     # -- output -----------------------------------------------------------------------------
@@ -179,18 +182,21 @@ class Engine:
             if command.cmd == "quit":
                 return False
             if command.cmd == "stop":
+                self._end_ponder(self.position)
                 self.finish()
             elif command.cmd == "isready":
                 self.finish_if_done()
                 self.emit(ReadyOk())
             return True
         if isinstance(command, protocol.SetOption):
+            self._end_ponder(self.position)
             self._threads = command.value  # the next search builds its searcher with it
             self.emit(OptionSet(command.name, command.value))
             return True
         if isinstance(command, protocol.Prepare):
             self.preparer.prefer(command.spec)
             return True
+        self._end_ponder(command.position if isinstance(command, protocol.SetPosition) else self.position)
         self.finish()
         if isinstance(command, protocol.SetPosition):
             self.spec, self.position = command.spec, command.position
@@ -203,6 +209,10 @@ class Engine:
             self._start(self._run_search, command)
         elif isinstance(command, protocol.Solve):
             self._start(self._run_solve, command)
+        elif isinstance(command, protocol.Ponder):
+            run = PonderRun(command.search_id, self.spec, self.position)
+            self._ponder = run
+            self._start(functools.partial(self._run_ponder, run), command)
         return True
 
     # -- searches ---------------------------------------------------------------------------
@@ -252,6 +262,8 @@ class Engine:
         problem = self.preparer.wait_for(spec, self._stop_event, exact)
         if problem is None:
             return True
+        if problem == "stopped" and isinstance(command, protocol.Ponder):
+            return False  # its ponderend says it ended
         if problem == "stopped":
             problem = f"stopped while the engine was still preparing {spec.name}"
         self.emit(protocol.error(problem, command.search_id))
@@ -285,6 +297,24 @@ class Engine:
         move, how = levels.choose(go.level, position, result, self._choice_rng)
         self.emit(protocol.result_message("bestmove", spec, result, go.search_id, move=move, level=go.level.name,
                                           choice=how))
+
+    def _run_ponder(self, run: PonderRun, ponder: protocol.Ponder, received: float) -> None:
+        """Search the pondered position until a command stops it (the tree is kept for the next search)."""
+        yield_to_the_rest()
+        searcher = self._searcher(run.spec)
+        searcher.set_position(run.position)
+        run.result = searcher.search(time_ms=MAX_PONDER_MS, early_stop=False, stop_event=self._stop_event,
+                                     exact=ponder.exact)
+
+    def _end_ponder(self, following: Position) -> None:
+        """End the ponder (if any) and report it; ``following`` is the position the next command leaves."""
+        run = self._ponder
+        if run is None:
+            return
+        self._ponder = None
+        self.finish()
+        same = self._searcher_key == (run.spec.name, self._threads)
+        self.emit(end_report(run, following, self._searcher_obj if same else None))
 
     def _run_solve(self, solve: protocol.Solve, received: float) -> None:
         from ai.solver import shared_solver

@@ -2,7 +2,8 @@
 
 It speaks the seed protocol (docs/network-protocol.md) and so plays on any server that does; on
 our server its opening ``hello`` also gets it a seat token, and a dropped connection is resumed
-with it. The search runs in this process (``ai.hybrid``, as ``analyze`` does). It prints each move
+with it. It searches through the engine process (``ai.engine_session`` over ``ai.client``, as the app
+does), thinking on the opponent's time with its ``ponder`` command. It prints each move
 and the result, and exits 0 when the game ends, 2 on bad arguments, 1 when the server cannot be
 reached or the game cannot go on.
 """
@@ -17,7 +18,8 @@ import sys
 import time
 from typing import Any
 
-from ai.ponder import Ponderer
+from ai.engine_session import EngineSession, EngineUnavailable
+from ai.limits import MAX_THREADS
 
 LEVELS = {"easy": 100, "medium": 1000, "hard": 5000, "perfect": 5000}  # ms, as the app's levels
 PONDER_LEVELS = ("hard", "perfect")  # where players expect full strength
@@ -44,11 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class NetBot:
-    def __init__(self, args: argparse.Namespace, spec: Any, searcher: Any, time_ms: float, exact: bool,
+    def __init__(self, args: argparse.Namespace, spec: Any, engine: EngineSession, time_ms: float, exact: bool,
                  ponder: bool = False) -> None:
         self.args = args
         self.spec = spec
-        self.searcher = searcher
+        self.engine = engine
         self.time_ms = time_ms
         self.exact = exact
         self.position = spec.start()
@@ -57,7 +59,7 @@ class NetBot:
         self.result: dict[str, Any] | None = None
         self.warm = False
         self.hello_pending = False  # sent a hello that neither a welcome nor an error answered yet
-        self.ponder: Ponderer | None = Ponderer(searcher) if ponder else None
+        self.ponder = ponder
 
     def say(self, text: str) -> None:
         if not self.args.quiet:
@@ -103,7 +105,7 @@ class NetBot:
                 self._send(sock, {"type": "hello", "game": self.spec.name, "room": self.args.room})
                 self.hello_pending = True
             if not self.warm:
-                self.searcher.warm_up()  # load the compiled search (the server's lines wait in the socket)
+                self.engine.start()  # the engine process says ready (the server's lines wait in the socket)
                 self.warm = True
             for raw in reader:
                 try:
@@ -180,22 +182,23 @@ class NetBot:
         from game.net.states import move_to_action
 
         self._ponder_stop()  # still pondering if the opponent's move came without last_action (a rejoin)
-        self.searcher.set_position(self.position)
-        result = self.searcher.search(time_ms=self.time_ms, exact=self.exact)
+        try:
+            result = self.engine.search(self.spec, self.position.to_text(), time_ms=self.time_ms, exact=self.exact)
+        except EngineUnavailable as exc:
+            raise BotError(str(exc)) from None
         self.say(f"we play {self.spec.move_to_text(result.best_move)} (win chance {result.value:.0%}, "
                  f"{result.iterations:,} iterations in {result.elapsed_ms:.0f} ms)")
-        if self.ponder is not None:
-            self.ponder.start(self.position.play(result.best_move))  # think on the opponent's time
+        after = self.position.play(result.best_move)
+        if self.ponder and not after.outcome.is_over:
+            self.engine.ponder(self.spec, after.to_text(), exact=self.exact)  # think on the opponent's time
         return move_to_action(self.spec, result.best_move)
 
     def _ponder_stop(self, played: int | None = None) -> str:
-        """Stop pondering (the position changed); a few words on it for the move line."""
-        if self.ponder is None:
+        """End the ponder (the position changed: ``played`` is the opponent's move); words for the move line."""
+        end = self.engine.end_ponder(self.spec, self.position.to_text() if played is not None else None)
+        if end is None or played is None:
             return ""
-        outcome = self.ponder.stop(played)
-        if outcome is None or played is None:
-            return ""
-        return f" (pondered {outcome.iterations:,} iterations; {'expected' if outcome.hit else 'not expected'})"
+        return f" (pondered {end.iterations:,} iterations; {'expected' if end.hit else 'not expected'})"
 
     def _print_result(self, message: dict[str, Any]) -> None:
         winners = message["winners"]
@@ -204,13 +207,11 @@ class NetBot:
         reason = f" ({message['reason']})" if message.get("reason") else ""
         print(f"game over after {self.position.ply} moves: {outcome}{reason}; "
               f"moves {self.position.to_text() or '-'}", flush=True)
-        if self.ponder is not None and self.ponder.ponders:
-            self.say(f"pondering: predicted {self.ponder.hits} of {self.ponder.ponders} replies")
+        if self.engine.ponders:
+            self.say(f"pondering: predicted {self.engine.hits} of {self.engine.ponders} replies")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ai.hybrid import HybridSearcher
-    from ai.mcts import supports
     from game import get_game
     from game.errors import GameError
     from game.net.wire import parse_address
@@ -221,16 +222,16 @@ def run(args: argparse.Namespace) -> int:
     except (GameError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if not supports(spec):
-        print(f"error: the search cannot play {spec.name}", file=sys.stderr)
+    if not 1 <= args.threads <= MAX_THREADS:
+        print(f"error: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
         return 2
     if args.time_ms is not None and not (args.time_ms > 0 and math.isfinite(args.time_ms)):
         print("error: --time-ms must be a positive finite number", file=sys.stderr)
         return 2
     time_ms = args.time_ms or LEVELS.get(args.level or "medium", 1000)
-    searcher = HybridSearcher(spec, seed=args.seed, threads=args.threads)
+    engine = EngineSession(threads=args.threads, seed=args.seed)
     ponder = args.ponder if args.ponder is not None else (args.time_ms is not None or args.level in PONDER_LEVELS)
-    bot = NetBot(args, spec, searcher, time_ms, exact=args.level == "perfect", ponder=ponder)
+    bot = NetBot(args, spec, engine, time_ms, exact=args.level == "perfect", ponder=ponder)
     try:
         return bot.play(address)
     except OSError as exc:
@@ -239,7 +240,8 @@ def run(args: argparse.Namespace) -> int:
     except BotError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except EngineUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     finally:
-        if bot.ponder is not None:
-            bot.ponder.stop()
-        searcher.close()
+        engine.close()

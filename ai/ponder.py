@@ -1,5 +1,8 @@
-"""Thinking on the opponent's time, for the clients that run the search in their own process
-(the network bot, the terminal, the benchmarks): not the engine process.
+"""Thinking on the opponent's time for a search in the caller's own process: the pondering benchmark
+(``ai.benchmarks.ponder_match``). The app, the terminal client and the network bot ponder through the
+engine process instead (its ``ponder`` command, ``ai.engine_ponder``), with the same searcher calls:
+``search(time_ms=MAX_PONDER_MS, early_stop=False)`` on the opponent's position, then ``set_position``
+with the opponent's move, which keeps the subtree.
 
 After our move, ``start(position)`` searches the position the opponent must answer in a background
 thread (numba releases the GIL, so it runs beside the caller). When the opponent's move is known,

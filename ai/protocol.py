@@ -47,6 +47,15 @@ class Solve:
 
 
 @dataclass(frozen=True)
+class Ponder:
+    """``{"cmd": "ponder", "id": 9}``: think on the opponent's time about the current position until
+    the next command that changes it (see docs/engine-protocol.md)."""
+
+    search_id: Any
+    exact: bool = True
+
+
+@dataclass(frozen=True)
 class Simple:
     """``stop``, ``quit`` or ``isready``."""
 
@@ -68,9 +77,9 @@ class Prepare:
     spec: GameSpec
 
 
-Command = SetPosition | Go | Solve | Simple | SetOption | Prepare
+Command = SetPosition | Go | Solve | Ponder | Simple | SetOption | Prepare
 
-_KNOWN = ("position", "go", "stop", "solve", "isready", "setoption", "prepare", "quit")
+_KNOWN = ("position", "go", "ponder", "stop", "solve", "isready", "setoption", "prepare", "quit")
 OPTIONS = {"threads": (1, MAX_THREADS)}
 
 
@@ -93,6 +102,8 @@ def parse_command(line: str) -> Command:
         return _parse_go(obj)
     if cmd == "solve":
         return Solve(_number(obj, "time_ms", 1, MAX_TIME_MS, default=500.0) or 500.0, _search_id(obj))
+    if cmd == "ponder":
+        return Ponder(_search_id(obj), _flag(obj, "exact"))
     if cmd in ("stop", "quit", "isready"):
         return Simple(cmd)
     if cmd == "setoption":
@@ -153,16 +164,12 @@ def _parse_go(obj: dict[str, Any]) -> Go:
     if time_ms is None and its is None:
         raise ProtocolError('"go" needs "time_ms" and/or "iterations"')
     info_ms = _number(obj, "info_ms", 10, MAX_TIME_MS)
-    exact = obj.get("exact", True)
-    if not isinstance(exact, bool):
-        raise ProtocolError('"exact" must be true or false')
+    exact = _flag(obj, "exact")
     if lv is not None:
         if "exact" in obj:
             raise ProtocolError('"exact" cannot be given with "level" (the level decides)')
         exact = lv.exact
-    early_stop = obj.get("early_stop", True)
-    if not isinstance(early_stop, bool):
-        raise ProtocolError('"early_stop" must be true or false')
+    early_stop = _flag(obj, "early_stop")
     if lv is not None and lv.iterations is not None:
         early_stop = False  # a capped level searches its whole cap: the same visits on any machine, at any load
     return Go(time_ms, None if its is None else int(its), info_ms, _search_id(obj), exact, early_stop, lv)
@@ -175,6 +182,14 @@ def _parse_level(obj: dict[str, Any]) -> Level | None:
     if not isinstance(name, str) or name not in LEVEL_NAMES:
         raise ProtocolError('"level" must be one of: ' + ", ".join(LEVEL_NAMES))
     return level_named(name)
+
+
+def _flag(obj: dict[str, Any], key: str) -> bool:
+    """An optional true/false field (true when absent)."""
+    value = obj.get(key, True)
+    if not isinstance(value, bool):
+        raise ProtocolError(f'"{key}" must be true or false')
+    return value
 
 
 def _number(obj: dict[str, Any], key: str, low: float, high: float, default: float | None = None) -> float | None:

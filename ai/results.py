@@ -118,6 +118,24 @@ class ErrorReply:
 
 
 @dataclass(frozen=True)
+class PonderEnd:
+    """A ponder (thinking on the opponent's time) ended: by a ``position`` (``played`` is the move it
+    added to the pondered position, when it added exactly one), a ``go``/``solve``, a ``stop``, a
+    ``setoption`` or another ``ponder``. ``predicted`` is the reply the ponder expected (its most visited
+    move; None before it had one) and ``hit`` says the opponent played it. ``kept_visits``: visits of
+    the new position's root kept from the pondered tree (the next search starts with them)."""
+
+    id: SearchId
+    predicted: str | None
+    played: str | None
+    hit: bool
+    iterations: int
+    elapsed_ms: float
+    kept_visits: int
+    TYPE: ClassVar[str] = "ponderend"
+
+
+@dataclass(frozen=True)
 class Preparing:
     """Compiled code of ``game`` is being prepared: ``done`` of ``total`` steps; ``compiling`` is
     True once a step had to compile (a first launch) rather than load from the cache."""
@@ -170,8 +188,8 @@ class EngineAvailable:
     TYPE: ClassVar[str] = "engine_available"
 
 
-EngineReply = Ready | ReadyOk | Info | BestMove | Solution | ErrorReply | Preparing | OptionSet
+EngineReply = Ready | ReadyOk | Info | BestMove | Solution | ErrorReply | Preparing | OptionSet | PonderEnd
 ClientEvent = EngineRestarted | EngineFailed | EngineAvailable
 Reply = EngineReply | ClientEvent
 REPLY_TYPES: tuple[type, ...] = (Ready, ReadyOk, Info, BestMove, Solution, ErrorReply, Preparing, OptionSet,
-                                 EngineRestarted, EngineFailed, EngineAvailable)
+                                 PonderEnd, EngineRestarted, EngineFailed, EngineAvailable)

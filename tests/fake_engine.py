@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ai import wire
-from ai.results import BestMove, Preparing, Ready, ReadyOk, Reply
+from ai.client import EngineClient
+from ai.results import BestMove, PonderEnd, Preparing, Ready, ReadyOk, Reply
 
 
 class FakeClock:
@@ -43,6 +44,9 @@ class ScriptedEngine:
         self.code: int | None = None
         self.on_go = on_go
         self.killed = False
+        self.moves = ""  # of the last position command (Connect 4 notation: one character per move)
+        self.pondering: dict[str, Any] | None = None
+        self.predicted = "4"  # the reply every ponder expects
         if exits_with is not None:
             self.die(exits_with)
         elif not silent:
@@ -71,8 +75,24 @@ class ScriptedEngine:
             return
         if command["cmd"] == "isready":
             self.say(ReadyOk())
+            return
+        if self.pondering is not None and command["cmd"] in ("position", "go", "solve", "stop", "setoption", "ponder"):
+            self._end_ponder(command.get("moves") if command["cmd"] == "position" else None)
+        if command["cmd"] == "position":
+            self.moves = command["moves"]
+        elif command["cmd"] == "ponder":
+            self.pondering = command
         elif command["cmd"] == "go" and self.on_go is not None:
             self.on_go(self, command)
+
+    def _end_ponder(self, moves: str | None) -> None:
+        """As the engine: ``played`` when the new position adds one move to the pondered one."""
+        assert self.pondering is not None
+        pondered, ponder_id, self.pondering = self.moves, self.pondering["id"], None
+        played = moves[-1] if moves is not None and len(moves) == len(pondered) + 1 and moves[:-1] == pondered \
+            else None
+        hit = played == self.predicted
+        self.say(PonderEnd(ponder_id, self.predicted, played, hit, 500, 100.0, 400 if hit else 0))
 
     def receive(self) -> list[bytes | None]:
         if self.hung:
@@ -125,3 +145,26 @@ class Spawner:
 
 def preparing(game: str, done: int, total: int, compiling: bool) -> Preparing:
     return Preparing(game, done, total, f"{game} search", compiling)
+
+
+FRAME = 0.016  # one poll per frame of fake time
+
+
+def client_rig() -> tuple[EngineClient, Spawner, FakeClock]:
+    """A started client on scripted engines and a fake clock."""
+    clock = FakeClock()
+    spawner = Spawner()
+    spawner.clock = clock
+    client = EngineClient(spawn=spawner, clock=clock)
+    client.start()
+    return client, spawner, clock
+
+
+def run_for(client: EngineClient, clock: FakeClock, seconds: float) -> list[Reply]:
+    """Poll every frame for ``seconds`` of fake time."""
+    seen: list[Reply] = []
+    end = clock.now + seconds
+    while clock.now < end:
+        seen.extend(client.poll_replies())
+        clock.now += FRAME
+    return seen

@@ -7,33 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_engine import FakeClock, ScriptedEngine, Spawner, bestmove, preparing
+from fake_engine import FRAME, FakeClock, ScriptedEngine, Spawner, bestmove, client_rig, preparing, run_for
 
 from ai.client import EngineClient, RestartPolicy
 from ai.results import BestMove, EngineAvailable, EngineFailed, EngineRestarted, ErrorReply, Reply
 
 pytestmark = pytest.mark.timeout(20)
-FRAME = 0.016
 
 
 @pytest.fixture()
 def rig() -> tuple[EngineClient, Spawner, FakeClock]:
-    clock = FakeClock()
-    spawner = Spawner()
-    spawner.clock = clock
-    client = EngineClient(spawn=spawner, clock=clock)
-    client.start()
-    return client, spawner, clock
-
-
-def run_for(client: EngineClient, clock: FakeClock, seconds: float) -> list[Reply]:
-    """Poll every frame for ``seconds`` of fake time."""
-    seen: list[Reply] = []
-    end = clock.now + seconds
-    while clock.now < end:
-        seen.extend(client.poll_replies())
-        clock.now += FRAME
-    return seen
+    return client_rig()
 
 
 def first(replies: list[Reply], kind: type) -> Any:

@@ -31,6 +31,8 @@ class FakeEngineClient:
         self._next_id = 0
         self._active: dict[str, Any] | None = None
         self._late: list[dict[str, Any]] = []
+        self.ponders: list[dict[str, Any]] = []  # every ponder asked for, with what ended it ("ended_by")
+        self._ponder: dict[str, Any] | None = None
 
     def start(self) -> None:
         self.started = True
@@ -40,10 +42,39 @@ class FakeEngineClient:
         return self.started
 
     def set_position(self, game: str, moves: str) -> None:
+        self._end_ponder("position", (game, moves))
         self.position = (game, moves)
+
+    def ponder(self, *, exact: bool = True) -> int:
+        """Like the engine: ponders the current position until the next command (a ``ponderend`` then)."""
+        self._end_ponder("ponder")
+        self._next_id += 1
+        game, moves = self.position
+        self._ponder = {"id": self._next_id, "game": game, "moves": moves, "exact": exact, "ended_by": None}
+        self.ponders.append(self._ponder)
+        return self._next_id
+
+    @property
+    def pondering(self) -> bool:
+        return self._ponder is not None
+
+    def _end_ponder(self, by: str, position: tuple[str, str] | None = None) -> None:
+        p, self._ponder = self._ponder, None
+        if p is None:
+            return
+        p["ended_by"] = by
+        game, moves = position or self.position
+        played = moves[-1] if game == p["game"] and len(moves) == len(p["moves"]) + 1 \
+            and moves.startswith(p["moves"]) else None
+        predicted = self._best({"pos": get_game(p["game"]).parse_position(p["moves"])})
+        predicted_text = get_game(p["game"]).move_to_text(predicted)
+        self._late.append({"type": "ponderend", "id": p["id"], "predicted": predicted_text, "played": played,
+                           "hit": played == predicted_text, "iterations": 100, "elapsed_ms": 10.0,
+                           "kept_visits": 50 if played == predicted_text else 0})
 
     def go(self, *, time_ms: int | None = None, iterations: int | None = None, info_ms: int = 100,
            exact: bool = True, level: str | None = None) -> int:
+        self._end_ponder("go")
         self._next_id += 1
         game, moves = self.position
         spec = get_game(game)
@@ -59,6 +90,7 @@ class FakeEngineClient:
 
     def solve(self, *, time_ms: int = 300) -> int:
         """Scores every legal column: the preferred one +5, the others -1 (answers on the next poll)."""
+        self._end_ponder("solve")
         self._next_id += 1
         game, moves = self.position
         spec = get_game(game)
@@ -71,6 +103,7 @@ class FakeEngineClient:
         return self._next_id
 
     def stop(self) -> None:
+        self._end_ponder("stop")
         if self._active is not None:
             self.stops += 1
             self._late.append(self._bestmove(self._active))

@@ -12,14 +12,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from dataclasses import replace
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn
 
-from ai.levels import LEVELS, choose
+from ai.engine_session import EngineSession, EngineUnavailable
+from ai.limits import MAX_THREADS
 from game.base import Position, Status
 from game.errors import GameError
 from game.registry import get_game
@@ -71,11 +71,10 @@ class TextGame:
         self.level = difficulty(args.level)
         self.rng = random.Random()
         self.time_ms = args.time_ms or self.level.time_ms or 1000
-        self.searcher: Any = None
+        self.session: EngineSession | None = None  # the engine process, launched at the bot's first turn
         self.shares: dict[int, float] | None = None
         wanted = args.ponder if args.ponder is not None else (args.time_ms is not None or args.level in PONDER_LEVELS)
         self.pondering = bool(wanted and self.bots and len(self.bots) < 2 and self.level.kind != "random")
-        self.ponderer: Any = None
 
     # -- the loop -------------------------------------------------------------------------------------
     def run(self) -> int:
@@ -129,19 +128,15 @@ class TextGame:
 
     def human_turn(self) -> None:
         if self.pondering:
-            if self.ponderer is None:
-                from ai.ponder import Ponderer
-
-                self.ponderer = Ponderer(self.engine())
-            self.ponderer.start(self.position)  # the bot thinks while you do
+            self.engine().ponder(self.spec, self.position.to_text(), exact=self.level.exact)  # it thinks as you do
         before = self.position.history
         try:
             self._read_move()
         finally:
-            if self.ponderer is not None:
+            if self.pondering and self.session is not None:
                 after = self.position.history
                 replied = len(after) == len(before) + 1 and after[:-1] == before  # not after an undo
-                self.ponderer.stop(after[-1] if replied else None)
+                self.session.end_ponder(self.spec, self.position.to_text() if replied else None)
 
     def _read_move(self) -> None:
         side = self.position.to_move
@@ -188,11 +183,8 @@ class TextGame:
             self.console.print(f"{self.side_name(self.position.to_move)} plays {self.spec.move_to_text(move)} (random)")
             self.position = self.position.play(move)
             return
-        searcher = self.engine()
-        searcher.set_position(self.position)
-        lv = LEVELS.get(self.level.engine_level or "") if self.args.time_ms is None else None  # ai/levels.py
-        if lv is not None and lv.iterations is not None:
-            searcher.forget()  # a capped level's strength is its cap
+        engine = self.engine()
+        level = self.level.engine_level if self.args.time_ms is None else None  # its rule: ai/levels.py
         progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20),
                             TextColumn("{task.percentage:>3.0f}%"), TextColumn("{task.fields[best]}"),
                             console=self.console, transient=True, disable=not self.console.is_terminal)
@@ -205,10 +197,8 @@ class TextGame:
                 progress.update(task, completed=min(budget_s, result.elapsed_ms / 1000),
                                 best=f"{result.iterations:,} iterations, best {best} (win {result.value:.0%})")
 
-            result = searcher.search(time_ms=self.time_ms, on_info=on_info, info_ms=100,
-                                     iterations=lv.iterations if lv else None, exact=self.level.exact)
-        if lv is not None:
-            result = replace(result, best_move=choose(lv, self.position, result, self.rng)[0])
+            result = engine.search(self.spec, self.position.to_text(), time_ms=self.time_ms, exact=self.level.exact,
+                                   level=level, on_info=on_info)
         self.console.print(f"{self.side_name(self.position.to_move)} plays "
                            f"{self.spec.move_to_text(result.best_move)}: win chance {result.value:.0%}, "
                            f"{result.iterations:,} iterations in {result.elapsed_ms / 1000:.1f} s")
@@ -216,14 +206,14 @@ class TextGame:
         self.shares = shares_of(result.children)
         self.position = self.position.play(result.best_move)
 
-    def engine(self) -> Any:
-        if self.searcher is None:
-            from ai.hybrid import HybridSearcher
-
+    def engine(self) -> EngineSession:
+        """The engine process (``main.py engine``, as the app uses), started at the first need."""
+        if self.session is None:
+            session = EngineSession(threads=self.args.threads)
+            self.session = session
             with self.console.status("loading the engine..."):
-                self.searcher = HybridSearcher(self.spec, threads=self.args.threads)
-                self.searcher.warm_up()
-        return self.searcher
+                session.start()
+        return self.session
 
 
 def starting_position(args: argparse.Namespace, console: Console) -> Position:
@@ -262,6 +252,9 @@ def run(args: argparse.Namespace) -> int:
     if args.time_ms is not None and args.time_ms <= 0:
         print("error: --time-ms must be positive", file=sys.stderr)
         return 2
+    if not 1 <= args.threads <= MAX_THREADS:
+        print(f"error: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
+        return 2
     if args.connect:
         from game.text.net_play import play_network
 
@@ -274,6 +267,10 @@ def run(args: argparse.Namespace) -> int:
     game = TextGame(console, position, args, interactive)
     try:
         return game.run()
+    except EngineUnavailable as exc:
+        game.save()
+        print(f"error: {exc} (the game is saved)", file=sys.stderr)
+        return 1
     except (Quit, EOFError, KeyboardInterrupt) as exc:
         game.save()
         reason = {Quit: "quit", EOFError: "end of input", KeyboardInterrupt: "interrupted"}[type(exc)]
@@ -282,7 +279,5 @@ def run(args: argparse.Namespace) -> int:
                       "python main.py play --text resumes it")
         return 130 if isinstance(exc, KeyboardInterrupt) else 0
     finally:
-        if game.ponderer is not None:
-            game.ponderer.stop()
-        if game.searcher is not None:
-            game.searcher.close()
+        if game.session is not None:
+            game.session.close()

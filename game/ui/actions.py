@@ -23,6 +23,7 @@ class Command(enum.Enum):
     EXACT = "exact verdicts"
     EVAL = "eval bar"
     SOUND = "sound"
+    PONDER = "think on your time"
     PAUSE = "pause"
     STEP = "step"
     HELP = "help"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ai.client import EngineClient
+from game.ui.pondering import PonderWant
 
 SearchKind = Literal["bot", "analysis", "solve", "exact"]  # "solve"/"exact" use the solve command
 INFO_MS = 100
@@ -58,6 +59,7 @@ class EngineView:
     fraction: float | None = None
     first_launch: bool = False
     retry_in_s: float | None = None
+    pondering: bool = False  # the bot thinks on the player's time
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,8 @@ class EngineDriver:
         self.unavailable: str | None = None
         # games whose searches the engine refused (e.g. no search kernel yet): game -> message
         self.refused: dict[str, str] = {}
+        self.ponder: PonderWant | None = None  # the ponder asked of the engine and not ended since
+        self.ponder_ends: list[dict[str, Any]] = []  # the engine's ponderend lines (hit or miss), latest last
 
     # --- lifetime --------------------------------------------------------------------------
     def start(self) -> bool:
@@ -116,12 +120,13 @@ class EngineDriver:
         if self.client is None:
             return EngineView("none", self.unavailable or "no engine")
         status = getattr(self.client, "status", None)
+        pondering = self.pondering
         if status is None:  # a minimal client (tests): ready or starting
-            return EngineView("ready" if self.is_ready else "starting", "")
+            return EngineView("ready" if self.is_ready else "starting", "", pondering=pondering)
         progress = status.preparing
         fraction = None if progress is None or not progress.total else progress.done / progress.total
         return EngineView(status.state, status.message, fraction, bool(progress is not None and progress.compiling),
-                          status.retry_in_s)
+                          status.retry_in_s, pondering)
 
     @property
     def is_ready(self) -> bool:
@@ -149,7 +154,8 @@ class EngineDriver:
             return None
         self.cancel()
         try:
-            self.client.set_position(game, moves)
+            self.client.set_position(game, moves)  # ends a ponder (the engine reports a hit or a miss)
+            self.ponder = None
             if kind in ("solve", "exact"):
                 search_id = self.client.solve(time_ms=budget_ms)
             else:
@@ -163,6 +169,37 @@ class EngineDriver:
     def can_search(self, game: str, kind: SearchKind) -> bool:
         """False once the engine refused this game's searches (go) or solves in this session."""
         return self.unavailable is None and _refusal_key(game, kind) not in self.refused
+
+    # --- thinking on the player's time ---------------------------------------------------------
+    @property
+    def pondering(self) -> bool:
+        return self.ponder is not None and bool(getattr(self.client, "pondering", True))
+
+    def keep_ponder(self, want: PonderWant | None) -> None:
+        """Start, keep or stop the ponder so that it matches ``want`` (called every frame)."""
+        if want == self.ponder and (want is None or self.pondering):
+            return
+        if want is None or (self.search is not None and not self.search.finished):
+            self.stop_ponder()
+            return
+        if not self.start() or not hasattr(self.client, "ponder") or getattr(self.client, "failed", False):
+            return  # (an engine that is not available gets no ponder; it is asked again once back)
+        try:
+            self.client.set_position(want.game, want.moves)
+            self.client.ponder(exact=want.exact)
+        except Exception:  # a dead engine is restarted; the next frame asks again
+            return
+        self.ponder = want
+
+    def stop_ponder(self) -> None:
+        if self.ponder is None:
+            return
+        self.ponder = None
+        if self.client is not None and getattr(self.client, "pondering", True):
+            try:
+                self.client.stop()
+            except Exception:
+                pass
 
     def cancel(self) -> None:
         """Stop the running search; its late bestmove is ignored by id."""
@@ -192,7 +229,7 @@ class EngineDriver:
             elif kind == "engine_failed":  # the client keeps retrying in the background
                 self.unavailable = f"the bot is not available: {msg.get('message', 'the engine keeps stopping')}"
                 events.append(EngineEvent("error", self.search, msg))
-                self.search = None
+                self.search = self.ponder = None
             elif kind == "engine_available":  # back by itself: searches resume
                 self.unavailable = None
                 self.refused.clear()
@@ -206,6 +243,8 @@ class EngineDriver:
                     events.append(EngineEvent("error", s, msg))
                 elif "id" not in msg or s is None or msg.get("id") == s.id:
                     events.append(EngineEvent("error", s, msg))
+            elif kind == "ponderend":
+                self.ponder_ends = [*self.ponder_ends[-99:], msg]
             elif kind in ("info", "bestmove", "solution"):
                 s = self.search
                 if s is None or s.finished or msg.get("id") != s.id:

@@ -89,6 +89,7 @@ class PanelModel:
     sound: bool
     theme_label: str
     network: NetPanel | None = None
+    ponder: bool | None = None  # "Think on your time" in force (None: not a game against the bot)
 
 
 @dataclass(frozen=True)

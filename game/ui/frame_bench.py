@@ -3,6 +3,10 @@
 Runs the real app (headless unless ``--window``) in bot-vs-bot mode with a budget of ``seconds``
 per move, heatmap and eval bar on, for ``seconds`` of wall time; every frame's work
 (events + update + draw + flip) is timed.
+
+``python -m game.ui.frame_bench --ponder SECONDS [--rounds N]``: the human's turn against the Hard bot
+(heatmap and eval bar off, so the engine is idle unless it ponders), "Think on your time" off and on
+alternately, ``SECONDS`` each, N rounds, in one run: the frame times side by side.
 """
 
 from __future__ import annotations
@@ -69,6 +73,57 @@ def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = 
     }
 
 
+def measure_human_turn(seconds: float, ponder: bool, size: tuple[int, int] = (1280, 800)) -> dict[str, float]:
+    """Frame times on the human's turn against the Hard bot with pondering ``ponder`` (headless)."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    settings = Settings(mode="vs-bot", human_player=0, heatmap=False, eval_bar=False, sound=False, window=size,
+                        bots=[BotSetting("hard"), BotSetting("hard")], ponder="on" if ponder else "off")
+    app = game_app.create_app(settings, Session.from_text("connect4", "4453"), persist=False)
+    clock = pygame.time.Clock()
+    times: list[float] = []
+    pondering = 0
+    try:
+        deadline = time.monotonic() + 120
+        while app.running and not app.engine_ready() and time.monotonic() < deadline:
+            app.step([])
+            clock.tick(60)
+        if not app.engine_ready():
+            raise RuntimeError(app.engine_problem() or "the engine did not start")
+        start = time.monotonic()
+        while app.running and time.monotonic() - start < seconds:
+            t0 = time.perf_counter()
+            app.step()
+            pygame.display.flip()
+            times.append((time.perf_counter() - t0) * 1000)
+            pondering += app.turns.driver.pondering
+            if times[-1] > 250:
+                print(f"  slow frame {len(times)}: {times[-1]:.0f} ms", file=sys.stderr)
+            clock.tick(60)
+        elapsed = time.monotonic() - start
+        restarts = len(getattr(app.turns.driver.client, "restart_log", ()))
+    finally:
+        game_app.shutdown(app)
+    times.sort()
+    return {"restarts": restarts, "frames": len(times), "fps": len(times) / elapsed if elapsed else 0.0,
+            "p50_ms": statistics.median(times), "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))],
+            "max_ms": times[-1], "pondering_share": pondering / max(1, len(times)),
+            "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")}
+
+
+def compare_ponder(seconds: float, rounds: int) -> int:
+    """Pondering off and on alternately (``rounds`` each) in one run; prints both."""
+    for r in range(rounds):
+        for ponder in (False, True):
+            m = measure_human_turn(seconds, ponder)
+            print(f"round {r + 1}, think on your time {'on ' if ponder else 'off'}: {m['frames']} frames "
+                  f"({m['fps']:.1f} fps), p50 {m['p50_ms']:.2f} ms, p99 {m['p99_ms']:.2f} ms, max {m['max_ms']:.2f} ms;"
+                  f" engine pondering in {100 * m['pondering_share']:.0f}% of frames; engine restarts {m['restarts']};"
+                  f" load {m['load']:.1f}",
+                  flush=True)
+    return 0
+
+
 def run_bench(seconds: float, window: bool, size_text: str) -> int:
     try:
         w, h = (int(v) for v in size_text.lower().split("x"))
@@ -83,3 +138,16 @@ def run_bench(seconds: float, window: bool, size_text: str) -> int:
           f"engine searching in {r['thinking_share'] * 100:.0f}% of frames, {r['moves']} moves, "
           f"up to {r['iterations']:,} iterations per search")
     return 0
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m game.ui.frame_bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--ponder", type=float, metavar="SECONDS", required=True,
+                        help="seconds per measurement, pondering off then on")
+    parser.add_argument("--rounds", type=int, default=2)
+    cli = parser.parse_args()
+    if not 0 < cli.ponder <= 600 or not 1 <= cli.rounds <= 20:
+        parser.error("--ponder must be in (0, 600] seconds and --rounds in 1..20")
+    raise SystemExit(compare_ponder(cli.ponder, cli.rounds))

@@ -8,10 +8,11 @@ from dataclasses import replace
 from game.ui import autoplay
 from game.ui.actions import Action, Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
 from game.ui.players import step_custom
+from game.ui.pondering import toggled
 from game.ui.settings import Settings
 from game.ui.themes import THEME_ORDER
 
-TOGGLES = (Command.HEATMAP, Command.EXACT, Command.EVAL, Command.SOUND)
+TOGGLES = (Command.HEATMAP, Command.EXACT, Command.EVAL, Command.SOUND, Command.PONDER)
 
 
 def is_preference(action: Action) -> bool:
@@ -46,4 +47,6 @@ def change(settings: Settings, action: Action, exact_solver: bool) -> str | None
             settings.eval_bar = not settings.eval_bar
         case Command.SOUND:
             settings.sound = not settings.sound
+        case Command.PONDER:
+            settings.ponder = toggled(settings)
     return None

@@ -73,6 +73,7 @@ class Settings:
     net_lan: bool = False  # the hosted server listens on the local network, not only on this computer
     net_server: str = ""  # the unfinished network game: its server (HOST:PORT; "" none)
     net_token: str = ""  # ... and our seat token there
+    ponder: str = "auto"  # "Think on your time": "auto" (on at Hard and Perfect), "on" or "off"
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -105,6 +106,8 @@ class Settings:
             raise ValueError(f"setting 'theme' has a bad value {s.theme!r}")
         if s.net_role not in NET_ROLES:
             raise ValueError(f"setting 'net_role' has a bad value {s.net_role!r}")
+        if s.ponder not in ("auto", "on", "off"):
+            raise ValueError(f"setting 'ponder' has a bad value {s.ponder!r}")
         if s.human_player not in (0, 1):
             raise ValueError(f"setting 'human_player' has a bad value {s.human_player!r}")
         return s

@@ -16,6 +16,8 @@ from game.ui.frame import PanelModel
 from game.ui.themes import Theme
 from game.ui.widgets import Button, draw_button, row_rects
 
+TOOLTIPS = {Command.PONDER: "Think on your time: the bot searches while you think (on by default at Hard and Perfect)"}
+
 
 @dataclass(frozen=True)
 class PanelLayout:
@@ -84,10 +86,12 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
     if net is not None:  # undo and redo would fork the shared game: the protocol's resign and draw instead
         top_row[1:] = [("Resign", Command.RESIGN, net.can_resign, False),
                        (net.draw_label, Command.OFFER_DRAW, net.can_draw, False)]
+    if m.ponder is not None:
+        top_row.append(("Think", Command.PONDER, True, m.ponder))
     if m.bot_vs_bot:
         top_row += [("Resume P" if m.paused else "Pause P", Command.PAUSE, True, m.paused),
                     ("Step S", Command.STEP, m.can_step, False)]
-    row(*(Button(r, label, action, enabled=enabled, active=active)
+    row(*(Button(r, label, action, enabled=enabled, active=active, tooltip=TOOLTIPS.get(action, ""))
           for r, (label, action, enabled, active) in zip(rects(len(top_row)), top_row, strict=True)))
     nav = rects(6)
     row(Button(nav[0], "|‹", Command.FIRST, enabled=not m.at_start, tooltip="First position (Home)"),

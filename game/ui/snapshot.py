@@ -14,6 +14,7 @@ from game.ui.exact import Verdict
 from game.ui.frame import Banner, BoardScene, EvalBarState, Frame, Notice, Overlay, PanelModel, PlayerRow, Status
 from game.ui.heat import HeatData
 from game.ui.players import MODE_LABELS, BotSetting, is_bot
+from game.ui.pondering import ponder_on
 from game.ui.session import Session
 from game.ui.settings import Settings
 from game.ui.status import TurnFacts, engine_progress, progress_of, turn_texts
@@ -59,6 +60,7 @@ def panel_model(settings: Settings, session: Session, names: tuple[str, str], co
         eval_bar=settings.eval_bar,
         sound=settings.sound,
         theme_label=theme.label,
+        ponder=ponder_on(settings) if settings.mode == "vs-bot" else None,
     )
 
 
@@ -187,6 +189,8 @@ def _status(f: FrameFacts, settled: bool) -> Status:
     dot = None if over and outcome.winner is None else f.colours[outcome.winner if over and outcome.winner
                                                                   is not None else pos.to_move]
     texts = turn_texts(facts)
+    if f.engine is not None and f.engine.pondering and not over:
+        texts = (f"{texts[0]} · the bot thinks on your time", *texts)
     common = f.heat.common_outcome if f.heat is not None and not over else None
     if common is not None:  # the heatmap stresses nothing: say why
         verb = {"win": "wins", "draw": "draws", "loss": "loses"}[common]

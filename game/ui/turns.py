@@ -16,6 +16,7 @@ from game.ui.engine_driver import EngineDriver, Search
 from game.ui.engine_events import absorb
 from game.ui.exact import ExactCache, Verdict, by_elimination, column_verdicts
 from game.ui.heat import HeatData
+from game.ui.pondering import wanted_ponder
 from game.ui.session import Session
 from game.ui.settings import Settings
 
@@ -111,7 +112,17 @@ class EngineTurns:
 
     def schedule(self, settings: Settings, session: Session, caps: GameCapabilities, paused: bool, step: bool,
                  analysis_only: bool, now: float) -> Notice | None:
-        """Start, keep or stop the search the shown position needs."""
+        """Start, keep or stop the search the shown position needs, then the ponder (thinking on the
+        player's time once that search is done): any change of position or setting ends it here."""
+        notice = self._schedule_search(settings, session, caps, paused, step, analysis_only, now)
+        search = self.driver.search
+        busy = analysis_only or (search is not None and not search.finished) or not self.driver.can_search(
+            session.spec.name, "bot")
+        self.driver.keep_ponder(wanted_ponder(settings, session, busy))
+        return notice
+
+    def _schedule_search(self, settings: Settings, session: Session, caps: GameCapabilities, paused: bool,
+                         step: bool, analysis_only: bool, now: float) -> Notice | None:
         s = session
         key = f"{s.spec.name}/{s.moves_text}/{s.at_end}"
         if key != self._turn_key:

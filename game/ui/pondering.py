@@ -1,0 +1,53 @@
+"""Thinking on the player's time in a game against the bot: whether the bot ponders, and on what.
+
+The "Think on your time" setting (``Settings.ponder``) is "auto" until the player toggles it: on at the
+levels where players expect full strength (``PONDER_LEVELS``), off below them; "on" and "off" are the
+player's own choice. No pygame: ``EngineTurns`` asks ``wanted_ponder`` every frame and the engine
+adapter starts, keeps or stops the ponder to match, so any change of position ends it within a frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.ui.players import is_bot
+from game.ui.session import Session
+from game.ui.settings import Settings
+
+PONDER_CHOICES = ("auto", "on", "off")
+PONDER_LEVELS = ("hard", "perfect")  # where "auto" thinks on the player's time
+
+
+@dataclass(frozen=True)
+class PonderWant:
+    """Ponder ``moves`` of ``game`` (the human to move); ``exact`` as the bot's own searches."""
+
+    game: str
+    moves: str
+    exact: bool
+
+
+def ponder_on(settings: Settings) -> bool:
+    """The setting in force for the bot of a game against it (its level decides while "auto")."""
+    if settings.ponder != "auto":
+        return settings.ponder == "on"
+    return settings.bots[1 - settings.human_player].level in PONDER_LEVELS
+
+
+def toggled(settings: Settings) -> str:
+    """The setting after the player's toggle: the opposite of what is in force, kept from now on."""
+    return "off" if ponder_on(settings) else "on"
+
+
+def wanted_ponder(settings: Settings, session: Session, busy: bool) -> PonderWant | None:
+    """What the bot should think about now, or None: only in a game against it, at the latest
+    position with the human to move, while no other search runs (``busy``) and the setting is on."""
+    position = session.position
+    if settings.mode != "vs-bot" or busy or not session.at_end or position.outcome.is_over:
+        return None
+    if is_bot(settings.mode, settings.human_player, position.to_move) or not ponder_on(settings):
+        return None
+    bot = settings.bots[1 - settings.human_player].difficulty
+    if bot.kind not in ("search", "custom"):  # Random needs no engine
+        return None
+    return PonderWant(session.spec.name, session.moves_text, bot.exact)
