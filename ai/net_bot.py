@@ -19,10 +19,12 @@ import time
 from typing import Any
 
 from ai.engine_session import EngineSession, EngineUnavailable
+from ai.levels import LEVEL_NAMES, level
 from ai.limits import MAX_THREADS
 
-LEVELS = {"easy": 100, "medium": 1000, "hard": 5000, "perfect": 5000}  # ms, as the app's levels
-PONDER_LEVELS = ("hard", "perfect")  # where players expect full strength
+# The wait per move at each playing level (ai/levels.py: the level's rule sets the strength, this only
+# bounds the time), as the app gives them.
+LEVEL_WAIT_MS = {"beginner": 1000, "easy": 1000, "medium": 2000, "hard": 3000, "perfect": 5000}
 RECONNECT_FOR_S = 30.0
 
 
@@ -35,24 +37,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--connect", required=True, metavar="HOST:PORT", help="the server's address")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--time-ms", type=float, default=None, help="thinking time per move (default 1000)")
-    budget.add_argument("--level", choices=sorted(LEVELS), default=None, help="the app's levels: easy, medium...")
+    budget.add_argument("--level", choices=LEVEL_NAMES, default=None,
+                        help="the app's playing levels: beginner, easy, medium, hard, perfect")
     parser.add_argument("--room", default=None, help="our server: play in this room (created if new)")
     parser.add_argument("--plain", action="store_true", help="send no hello line (seed protocol only)")
     parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="random seed of the search")
     parser.add_argument("--ponder", action=argparse.BooleanOptionalAction, default=None,
-                        help="think on the opponent's time (default: on with --time-ms, hard and perfect)")
+                        help="think on the opponent's time (default: on with --time-ms and at perfect, the "
+                             "levels whose strength is their time)")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
 
 
 class NetBot:
     def __init__(self, args: argparse.Namespace, spec: Any, engine: EngineSession, time_ms: float, exact: bool,
-                 ponder: bool = False) -> None:
+                 ponder: bool = False, level_name: str | None = None) -> None:
         self.args = args
         self.spec = spec
         self.engine = engine
         self.time_ms = time_ms
         self.exact = exact
+        self.level_name = level_name  # the engine chooses the move by this level's rule (None: its best move)
         self.position = spec.start()
         self.seat: int | None = None
         self.token: str | None = None
@@ -183,7 +188,8 @@ class NetBot:
 
         self._ponder_stop()  # still pondering if the opponent's move came without last_action (a rejoin)
         try:
-            result = self.engine.search(self.spec, self.position.to_text(), time_ms=self.time_ms, exact=self.exact)
+            result = self.engine.search(self.spec, self.position.to_text(), time_ms=self.time_ms, exact=self.exact,
+                                        level=self.level_name)
         except EngineUnavailable as exc:
             raise BotError(str(exc)) from None
         self.say(f"we play {self.spec.move_to_text(result.best_move)} (win chance {result.value:.0%}, "
@@ -228,10 +234,12 @@ def run(args: argparse.Namespace) -> int:
     if args.time_ms is not None and not (args.time_ms > 0 and math.isfinite(args.time_ms)):
         print("error: --time-ms must be a positive finite number", file=sys.stderr)
         return 2
-    time_ms = args.time_ms or LEVELS.get(args.level or "medium", 1000)
+    time_ms = args.time_ms or LEVEL_WAIT_MS[args.level or "medium"]
     engine = EngineSession(threads=args.threads, seed=args.seed)
-    ponder = args.ponder if args.ponder is not None else (args.time_ms is not None or args.level in PONDER_LEVELS)
-    bot = NetBot(args, spec, engine, time_ms, exact=args.level == "perfect", ponder=ponder)
+    uncapped = args.level is None or level(args.level).iterations is None  # thinking ahead adds strength
+    ponder = args.ponder if args.ponder is not None else (args.time_ms is not None or args.level == "perfect")
+    bot = NetBot(args, spec, engine, time_ms, exact=args.level == "perfect", ponder=ponder and uncapped,
+                 level_name=args.level)
     try:
         return bot.play(address)
     except OSError as exc:

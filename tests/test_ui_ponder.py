@@ -1,6 +1,7 @@
 """The app thinks on the player's time (issue 19, section 3), headless on the fake engine: the
-"Think on your time" setting (persisted, on by default at Hard and Perfect, a panel toggle), a ponder
-started on the human's turn against the bot and ended by every change of position or setting."""
+"Think on your time" setting (persisted, on by default at Perfect and Custom, a panel toggle; it does not
+apply to the levels defined by a fixed search, Beginner to Hard), a ponder started on the human's turn
+against the bot and ended by every change of position or setting."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from game.ui.settings import Settings
 pytestmark = pytest.mark.timeout(60)
 
 
-def vs_bot(level: str = "hard", moves: str = "", ponder: str = "auto", human: int = 0,
+def vs_bot(level: str = "custom", moves: str = "", ponder: str = "auto", human: int = 0,
            **kw: object) -> tuple[App, FakeEngineClient]:
     app, fake = make_test_app(moves=moves, mode="vs-bot", human_player=human, ponder=ponder,
                               bots=[BotSetting(level), BotSetting(level)], **kw)
@@ -42,8 +43,8 @@ def click(app: App, command: Command) -> None:
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=button.rect.center)])
 
 
-def test_hard_bot_thinks_on_the_humans_time_and_says_so() -> None:
-    app, fake = vs_bot("hard")
+def test_a_timed_bot_thinks_on_the_humans_time_and_says_so() -> None:
+    app, fake = vs_bot("custom")
     try:
         steps(app)
         ponder = current(fake)
@@ -56,8 +57,9 @@ def test_hard_bot_thinks_on_the_humans_time_and_says_so() -> None:
 
 
 @pytest.mark.parametrize(("level", "setting", "expected"), [
-    ("easy", "auto", False), ("medium", "auto", False), ("hard", "auto", True), ("perfect", "auto", True),
-    ("medium", "on", True), ("perfect", "off", False), ("random", "on", False)])
+    ("easy", "auto", False), ("medium", "auto", False), ("hard", "auto", False), ("perfect", "auto", True),
+    ("custom", "auto", True), ("custom", "off", False), ("perfect", "off", False), ("random", "on", False),
+    ("medium", "on", False), ("hard", "on", False)])  # a fixed-search level stays as calibrated
 def test_the_default_follows_the_level_and_the_players_choice_wins(level: str, setting: str,
                                                                    expected: bool) -> None:
     app, fake = vs_bot(level, ponder=setting)
@@ -72,7 +74,7 @@ def test_the_default_follows_the_level_and_the_players_choice_wins(level: str, s
 
 @pytest.mark.parametrize("mode", ["hotseat", "bot-vs-bot"])
 def test_no_ponder_without_a_human_against_the_bot(mode: str) -> None:
-    app, fake = make_test_app(mode=mode, ponder="on", bots=[BotSetting("hard"), BotSetting("hard")])
+    app, fake = make_test_app(mode=mode, ponder="on", bots=[BotSetting("custom"), BotSetting("custom")])
     try:
         steps(app, 6)
         assert not fake.ponders
@@ -81,7 +83,7 @@ def test_no_ponder_without_a_human_against_the_bot(mode: str) -> None:
 
 
 def test_the_humans_move_ends_the_ponder_and_the_bot_searches_the_tree_it_grew() -> None:
-    app, fake = vs_bot("hard")
+    app, fake = vs_bot("custom")
     try:
         steps(app)
         first = current(fake)
@@ -112,7 +114,7 @@ def ended_by(app: App, fake: FakeEngineClient, change: object) -> object:
 
 
 def test_every_change_of_position_or_setting_ends_the_ponder() -> None:
-    app, fake = vs_bot("hard", moves="4455")
+    app, fake = vs_bot("custom", moves="4455")
     try:
         steps(app)
         assert ended_by(app, fake, lambda: click(app, Command.UNDO)) is not None
@@ -139,14 +141,24 @@ def test_every_change_of_position_or_setting_ends_the_ponder() -> None:
         shutdown(app)
 
 
+def test_no_think_toggle_where_the_setting_does_not_apply() -> None:
+    for level, shown in (("hard", False), ("beginner", False), ("perfect", True), ("custom", True)):
+        app, _ = vs_bot(level)
+        try:
+            steps(app)
+            assert any(b.action is Command.PONDER for b in app.layout.buttons) == shown, level
+        finally:
+            shutdown(app)
+
+
 def test_a_bot_level_change_restarts_or_ends_the_ponder() -> None:
-    app, fake = vs_bot("hard")
+    app, fake = vs_bot("custom")
     try:
         steps(app)
-        hard = current(fake)
+        timed = current(fake)
         app.settings.bots[1] = BotSetting("perfect")  # as the panel's level selector does
         steps(app, 1)
-        assert hard["ended_by"] is not None and current(fake)["exact"] is True  # type: ignore[index]
+        assert timed["ended_by"] is not None and current(fake)["exact"] is True  # type: ignore[index]
         app.settings.bots[1] = BotSetting("easy")
         steps(app, 1)
         assert not fake.pondering
@@ -160,8 +172,10 @@ def test_the_setting_is_persisted_and_a_bad_value_is_refused() -> None:
     assert Settings.from_dict({}).ponder == "auto"
     with pytest.raises(ValueError, match="ponder"):
         Settings.from_dict({"ponder": "sometimes"})
-    assert ponder_on(Settings(mode="vs-bot", human_player=1, bots=[BotSetting("hard"), BotSetting("easy")]))
-    assert not ponder_on(Settings(mode="vs-bot", human_player=0, bots=[BotSetting("hard"), BotSetting("easy")]))
+    assert ponder_on(Settings(mode="vs-bot", human_player=1, bots=[BotSetting("perfect"), BotSetting("easy")]))
+    assert not ponder_on(Settings(mode="vs-bot", human_player=0, bots=[BotSetting("perfect"), BotSetting("easy")]))
+    assert not ponder_on(Settings(mode="vs-bot", human_player=1, ponder="on",
+                                  bots=[BotSetting("hard"), BotSetting("easy")]))
 
 
 def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> None:

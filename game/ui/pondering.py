@@ -2,7 +2,10 @@
 
 The "Think on your time" setting (``Settings.ponder``) is "auto" until the player toggles it: on at the
 levels where players expect full strength (``PONDER_LEVELS``), off below them; "on" and "off" are the
-player's own choice. No pygame: ``EngineTurns`` asks ``wanted_ponder`` every frame and the engine
+player's own choice. Only levels whose strength is their time can think ahead: Beginner to Hard are
+defined by a fixed search (an iteration cap from a fresh tree, ai/levels.py), which pondering would
+change, so for them the setting does not apply (``ponder_applies``) and the app shows no toggle.
+No pygame: ``EngineTurns`` asks ``wanted_ponder`` every frame and the engine
 adapter starts, keeps or stops the ponder to match, so any change of position ends it within a frame.
 """
 
@@ -10,12 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ai.levels import level
 from game.ui.players import is_bot
 from game.ui.session import Session
 from game.ui.settings import Settings
 
 PONDER_CHOICES = ("auto", "on", "off")
-PONDER_LEVELS = ("hard", "perfect")  # where "auto" thinks on the player's time
+PONDER_LEVELS = ("perfect", "custom")  # where "auto" thinks on the player's time
 
 
 @dataclass(frozen=True)
@@ -27,8 +31,19 @@ class PonderWant:
     exact: bool
 
 
+def ponder_applies(settings: Settings) -> bool:
+    """Whether the bot of a game against it can think on the player's time: its level plays by time
+    (Perfect, Custom), not by a fixed search, and it searches at all (not Random)."""
+    bot = settings.bots[1 - settings.human_player].difficulty
+    if bot.kind not in ("search", "custom"):
+        return False
+    return bot.engine_level is None or level(bot.engine_level).iterations is None
+
+
 def ponder_on(settings: Settings) -> bool:
     """The setting in force for the bot of a game against it (its level decides while "auto")."""
+    if not ponder_applies(settings):
+        return False
     if settings.ponder != "auto":
         return settings.ponder == "on"
     return settings.bots[1 - settings.human_player].level in PONDER_LEVELS
@@ -48,6 +63,4 @@ def wanted_ponder(settings: Settings, session: Session, busy: bool) -> PonderWan
     if is_bot(settings.mode, settings.human_player, position.to_move) or not ponder_on(settings):
         return None
     bot = settings.bots[1 - settings.human_player].difficulty
-    if bot.kind not in ("search", "custom"):  # Random needs no engine
-        return None
     return PonderWant(session.spec.name, session.moves_text, bot.exact)

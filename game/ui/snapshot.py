@@ -14,7 +14,7 @@ from game.ui.exact import Verdict
 from game.ui.frame import Banner, BoardScene, EvalBarState, Frame, Notice, Overlay, PanelModel, PlayerRow, Status
 from game.ui.heat import HeatData
 from game.ui.players import MODE_LABELS, BotSetting, is_bot
-from game.ui.pondering import ponder_on
+from game.ui.pondering import ponder_applies, ponder_on
 from game.ui.session import Session
 from game.ui.settings import Settings
 from game.ui.status import TurnFacts, engine_progress, progress_of, turn_texts
@@ -60,7 +60,7 @@ def panel_model(settings: Settings, session: Session, names: tuple[str, str], co
         eval_bar=settings.eval_bar,
         sound=settings.sound,
         theme_label=theme.label,
-        ponder=ponder_on(settings) if settings.mode == "vs-bot" else None,
+        ponder=ponder_on(settings) if settings.mode == "vs-bot" and ponder_applies(settings) else None,
     )
 
 
