@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from test_ui_fakes import make_test_app
 
-from game.ui.actions import ChangeChoice, Command, DialogField, PlayMove, TypeText
+from game.ui.actions import ChangeChoice, Command, CycleBotLevel, DialogField, PlayMove, ToggleAutoplay, TypeText
 from game.ui.frame import NewGameCard
 from game.ui.game_app import App, shutdown
 from game.ui.net_game import NetGame
@@ -151,6 +151,18 @@ def test_undo_is_not_a_fork_and_resign_ends_the_game(pair: list[App]) -> None:
     host.apply(Command.RESIGN)
     pump(apps, all_in(apps, "over"), what="the resignation")
     assert guest.snapshot().status.texts[0].endswith("resigned: you win!")
+
+
+def test_no_side_of_a_network_game_can_be_handed_to_the_bot(pair: list[App]) -> None:
+    host, guest = apps = pair
+    play(apps, (3,))
+    assert not any(isinstance(b.action, ToggleAutoplay | CycleBotLevel) for b in host.layout.buttons)
+    for action in (ToggleAutoplay(0), ToggleAutoplay(1), CycleBotLevel(1, 1)):
+        host.apply(action)
+    assert host.settings.mode == "hotseat" and host.notice is not None
+    assert "people" in host.notice.notice.text
+    play(apps, (4,))  # the game goes on between the two people
+    assert host.session.moves_text == guest.session.moves_text == "45"
 
 
 def test_a_client_killed_mid_game_comes_back_with_its_token(pair: list[App]) -> None:

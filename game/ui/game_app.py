@@ -166,7 +166,7 @@ class App(AppQueries, NewGameDialog):
     def apply(self, action: Action) -> None:
         sess = self.session
         if is_preference(action):
-            problem = preferences.change(self.settings, action, self.caps.exact_solver)
+            problem = preferences.change(self.settings, action, self.caps.exact_solver, self.net is not None)
             if problem is not None:
                 self.set_notice(problem, error=True)
             self.sounds.enabled, self.paused = self.settings.sound, self.paused and not unpauses(action)

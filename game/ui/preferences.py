@@ -24,8 +24,11 @@ def unpauses(action: Action) -> bool:
     return isinstance(action, ToggleAutoplay)
 
 
-def change(settings: Settings, action: Action, exact_solver: bool) -> str | None:
-    """Apply ``action`` to ``settings``; returns an error to show when it cannot apply."""
+def change(settings: Settings, action: Action, exact_solver: bool, network: bool = False) -> str | None:
+    """Apply ``action`` to ``settings``; returns an error to show when it cannot apply. In a network
+    game (``network``) both sides are people: no side can be handed to the bot."""
+    if network and isinstance(action, ToggleAutoplay | CycleBotLevel | StepCustomTime):
+        return "In a network game both sides are played by people"
     match action:
         case CycleTheme(direction):
             i = THEME_ORDER.index(settings.theme) if settings.theme in THEME_ORDER else 0

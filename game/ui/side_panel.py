@@ -77,9 +77,10 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         items.insert(1, Button(selector, p.bot_label, CycleBotLevel(player, 1), CycleBotLevel(player, -1),
                                style="cycle", tooltip=f"Bot level ({p.detail}): ‹ easier, › harder"))
         row(*items)
-    hands = [autoplay.button_text(p.bot_label is None, p.name) for p in m.players]
-    row(*(Button(r, label, ToggleAutoplay(player), swatch=p.colour, tooltip=tip)
-          for player, (r, p, (label, tip)) in enumerate(zip(rects(2), m.players, hands, strict=True))))
+    if net is None:  # in a network game both sides are people
+        hands = [autoplay.button_text(p.bot_label is None, p.name) for p in m.players]
+        row(*(Button(r, label, ToggleAutoplay(player), swatch=p.colour, tooltip=tip)
+              for player, (r, p, (label, tip)) in enumerate(zip(rects(2), m.players, hands, strict=True))))
     y += 4
     top_row = [("New… N", Command.NEW_GAME, True, False), ("Undo U", Command.UNDO, m.can_undo, False),
                ("Redo R", Command.REDO, m.can_redo, False)]
