@@ -267,7 +267,7 @@ def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps):
 @pytest.mark.slow
 def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers():
     settings = Settings(mode="vs-bot", window=(1000, 700), sound=False, heatmap=True,
-                        bots=[BotSetting("easy"), BotSetting("easy")])
+                        bots=[BotSetting("hard"), BotSetting("hard")])
     app = create_app(settings, Session.from_text("tictactoe"), persist=False)
     app.turns.min_bot_delay = 0.0
     try:

@@ -141,12 +141,17 @@ def test_every_change_of_position_or_setting_ends_the_ponder() -> None:
         shutdown(app)
 
 
-def test_no_think_toggle_where_the_setting_does_not_apply() -> None:
-    for level, shown in (("hard", False), ("beginner", False), ("perfect", True), ("custom", True)):
-        app, _ = vs_bot(level)
+def test_the_think_toggle_is_off_and_disabled_where_the_setting_does_not_apply() -> None:
+    for level, applies in (("hard", False), ("beginner", False), ("perfect", True), ("custom", True)):
+        app, fake = vs_bot(level)
         try:
             steps(app)
-            assert any(b.action is Command.PONDER for b in app.layout.buttons) == shown, level
+            think = next(b for b in app.layout.buttons if b.action is Command.PONDER)
+            assert (think.enabled, think.active) == (applies, applies), level
+            app.apply(Command.PONDER)  # as the key or a click would: refused with a reason where it does not apply
+            steps(app, 1)
+            assert (app.settings.ponder == "off") == applies and fake.pondering is False, level
+            assert (app.notice is not None and "fixed search" in app.notice.notice.text) != applies, level
         finally:
             shutdown(app)
 

@@ -90,6 +90,7 @@ class PanelModel:
     theme_label: str
     network: NetPanel | None = None
     ponder: bool | None = None  # "Think on your time" in force (None: not a game against the bot)
+    ponder_applies: bool = False  # the bot's level plays by time (Perfect, Custom), so thinking ahead helps it
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from game.ui import autoplay
 from game.ui.actions import Action, Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
 from game.ui.players import step_custom
-from game.ui.pondering import toggled
+from game.ui.pondering import ponder_applies, toggled
 from game.ui.settings import Settings
 from game.ui.themes import THEME_ORDER
 
@@ -51,5 +51,7 @@ def change(settings: Settings, action: Action, exact_solver: bool, network: bool
         case Command.SOUND:
             settings.sound = not settings.sound
         case Command.PONDER:
+            if not ponder_applies(settings):
+                return "Thinking on your time is for Perfect and Custom: the other levels play a fixed search"
             settings.ponder = toggled(settings)
     return None

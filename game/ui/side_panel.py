@@ -16,7 +16,8 @@ from game.ui.frame import PanelModel
 from game.ui.themes import Theme
 from game.ui.widgets import Button, draw_button, row_rects
 
-TOOLTIPS = {Command.PONDER: "Think on your time: the bot searches while you think (on by default at Hard and Perfect)"}
+TOOLTIPS = {Command.PONDER: "Think on your time: the bot searches while you think (on by default at Perfect)"}
+PONDER_OFF_TIP = "Think on your time: for Perfect and Custom (Beginner to Hard play a fixed search)"
 
 
 @dataclass(frozen=True)
@@ -88,11 +89,12 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         top_row[1:] = [("Resign", Command.RESIGN, net.can_resign, False),
                        (net.draw_label, Command.OFFER_DRAW, net.can_draw, False)]
     if m.ponder is not None:
-        top_row.append(("Think", Command.PONDER, True, m.ponder))
+        top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder))
     if m.bot_vs_bot:
         top_row += [("Resume P" if m.paused else "Pause P", Command.PAUSE, True, m.paused),
                     ("Step S", Command.STEP, m.can_step, False)]
-    row(*(Button(r, label, action, enabled=enabled, active=active, tooltip=TOOLTIPS.get(action, ""))
+    row(*(Button(r, label, action, enabled=enabled, active=active,
+                 tooltip=TOOLTIPS.get(action, "") if enabled or action is not Command.PONDER else PONDER_OFF_TIP)
           for r, (label, action, enabled, active) in zip(rects(len(top_row)), top_row, strict=True)))
     nav = rects(6)
     row(Button(nav[0], "|‹", Command.FIRST, enabled=not m.at_start, tooltip="First position (Home)"),

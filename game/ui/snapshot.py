@@ -60,7 +60,7 @@ def panel_model(settings: Settings, session: Session, names: tuple[str, str], co
         eval_bar=settings.eval_bar,
         sound=settings.sound,
         theme_label=theme.label,
-        ponder=ponder_on(settings) if settings.mode == "vs-bot" and ponder_applies(settings) else None,
+        ponder=ponder_on(settings) if settings.mode == "vs-bot" else None, ponder_applies=ponder_applies(settings),
     )
 
 
