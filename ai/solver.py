@@ -101,6 +101,8 @@ class _Board:
         self.colmask = np.array([((1 << h) - 1) << (c * (h + 1)) for c in range(w)], dtype=np.uint64)
         centre = [w // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(w)]
         self.order = np.array(order if order is not None and len(order) == w else centre, dtype=np.int64)
+        key_bits = w * (h + 1)  # keys (current + mask) are below 2**key_bits; larger ones skip the near table
+        self.near_shift = key_bits - kernel.NEAR_BITS if key_bits - kernel.NEAR_BITS <= kernel.STORED_BITS else -1
         depth = w * h + 2
         self.stk_u = np.zeros((depth, kernel.STACK_WORD_COLS), dtype=np.uint64)
         self.stk_i = np.zeros((depth, kernel.STACK_INT_COLS), dtype=np.int64)
@@ -124,7 +126,7 @@ class Solver:
         if not kernel.MIN_TT_BITS <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be {kernel.MIN_TT_BITS}-30, not {tt_bits}")
         self.tt_bits = tt_bits
-        self._tt = np.zeros((1 << tt_bits) + (2 << kernel.NEAR_BITS), dtype=np.uint64)
+        self._tt = np.zeros((1 << tt_bits) + (1 << kernel.NEAR_BITS), dtype=np.uint64)
         self._tt.fill(0)  # touch the pages now rather than during the first searches
         self._board: _Board | None = None
         self._ctl = np.zeros(kernel.CTL_SIZE, dtype=np.int64)
@@ -175,7 +177,7 @@ class Solver:
             board = self._prepare(position)
             cells = board.w * board.h
             data = kernel.tt_probe(self._tt, self.tt_bits, np.uint64(position.current + position.mask),
-                                   cells - position.ply < kernel.NEAR_EMPTY)
+                                   kernel.near_shift_of(board.near_shift, cells - position.ply))
             col = int(kernel.tt_column(np.uint64(data))) if data else -1
             return col if 0 <= col < board.w and position.can_play(col) else None
 
@@ -199,8 +201,8 @@ class Solver:
             self._ctl[kernel.MAX_NODES] = self._max_nodes
             self._ctl[kernel.ABORTED] = 0
             r = int(kernel.negamax(cur, mask, position.ply, med, med + 1, board.w, board.h, board.bottom, board.board,
-                                   board.colmask, board.order, self._tt, self.tt_bits, board.stk_u, board.stk_i,
-                                   board.moves, board.keys, self._ctl, board.book_keys, board.book_vals,
+                                   board.colmask, board.order, self._tt, self.tt_bits, board.near_shift, board.stk_u,
+                                   board.stk_i, board.moves, board.keys, self._ctl, board.book_keys, board.book_vals,
                                    board.book_ply))
             if self._ctl[kernel.ABORTED]:
                 return None
@@ -298,8 +300,8 @@ class Solver:
     def _kernel_solve(self, board: _Board, position: Connect4Position, ctl: np.ndarray) -> int:
         return int(kernel.solve_position(
             np.uint64(position.current), np.uint64(position.mask), position.ply, board.w, board.h, board.bottom,
-            board.board, board.colmask, board.order, self._tt, self.tt_bits, board.stk_u, board.stk_i, board.moves,
-            board.keys, ctl, board.book_keys, board.book_vals, board.book_ply,
+            board.board, board.colmask, board.order, self._tt, self.tt_bits, board.near_shift, board.stk_u,
+            board.stk_i, board.moves, board.keys, ctl, board.book_keys, board.book_vals, board.book_ply,
         ))
 
     def _solve_parallel(self, board: _Board, position: Connect4Position) -> int:

@@ -15,9 +15,11 @@ board) is hashed by an odd multiplication (a bijection); the top ``tt_bits`` bit
 pick the entry, which stores the low ``64 - DATA_BITS`` bits of the hash (so with
 ``tt_bits >= MIN_TT_BITS`` a hit is never a different position), a lower bound, an upper
 bound and the best column. Positions with fewer than ``NEAR_EMPTY`` empty cells (most of the
-nodes) go to a small second table after it instead (two words per entry: the key itself, the
-data), which stays in the CPU cache: on this machine that halves the time per node, while a
-larger main table barely reduces the node count. Bounds are facts about a position, so the
+nodes) go to a small second table after it instead (the same one-word entries, hashed within the
+keys' own bits so that ``NEAR_BITS`` index bits suffice for exact keys), which stays in the CPU
+cache: on this machine that halves the time per node, while a larger main table barely reduces the
+node count (a bigger near table saves nodes but costs more time than it saves, the more so when other
+processes share the cache). Bounds are facts about a position, so the
 tables stay valid across searches and windows (for one board size).
 
 The same source runs as plain Python (``CONNECT4_NO_NUMBA=1``), only much slower.
@@ -41,9 +43,10 @@ COL_BITS = np.uint64(0xF)
 VALID = np.uint64(1 << 18)
 DATA_BITS = 19
 DATA_MASK = np.uint64((1 << DATA_BITS) - 1)
-NEAR_BITS = 16  # a second, small (cache-sized) table of 2**NEAR_BITS two-word entries ...
+NEAR_BITS = 16  # a second, small (cache-sized) table of 2**NEAR_BITS one-word entries ...
 NEAR_EMPTY = 20  # ... holds the positions with fewer empty cells than this (the most numerous)
 MIN_TT_BITS = DATA_BITS  # index bits + the 64 - DATA_BITS stored bits cover the whole hash: no false hits
+STORED_BITS = 64 - DATA_BITS  # hash bits an entry keeps: the near table needs keys of NEAR_BITS + this at most
 
 # ctl (int64 array) slots: shared with Python, STOP may be set from another thread.
 NODES = 0
@@ -121,22 +124,25 @@ def can_win_now(cur, mask, h, bottom, board):
 
 
 @jit
-def _tt_slot(tt, tt_bits, key, near):
-    """Index of the data word for ``key`` and whether it holds ``key``'s entry."""
-    hashed = key * HASH_MUL
-    if near:  # two words per entry after the main table: the key, the data
-        i = (1 << tt_bits) + 2 * np.int64(hashed >> (64 - NEAR_BITS))
-        data = tt[i + 1]
-        return i + 1, (tt[i] ^ data) == key and (data & VALID) != U0
-    i = np.int64(hashed >> (64 - tt_bits))
+def _tt_slot(tt, tt_bits, key, near_shift):
+    """(index, whether it holds ``key``'s entry, the hash whose low bits the entry stores) for ``key`` in the
+    main table (``near_shift < 0``) or the near table. The near table hashes within the keys' own
+    ``near_shift + NEAR_BITS`` bits (an odd multiplication modulo that power of two, a bijection), so
+    its index and the stored bits together still name one position."""
+    if near_shift >= 0:
+        hashed = (key * HASH_MUL) & ((U1 << (near_shift + NEAR_BITS)) - U1)
+        i = (1 << tt_bits) + np.int64(hashed >> near_shift)
+    else:
+        hashed = key * HASH_MUL
+        i = np.int64(hashed >> (64 - tt_bits))
     entry = tt[i]
-    return i, (entry & VALID) != U0 and (entry & ~DATA_MASK) == (hashed << DATA_BITS)
+    return i, (entry & VALID) != U0 and (entry & ~DATA_MASK) == (hashed << DATA_BITS), hashed
 
 
 @jit
-def tt_probe(tt, tt_bits, key, near):
+def tt_probe(tt, tt_bits, key, near_shift):
     """The entry for ``key`` (0 if absent); decode with ``tt_lower``, ``tt_upper``, ``tt_column``."""
-    i, found = _tt_slot(tt, tt_bits, key, near)
+    i, found, _ = _tt_slot(tt, tt_bits, key, near_shift)
     return tt[i] if found else U0
 
 
@@ -156,9 +162,10 @@ def tt_column(data):
 
 
 @jit
-def tt_store(tt, tt_bits, key, near, lo, hi, col):
-    """Record ``lo <= score <= hi`` (and the best column, -1 if unknown), merging with the entry."""
-    i, found = _tt_slot(tt, tt_bits, key, near)
+def tt_store(tt, tt_bits, key, near_shift, lo, hi, col):
+    """Record ``lo <= score <= hi`` (and the best column, -1 if unknown), merging with the entry (one word:
+    a single store, so threads sharing the table never see half an entry)."""
+    i, found, hashed = _tt_slot(tt, tt_bits, key, near_shift)
     if found:
         entry = tt[i]
         lo = max(lo, tt_lower(entry))
@@ -166,11 +173,13 @@ def tt_store(tt, tt_bits, key, near, lo, hi, col):
         if col < 0:
             col = tt_column(entry)
     data = VALID | np.uint64(lo + BOUND_OFFSET) | (np.uint64(hi + BOUND_OFFSET) << 7) | (np.uint64(col + 1) << 14)
-    if near:  # the key word holds key ^ data: a torn pair (two threads writing) fails the check
-        tt[i] = data
-        tt[i - 1] = key ^ data
-    else:
-        tt[i] = ((key * HASH_MUL) << DATA_BITS) | data
+    tt[i] = (hashed << DATA_BITS) | data
+
+
+@jit
+def near_shift_of(near_shift, empties):
+    """The table of a position with ``empties`` empty cells: the near one (its shift) or the main one (-1)."""
+    return near_shift if empties < NEAR_EMPTY else -1
 
 
 @jit
@@ -227,7 +236,7 @@ def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, boo
                 if known != UNKNOWN:
                     upper = known
             if upper == NO_UPPER:
-                data = tt_probe(tt, tt_bits, child_key, False)
+                data = tt_probe(tt, tt_bits, child_key, -1)
                 if data != U0:
                     upper = tt_upper(data)
             if -upper >= beta:
@@ -236,8 +245,8 @@ def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, boo
 
 
 @jit
-def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, order, tt, tt_bits, stk_u, stk_i,
-            moves, keys, ctl, book_keys, book_vals, book_ply):
+def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, stk_u,
+            stk_i, moves, keys, ctl, book_keys, book_vals, book_ply):
     """Fail-hard alpha-beta score of a position whose side to move cannot win at once.
 
     Returns v: the score is <= v if v <= alpha0, >= v if v >= beta0, exactly v otherwise.
@@ -281,7 +290,7 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
                 if value != UNKNOWN:
                     continue
             tt_col = -1
-            data = tt_probe(tt, tt_bits, key, cells - ply < NEAR_EMPTY)
+            data = tt_probe(tt, tt_bits, key, near_shift_of(near_shift, cells - ply))
             if data != U0:
                 lo = max(lo, tt_lower(data))
                 hi = min(hi, tt_upper(data))
@@ -301,7 +310,7 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
                               book_ply)
                 if cut != UNKNOWN:
                     value = cut >> 4
-                    tt_store(tt, tt_bits, key, cells - ply < NEAR_EMPTY, value, NO_UPPER, cut & 15)
+                    tt_store(tt, tt_bits, key, near_shift_of(near_shift, cells - ply), value, NO_UPPER, cut & 15)
                     continue
             # the table's best move first; the others are ordered only if it does not cut
             if tt_col >= 0 and (possible & colmask[tt_col]) != U0:
@@ -340,7 +349,7 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
             else:  # every move searched without a cut
                 value = stk_i[d, _ALPHA]
                 best = stk_i[d, _BEST]
-                near = cells - ply0 - d < NEAR_EMPTY
+                near = near_shift_of(near_shift, cells - ply0 - d)
                 if best >= 0 and value > stk_i[d, _ALPHA0]:
                     tt_store(tt, tt_bits, keys[d], near, value, value, best)
                 else:
@@ -353,7 +362,7 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
             score = -value
             col = moves[d, 2 * (stk_i[d, _NEXT] - 1)]
             if score >= stk_i[d, _BETA]:
-                tt_store(tt, tt_bits, keys[d], cells - ply0 - d < NEAR_EMPTY, score, NO_UPPER, col)
+                tt_store(tt, tt_bits, keys[d], near_shift_of(near_shift, cells - ply0 - d), score, NO_UPPER, col)
                 value = score
             else:
                 if score > stk_i[d, _ALPHA]:
@@ -365,8 +374,8 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
 
 
 @jit
-def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_bits, stk_u, stk_i, moves, keys, ctl,
-                   book_keys, book_vals, book_ply):
+def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, stk_u, stk_i, moves,
+                   keys, ctl, book_keys, book_vals, book_ply):
     """Exact score of a position that is not over, or UNKNOWN if a limit stopped the search.
 
     Narrows [lo, hi] with null-window searches, probing near 0 first (most positions are
@@ -383,8 +392,8 @@ def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_b
             med = lo // 2
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
-        r = negamax(cur, mask, ply, med, med + 1, w, h, bottom, board, colmask, order, tt, tt_bits, stk_u, stk_i,
-                    moves, keys, ctl, book_keys, book_vals, book_ply)
+        r = negamax(cur, mask, ply, med, med + 1, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, stk_u,
+                    stk_i, moves, keys, ctl, book_keys, book_vals, book_ply)
         if ctl[ABORTED] != 0:
             return UNKNOWN
         if r <= med:

@@ -129,3 +129,22 @@ def test_one_and_two_workers_write_the_same_file(tmp_path: Path) -> None:
     assert outs[0] == outs[1]
     book = from_bytes(outs[0])
     assert len(book) == len(mob.needed(levels, 4, mob.SKELETON_PLY + 1)) and book.max_ply == 4
+
+
+SHIPPED_BUILD = ["--first-depth", "9", "--second-depth", "7", "--top"]  # the arguments the shipped book was built with
+
+
+@pytest.mark.timeout(120)
+def test_a_store_seeded_from_the_shipped_book_writes_it_again(tmp_path: Path) -> None:
+    """A new checkout has no store: ``--seed`` takes the shipped scores in, and the build reproduces the file
+    (so extending the book continues from it), counting no cost for the seeded entries."""
+    shipped = (ROOT / "ai" / mob.BOOK_FILE).read_bytes()
+    out = tmp_path / "book.npz"
+    db = tmp_path / "db.sqlite"
+    assert mob.main([*SHIPPED_BUILD, "--seed", "--write-only", "--db", str(db), "--out", str(out)]) == 0
+    assert out.read_bytes() == shipped
+    store = mob.Store(db)
+    book = from_bytes(shipped)
+    assert len(store.scores) == len(book)
+    assert store.seed(book) == 0  # nothing new the second time
+    assert store.cost(int(k) for k in book.keys) == (0, 0.0)

@@ -3,6 +3,7 @@
     python tools/make_opening_book.py --depth 6 [--first-depth 7] [--second-depth 6] [--workers 1]
                                       [--scheduler tcp://HOST:8786]
                                       [--db book.sqlite] [--out ai/opening_book.npz] [--tt-bits 24]
+                                      [--top] [--seed] [--write-only]
 
 Importance: the book holds every position reachable when one side plays perfectly and the other
 plays anything (both sides in turn), down to ``--depth`` plies, and every child of those positions,
@@ -82,9 +83,19 @@ class Store:
         self.db.execute("INSERT OR REPLACE INTO solved VALUES (?, ?, ?, ?, ?)", (str(key), text, score, nodes, cpu_s))
         self.db.commit()
 
+    def seed(self, book: Book) -> int:
+        """Take the exact entries of a book (e.g. the shipped file, the store being lost) that the store lacks;
+        they are marked ``nodes = -1`` (cost unknown) and count in no cost figure. Returns how many were new."""
+        fresh = [(int(k), int(s)) for k, s in zip(book.keys, book.scores, strict=True) if int(k) not in self.scores]
+        self.db.executemany("INSERT INTO solved VALUES (?, '', ?, -1, 0.0)", [(str(k), s) for k, s in fresh])
+        self.db.commit()
+        self.scores.update(fresh)
+        return len(fresh)
+
     def cost(self, keys: Iterable[int]) -> tuple[int, float]:
+        """(positions solved here, their CPU seconds) among ``keys`` (seeded entries left out)."""
         wanted = {str(k) for k in keys}
-        rows = [r for r in self.db.execute("SELECT key, cpu_s FROM solved") if r[0] in wanted]
+        rows = [r for r in self.db.execute("SELECT key, cpu_s FROM solved WHERE nodes >= 0") if r[0] in wanted]
         return len(rows), sum(r[1] for r in rows)
 
 
@@ -194,6 +205,8 @@ def build(client: Any, args: argparse.Namespace) -> Book:
     store = Store(Path(args.db))
     out = Path(args.out)
     weak = from_bytes((ROOT / "ai" / BOOK_FILE).read_bytes())
+    if args.seed:
+        print(f"seeded the store with {store.seed(weak)} exact entries of the shipped book", flush=True)
     weak = Book(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int8), weak.weak)
     keys: set[int] = set()
     trees = plan(args)
@@ -235,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(ROOT / "ai" / BOOK_FILE))
     parser.add_argument("--tt-bits", type=int, default=24)
     parser.add_argument("--top", action="store_true", help="also score the skeleton plies (slow)")
+    parser.add_argument("--seed", action="store_true",
+                        help="first take the shipped book's exact scores into the store (e.g. a new checkout)")
     parser.add_argument("--write-only", action="store_true",
                         help="solve nothing: write the book from what the store knows (e.g. after a stopped run)")
     args = parser.parse_args(argv)
