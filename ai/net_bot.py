@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from ai.engine_session import EngineSession, EngineUnavailable
-from ai.levels import LEVEL_NAMES, level
+from ai.level_table import LEVEL_NAMES, level
 from ai.limits import MAX_THREADS
 
 # The wait per move at each playing level (ai/levels.py: the level's rule sets the strength, this only

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai.levels import level
+from ai.level_table import level
 from game.ui.players import is_bot
 from game.ui.session import Session
 from game.ui.settings import Settings
