@@ -74,11 +74,12 @@ def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = 
 
 
 def measure_human_turn(seconds: float, ponder: bool, size: tuple[int, int] = (1280, 800)) -> dict[str, float]:
-    """Frame times on the human's turn against the Hard bot with pondering ``ponder`` (headless)."""
+    """Frame times on the human's turn against a timed (Custom 3 s) bot with pondering ``ponder`` (headless);
+    a timed level, because the fixed-search levels (Beginner to Hard) never ponder."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     settings = Settings(mode="vs-bot", human_player=0, heatmap=False, eval_bar=False, sound=False, window=size,
-                        bots=[BotSetting("hard"), BotSetting("hard")], ponder="on" if ponder else "off")
+                        bots=[BotSetting("custom", 3000), BotSetting("custom", 3000)], ponder="on" if ponder else "off")
     app = game_app.create_app(settings, Session.from_text("connect4", "4453"), persist=False)
     clock = pygame.time.Clock()
     times: list[float] = []
