@@ -18,14 +18,20 @@ class Level:
     exact: bool = False  # the exact solver (and the book) may choose the move
     book_plies: int = 0  # plies from the start where a book move that keeps the result is played
     noise: float = 0.0  # share of uniformly random moves
+    wait_ms: int = 1000  # the time a client gives a move at this level (it only bounds the wait)
+
+    @property
+    def plays_by_time(self) -> bool:
+        """Its strength is its time (no iteration cap), so thinking on the opponent's time adds to it."""
+        return self.iterations is None
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("beginner", 40, 1.0, noise=0.2),
-    Level("easy", 200, 1.0, book_plies=1),
-    Level("medium", 1000, 0.6, book_plies=2),
-    Level("hard", 400_000, 0.0, book_plies=6),
-    Level("perfect", None, 0.0, exact=True, book_plies=99),
+    Level("beginner", 40, 1.0, noise=0.2, wait_ms=1000),
+    Level("easy", 200, 1.0, book_plies=1, wait_ms=1000),
+    Level("medium", 1000, 0.6, book_plies=2, wait_ms=2000),
+    Level("hard", 400_000, 0.0, book_plies=6, wait_ms=3000),
+    Level("perfect", None, 0.0, exact=True, book_plies=99, wait_ms=5000),
 )}
 LEVEL_NAMES = tuple(LEVELS)
 

@@ -22,9 +22,6 @@ from ai.engine_session import EngineSession, EngineUnavailable
 from ai.level_table import LEVEL_NAMES, level
 from ai.limits import MAX_THREADS
 
-# The wait per move at each playing level (ai/levels.py: the level's rule sets the strength, this only
-# bounds the time), as the app gives them.
-LEVEL_WAIT_MS = {"beginner": 1000, "easy": 1000, "medium": 2000, "hard": 3000, "perfect": 5000}
 RECONNECT_FOR_S = 30.0
 
 
@@ -234,9 +231,9 @@ def run(args: argparse.Namespace) -> int:
     if args.time_ms is not None and not (args.time_ms > 0 and math.isfinite(args.time_ms)):
         print("error: --time-ms must be a positive finite number", file=sys.stderr)
         return 2
-    time_ms = args.time_ms or LEVEL_WAIT_MS[args.level or "medium"]
+    time_ms = args.time_ms or level(args.level or "medium").wait_ms  # the level's rule sets the strength
     engine = EngineSession(threads=args.threads, seed=args.seed)
-    uncapped = args.level is None or level(args.level).iterations is None  # thinking ahead adds strength
+    uncapped = args.level is None or level(args.level).plays_by_time  # thinking ahead adds strength
     ponder = args.ponder if args.ponder is not None else (args.time_ms is not None or args.level == "perfect")
     bot = NetBot(args, spec, engine, time_ms, exact=args.level == "perfect", ponder=ponder and uncapped,
                  level_name=args.level)

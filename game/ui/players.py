@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from ai.level_table import level
+
 DifficultyKind = Literal["random", "search", "custom", "solve"]
 
 
@@ -25,13 +27,19 @@ class Difficulty:
     engine_level: str | None = None  # the engine's playing level (ai/levels.py), sent with the go
 
 
+def _ladder(key: str, label: str) -> Difficulty:
+    """A level of the engine's ladder (ai/level_table.py): its wait per move and exactness come from there."""
+    lv = level(key)
+    return Difficulty(key, label, "search", lv.wait_ms, exact=lv.exact, engine_level=key)
+
+
 DIFFICULTIES: tuple[Difficulty, ...] = (
     Difficulty("random", "Random", "random"),
-    Difficulty("beginner", "Beginner", "search", 1000, engine_level="beginner"),
-    Difficulty("easy", "Easy", "search", 1000, engine_level="easy"),
-    Difficulty("medium", "Medium", "search", 2000, engine_level="medium"),
-    Difficulty("hard", "Hard", "search", 3000, engine_level="hard"),
-    Difficulty("perfect", "Perfect", "search", 5000, exact=True, engine_level="perfect"),
+    _ladder("beginner", "Beginner"),
+    _ladder("easy", "Easy"),
+    _ladder("medium", "Medium"),
+    _ladder("hard", "Hard"),
+    _ladder("perfect", "Perfect"),
     Difficulty("custom", "Custom", "custom"),  # a plain search of the player's own budget, outside the ladder
 )
 PERFECT = "perfect"

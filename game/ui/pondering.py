@@ -37,7 +37,7 @@ def ponder_applies(settings: Settings) -> bool:
     bot = settings.bots[1 - settings.human_player].difficulty
     if bot.kind not in ("search", "custom"):
         return False
-    return bot.engine_level is None or level(bot.engine_level).iterations is None
+    return bot.engine_level is None or level(bot.engine_level).plays_by_time
 
 
 def ponder_on(settings: Settings) -> bool:
