@@ -13,9 +13,7 @@ import sys
 from typing import Any
 
 from ai import limits
-from ai.results import SearchResult
-
-_PROVEN_TEXT = {1: "win", 0: "draw", -1: "loss", None: None}
+from ai.results import PROVEN_TEXT, SearchResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,14 +37,14 @@ def result_to_json(spec: Any, position: Any, result: SearchResult) -> dict[str, 
         "position": position.to_text(),
         "best_move": text(result.best_move),
         "value": round(result.value, 4),
-        "proven": _PROVEN_TEXT[result.proven],
+        "proven": PROVEN_TEXT[result.proven],
         "exact": bool(result.exact),
         "iterations": result.iterations,
         "elapsed_ms": round(result.elapsed_ms, 1),
         "max_depth": result.max_depth,
         "pv": [text(m) for m in result.pv],
         "children": [
-            {"move": text(c.move), "visits": c.visits, "value": round(c.value, 4), "proven": _PROVEN_TEXT[c.proven],
+            {"move": text(c.move), "visits": c.visits, "value": round(c.value, 4), "proven": PROVEN_TEXT[c.proven],
              "score": c.score}
             for c in result.children
         ],

@@ -15,13 +15,22 @@ from collections.abc import Callable
 from typing import Any
 
 from ai.client import EngineClient, default_command
-from ai.results import BestMove, EngineFailed, ErrorReply, Info, MoveStats, PonderEnd, Reply, SearchResult
+from ai.results import (
+    PROVEN_VALUE,
+    BestMove,
+    EngineFailed,
+    ErrorReply,
+    Info,
+    MoveStats,
+    PonderEnd,
+    Reply,
+    SearchResult,
+)
 
 POLL_S = 0.01
 START_TIMEOUT_S = 120.0  # a first launch compiles; later ones load numba's cache in about a second
 SLACK_S = 300.0  # beyond a search's budget (a game being prepared waits first) before giving up
 PONDER_END_TIMEOUT_S = 5.0
-_PROVEN = {"win": 1, "draw": 0, "loss": -1}
 
 
 class EngineUnavailable(Exception):
@@ -106,9 +115,9 @@ class EngineSession:
 
 def to_result(spec: Any, reply: Info) -> SearchResult:
     """An ``info``/``bestmove`` line as a search result (moves as the game's move numbers)."""
-    children = tuple(MoveStats(spec.parse_move(c.move), c.visits, c.value, _PROVEN.get(c.proven or ""), c.score)
+    children = tuple(MoveStats(spec.parse_move(c.move), c.visits, c.value, PROVEN_VALUE.get(c.proven or ""), c.score)
                      for c in reply.children)
     best = reply.move if isinstance(reply, BestMove) else (reply.pv[0] if reply.pv else None)
     best_move = spec.parse_move(best) if best else max(children, key=lambda c: c.visits).move if children else -1
     return SearchResult(best_move, reply.value, children, reply.iterations, reply.elapsed_ms, reply.max_depth,
-                        tuple(spec.parse_move(m) for m in reply.pv), reply.exact, _PROVEN.get(reply.proven or ""))
+                        tuple(spec.parse_move(m) for m in reply.pv), reply.exact, PROVEN_VALUE.get(reply.proven or ""))

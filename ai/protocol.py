@@ -14,7 +14,7 @@ from typing import Any
 from ai.levels import LEVEL_NAMES, Level, capped_iterations
 from ai.levels import level as level_named
 from ai.limits import MAX_ITERATIONS, MAX_LINE, MAX_MOVES_TEXT, MAX_THREADS, MAX_TIME_MS
-from ai.results import BestMove, ChildLine, ErrorReply, Info, SearchResult
+from ai.results import PROVEN_TEXT, BestMove, ChildLine, ErrorReply, Info, SearchResult
 from game import GameError, get_game
 from game.base import GameSpec, Position
 
@@ -227,15 +227,12 @@ def error(message: str, search_id: Any = None) -> ErrorReply:
     return ErrorReply(message.splitlines()[0][:300] if message else "error", search_id)
 
 
-_PROVEN = {1: "win", 0: "draw", -1: "loss", None: None}
-
-
 def result_message(kind: str, spec: GameSpec, result: SearchResult, search_id: Any, *,
                    move: int | None = None, level: str | None = None, choice: str | None = None) -> Info:
     """An ``info`` or ``bestmove`` reply from a search result; a level's bestmove gives the ``move`` its rule
     chose (else the search's best move), the level's name and how the move was chosen."""
     children = tuple(
-        ChildLine(spec.move_to_text(c.move), int(c.visits), _prob(c.value), _PROVEN.get(c.proven), c.score)
+        ChildLine(spec.move_to_text(c.move), int(c.visits), _prob(c.value), PROVEN_TEXT.get(c.proven), c.score)
         for c in result.children
     )
     fields = dict(
@@ -246,7 +243,7 @@ def result_message(kind: str, spec: GameSpec, result: SearchResult, search_id: A
         max_depth=int(result.max_depth),
         pv=tuple(spec.move_to_text(m) for m in result.pv),
         exact=bool(getattr(result, "exact", False)),
-        proven=_PROVEN.get(getattr(result, "proven", None)),
+        proven=PROVEN_TEXT.get(getattr(result, "proven", None)),
         children=children,
     )
     if kind == "bestmove":

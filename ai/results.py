@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+# ``proven`` as the protocol writes it, and back
+PROVEN_TEXT: dict[int | None, str | None] = {1: "win", 0: "draw", -1: "loss", None: None}
+PROVEN_VALUE: dict[str, int] = {"win": 1, "draw": 0, "loss": -1}
+
 
 @dataclass(frozen=True)
 class MoveStats:
