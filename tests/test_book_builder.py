@@ -131,7 +131,8 @@ def test_one_and_two_workers_write_the_same_file(tmp_path: Path) -> None:
     assert len(book) == len(mob.needed(levels, 4, mob.SKELETON_PLY + 1)) and book.max_ply == 4
 
 
-SHIPPED_BUILD = ["--first-depth", "9", "--second-depth", "7", "--top"]  # the arguments the shipped book was built with
+# the arguments the shipped book was built with
+SHIPPED_BUILD = ["--first-depth", "9", "--second-depth", "7", "--top", "--full", "5"]
 
 
 @pytest.mark.timeout(120)
@@ -148,3 +149,39 @@ def test_a_store_seeded_from_the_shipped_book_writes_it_again(tmp_path: Path) ->
     assert len(store.scores) == len(book)
     assert store.seed(book) == 0  # nothing new the second time
     assert store.cost(int(k) for k in book.keys) == (0, 0.0)
+
+
+@pytest.mark.timeout(60)
+def test_every_position_folds_the_known_counts_of_distinct_positions() -> None:
+    """OEIS A212693 (distinct 7x6 positions after n moves): 1, 7, 49, 238, 1120; each mirror pair kept once."""
+    from ai.opening_book import mirror_key
+
+    for ply, distinct in enumerate((1, 7, 49, 238, 1120)):
+        level = mob.every_position(ply)
+        assert all(p.ply == ply and not p.outcome.is_over for p in level.values())
+        both = {k for key in level for k in (key, mirror_key(key))}
+        assert len(both) == distinct, ply
+
+
+@pytest.mark.timeout(120)
+def test_a_score_from_the_children_is_the_solvers_score(tmp_path: Path) -> None:
+    from ai.solver import Solver
+
+    solver = Solver(tt_bits=20, use_book=False)
+    spec = mob.get_game("connect4")
+    for text in ("44444343331", "1234567123", "4455661", "434343", "1434343"):  # the last two: a win at once
+        position = spec.parse_position(text)
+        scores = {canonical_key(position_key(c)): solver.solve(c).score for c in mob.children(position)}
+        assert mob.score_from_children(position, scores) == solver.solve(position).score, text
+    for text in ("434343", "1434343"):  # a win now needs no child's score
+        assert mob.score_from_children(spec.parse_position(text), {}) == solver.solve(spec.parse_position(text)).score
+    position = spec.parse_position("4455661")
+    key = canonical_key(position_key(position))
+    kids = [canonical_key(position_key(c)) for c in mob.children(position)]
+    store = mob.Store(tmp_path / "db.sqlite")
+    for k in kids[1:]:  # one child unknown: nothing derived
+        store.scores[k] = solver.solve(spec.parse_position(mob.children(position)[kids.index(k)].to_text())).score
+    assert mob.derive({key: position}, store) == 0 and key not in store.scores
+    store.scores[kids[0]] = solver.solve(mob.children(position)[0]).score
+    assert mob.derive({key: position}, store) == 1
+    assert mob.Store(tmp_path / "db.sqlite").scores[key] == solver.solve(position).score  # stored, persisted

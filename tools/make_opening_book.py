@@ -3,14 +3,16 @@
     python tools/make_opening_book.py --depth 6 [--first-depth 7] [--second-depth 6] [--workers 1]
                                       [--scheduler tcp://HOST:8786]
                                       [--db book.sqlite] [--out ai/opening_book.npz] [--tt-bits 24]
-                                      [--top] [--seed] [--write-only]
+                                      [--top] [--full N] [--seed] [--write-only]
 
 Importance: the book holds every position reachable when one side plays perfectly and the other
 plays anything (both sides in turn), down to ``--depth`` plies, and every child of those positions,
 so each column of a book position is a lookup. The perfect side's moves are all its best-scoring
 moves; below ``SKELETON_PLY`` (where exact scores cost hours) they are the proved result-keeping
 moves of the weak entries. ``--top`` then scores the skeleton's positions too, from the deepest
-ply up, with the solver using the book built so far as exact leaves.
+ply up, with the solver using the book built so far as exact leaves. ``--full N`` adds every position of plies
+1..N (random openings too), deepest ply first: a position whose children are all scored gets its score
+from them (a negamax step, no search), the others are solved with the book so far as exact leaves.
 
 Runs on Dask distributed: a ``LocalCluster`` of ``--workers`` single-threaded processes by default,
 or the cluster of ``--scheduler`` (the same code path). Results are appended to an SQLite file keyed
@@ -38,6 +40,7 @@ from game import get_game  # noqa: E402
 from game.connect4 import Connect4Position, Connect4Spec  # noqa: E402
 
 SKELETON_PLY = 3  # plies 0..2 follow the weak entries' moves; from ply 3 on, the exact scores' best moves
+DERIVED = -2  # the store's node count of a score taken from the children's (no search; -1: seeded)
 FIRST, SECOND = 1, 2  # tree tags: which side plays perfectly
 Level = dict[int, tuple[Connect4Position, int]]  # canonical key -> (position, tree tags)
 
@@ -77,11 +80,12 @@ class Store:
                         "nodes INTEGER, cpu_s REAL)")
         self.scores: dict[int, int] = {int(k): s for k, s in self.db.execute("SELECT key, score FROM solved")}
 
-    def add(self, text: str, score: int, nodes: int, cpu_s: float) -> None:
+    def add(self, text: str, score: int, nodes: int, cpu_s: float, *, commit: bool = True) -> None:
         key = canonical_key(position_key(standard().parse_position(text)))
         self.scores[key] = score
         self.db.execute("INSERT OR REPLACE INTO solved VALUES (?, ?, ?, ?, ?)", (str(key), text, score, nodes, cpu_s))
-        self.db.commit()
+        if commit:
+            self.db.commit()
 
     def seed(self, book: Book) -> int:
         """Take the exact entries of a book (e.g. the shipped file, the store being lost) that the store lacks;
@@ -166,6 +170,45 @@ def needed(levels: list[Level], depth: int,
     return out
 
 
+def every_position(ply: int) -> dict[int, Connect4Position]:
+    """Every position after ``ply`` moves that is not over, one per mirror pair (canonical key -> position)."""
+    level = {canonical_key(0): standard().start()}
+    for _ in range(ply):
+        following: dict[int, Connect4Position] = {}
+        for key in sorted(level):
+            for child in children(level[key]):
+                following.setdefault(canonical_key(position_key(child)), child)
+        level = following
+    return level
+
+
+def score_from_children(position: Connect4Position, scores: dict[int, int]) -> int | None:
+    """The exact score of ``position`` from its children's (a win now is worth the most), None if one is unknown."""
+    spec = position.spec
+    if any(position.play(c).outcome.winner is not None for c in position.legal_moves()):
+        return (spec.width * spec.height + 1 - position.ply) // 2
+    best: int | None = None
+    for child in children(position):
+        score = scores.get(canonical_key(position_key(child)))
+        if score is None:
+            return None
+        best = -score if best is None else max(best, -score)
+    return best
+
+
+def derive(positions: dict[int, Connect4Position], store: Store) -> int:
+    """Score from their children the positions the store lacks whose children it all knows; returns how many."""
+    derived = 0
+    for key in sorted(positions):
+        if key not in store.scores:
+            score = score_from_children(positions[key], store.scores)
+            if score is not None:
+                store.add(positions[key].to_text(), score, DERIVED, 0.0, commit=False)
+                derived += 1
+    store.db.commit()
+    return derived
+
+
 def run_tasks(client: Any, positions: dict[int, Connect4Position], store: Store, tt_bits: int,
               book_data: bytes | None, label: str) -> None:
     from distributed import as_completed
@@ -176,7 +219,8 @@ def run_tasks(client: Any, positions: dict[int, Connect4Position], store: Store,
         return
     print(f"{label}: {len(todo)} positions to solve ({len(positions) - len(todo)} already known)", flush=True)
     started = time.perf_counter()
-    futures = [client.submit(solve_task, text, tt_bits, book_data, pure=False) for text in todo]
+    book_ref = None if book_data is None else client.scatter(book_data, broadcast=True, hash=False)  # sent once
+    futures = [client.submit(solve_task, text, tt_bits, book_ref, pure=False) for text in todo]
     for done, future in enumerate(as_completed(futures), 1):
         text, score, nodes, cpu_s = future.result()
         store.add(text, score, nodes, cpu_s)
@@ -228,6 +272,12 @@ def build(client: Any, args: argparse.Namespace) -> Book:
             book_data = to_bytes(write_book(out, keys, store, weak))
             run_tasks(client, top, store, args.tt_bits, book_data, f"top ply {ply}")
             keys |= set(top)
+    for ply in range(args.full, 0, -1):  # every position, deepest ply first: the deeper ones score the others
+        level = every_position(ply)
+        derived = derive(level, store) if client is not None else 0
+        book_data = to_bytes(write_book(out, keys, store, weak)) if keys else None
+        run_tasks(client, level, store, args.tt_bits, book_data, f"every position, ply {ply} ({derived} from children)")
+        keys |= set(level)
     book = write_book(out, keys, store, weak)
     count, cpu_s = store.cost(keys)
     print(f"book: {len(book)} positions (to ply {book.max_ply}), {out.stat().st_size} bytes, "
@@ -248,12 +298,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(ROOT / "ai" / BOOK_FILE))
     parser.add_argument("--tt-bits", type=int, default=24)
     parser.add_argument("--top", action="store_true", help="also score the skeleton plies (slow)")
+    parser.add_argument("--full", type=int, default=0, metavar="N",
+                        help="also every position of plies 1..N (random openings), deepest first")
     parser.add_argument("--seed", action="store_true",
                         help="first take the shipped book's exact scores into the store (e.g. a new checkout)")
     parser.add_argument("--write-only", action="store_true",
                         help="solve nothing: write the book from what the store knows (e.g. after a stopped run)")
     args = parser.parse_args(argv)
-    if not plan(args):
+    if not plan(args) and not args.full:
         parser.error(f"a depth must be more than {SKELETON_PLY}")
     if args.write_only:
         build(None, args)
