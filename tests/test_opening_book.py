@@ -28,7 +28,7 @@ from ai.opening_book import (
 )
 from ai.results import MoveStats, SearchResult
 from ai.solver import Solver
-from game.connect4 import Connect4Spec
+from game.connect4 import Connect4Position, Connect4Spec
 
 SPEC = Connect4Spec()
 LATE = "5275331143367744242212"  # 22 plies: every child solves in milliseconds
@@ -141,6 +141,26 @@ def test_shipped_book_is_loaded_consistent_and_covers_the_first_plies() -> None:
             assert book.score(found[key]) == max(s for s in columns if s is not None), found[key].to_text()
             checked += 1
     assert checked >= (1 if book.max_ply >= 5 else 0)
+
+
+FULL_PLIES = 5  # the shipped book has every position of plies 1..5 (README, docs/opening-book.md)
+
+
+@pytest.mark.timeout(60)
+def test_shipped_book_answers_every_column_of_every_position_before_its_full_depth() -> None:
+    """Random openings too: each column of any position of plies 0..4 is a lookup (no search)."""
+    book = opening_book.load()
+    level = {SPEC.start().to_text(): SPEC.start()}
+    for _ in range(FULL_PLIES):
+        following: dict[str, Connect4Position] = {}
+        for position in level.values():
+            assert book.column_scores(position) is not None, position.to_text()
+            for col in position.legal_moves():
+                child = position.play(col)
+                if not child.outcome.is_over:
+                    following[child.to_text()] = child
+        level = following
+    assert all(book.score(p) is not None for p in level.values())
 
 
 def _result(best: int, proven: int | None = None) -> SearchResult:

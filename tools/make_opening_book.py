@@ -275,8 +275,10 @@ def build(client: Any, args: argparse.Namespace) -> Book:
     for ply in range(args.full, 0, -1):  # every position, deepest ply first: the deeper ones score the others
         level = every_position(ply)
         derived = derive(level, store) if client is not None else 0
+        if client is not None:
+            print(f"every position, ply {ply}: {len(level)} positions, {derived} scored from children", flush=True)
         book_data = to_bytes(write_book(out, keys, store, weak)) if keys else None
-        run_tasks(client, level, store, args.tt_bits, book_data, f"every position, ply {ply} ({derived} from children)")
+        run_tasks(client, level, store, args.tt_bits, book_data, f"every position, ply {ply}")
         keys |= set(level)
     book = write_book(out, keys, store, weak)
     count, cpu_s = store.cost(keys)
