@@ -1,6 +1,6 @@
 """Prove a random sample of opening-book entries again with the solver alone and print the agreement.
 
-    python -m ai.benchmarks.verify_book [--sample 100] [--seed 1] [--max-seconds 120] [--tt-bits 24]
+    python -m ai.benchmarks.verify_book [--sample 100] [--seed 1] [--max-seconds 120] [--tt-bits 24] [--ply N]
 
 Each sampled entry's position is solved by a solver that does not read the book (exact score, Pons'
 convention) and compared with the book's score. Entries not proved within ``--max-seconds`` are
@@ -24,12 +24,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-seconds", type=float, default=120.0, help="give up on an entry after this long")
     parser.add_argument("--tt-bits", type=int, default=24)
+    parser.add_argument("--ply", type=int, default=None, help="sample only the entries of this ply")
     args = parser.parse_args(argv)
     book = load()
     positions = book_positions(book)
     print(f"book: {len(book)} entries to ply {book.max_ply}, {len(positions)} found by walking from the start")
     keys = sorted(positions)
-    sample = sorted(random.Random(args.seed).sample(keys, min(args.sample, len(keys))),
+    pool = [k for k in keys if args.ply is None or positions[k].ply == args.ply]
+    sample = sorted(random.Random(args.seed).sample(pool, min(args.sample, len(pool))),
                     key=lambda k: (-positions[k].ply, positions[k].to_text()))  # deep first: warms the table
     solver = Solver(tt_bits=args.tt_bits, use_book=False)
     agree = wrong = unknown = 0
