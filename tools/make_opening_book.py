@@ -277,8 +277,8 @@ def build(client: Any, args: argparse.Namespace) -> Book:
         derived = derive(level, store) if client is not None else 0
         if client is not None:
             print(f"every position, ply {ply}: {len(level)} positions, {derived} scored from children", flush=True)
-        book_data = to_bytes(write_book(out, keys, store, weak)) if keys else None
-        run_tasks(client, level, store, args.tt_bits, book_data, f"every position, ply {ply}")
+        exact_leaves = to_bytes(write_book(out, keys, store, weak)) if keys else None
+        run_tasks(client, level, store, args.tt_bits, exact_leaves, f"every position, ply {ply}")
         keys |= set(level)
     book = write_book(out, keys, store, weak)
     count, cpu_s = store.cost(keys)
