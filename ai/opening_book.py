@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.resources
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -104,24 +105,9 @@ class Book:
 
     def column_scores(self, position: Connect4Position) -> tuple[int | None, ...] | None:
         """Every column's score for the player who plays it (None: full), or None unless all are known."""
-        if not _is_standard(position) or position.outcome.is_over:
+        if not _is_standard(position):
             return None
-        spec = position.spec
-        scores: list[int | None] = []
-        for col in range(spec.width):
-            if not position.can_play(col):
-                scores.append(None)
-                continue
-            child = position.play(col)
-            if child.outcome.is_over:
-                scores.append((spec.width * spec.height + 1 - position.ply) // 2 if child.outcome.winner is not None
-                              else 0)
-                continue
-            found = self.score(child)
-            if found is None:
-                return None
-            scores.append(-found)
-        return tuple(scores)
+        return column_scores_from(position, self.score)
 
     def entry(self, position: Connect4Position) -> BookEntry | None:
         """The result and best move (ties: centre first), exact where possible, else the weak entry."""
@@ -138,6 +124,30 @@ class Book:
             return entry
         mirrored = self.weak.get(mirror_text(text))
         return None if mirrored is None else BookEntry(mirrored.result, WIDTH - 1 - mirrored.move)
+
+
+def column_scores_from(position: Connect4Position,
+                       score_of: Callable[[Connect4Position], int | None]) -> tuple[int | None, ...] | None:
+    """Every column's score for the player who plays it (None: full) given ``score_of`` (the exact score of a
+    position not over, for its side to move, or None), or None unless all are known or the game is over."""
+    if position.outcome.is_over:
+        return None
+    spec = position.spec
+    scores: list[int | None] = []
+    for col in range(spec.width):
+        if not position.can_play(col):
+            scores.append(None)
+            continue
+        child = position.play(col)
+        if child.outcome.is_over:
+            scores.append((spec.width * spec.height + 1 - position.ply) // 2 if child.outcome.winner is not None
+                          else 0)
+            continue
+        found = score_of(child)
+        if found is None:
+            return None
+        scores.append(-found)
+    return tuple(scores)
 
 
 def ply_of_keys(keys: np.ndarray) -> np.ndarray:

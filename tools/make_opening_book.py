@@ -35,7 +35,15 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from ai.opening_book import BOOK_FILE, Book, canonical_key, from_bytes, position_key, to_bytes  # noqa: E402
+from ai.opening_book import (  # noqa: E402
+    BOOK_FILE,
+    Book,
+    canonical_key,
+    column_scores_from,
+    from_bytes,
+    position_key,
+    to_bytes,
+)
 from game import get_game  # noqa: E402
 from game.connect4 import Connect4Position, Connect4Spec  # noqa: E402
 
@@ -183,17 +191,9 @@ def every_position(ply: int) -> dict[int, Connect4Position]:
 
 
 def score_from_children(position: Connect4Position, scores: dict[int, int]) -> int | None:
-    """The exact score of ``position`` from its children's (a win now is worth the most), None if one is unknown."""
-    spec = position.spec
-    if any(position.play(c).outcome.winner is not None for c in position.legal_moves()):
-        return (spec.width * spec.height + 1 - position.ply) // 2
-    best: int | None = None
-    for child in children(position):
-        score = scores.get(canonical_key(position_key(child)))
-        if score is None:
-            return None
-        best = -score if best is None else max(best, -score)
-    return best
+    """The exact score of ``position`` from its children's (canonical key -> score), None if one is unknown."""
+    columns = column_scores_from(position, lambda child: scores.get(canonical_key(position_key(child))))
+    return None if columns is None else max(s for s in columns if s is not None)
 
 
 def derive(positions: dict[int, Connect4Position], store: Store) -> int:
