@@ -34,7 +34,7 @@ def engine():  # type: ignore[no-untyped-def]
 
 
 def test_go_with_info_lines_and_bestmove(engine: EngineProcess) -> None:
-    engine.send({"cmd": "position", "game": "connect4", "moves": "671275"})  # off the opening book: a real search
+    engine.send({"cmd": "position", "game": "connect4", "moves": "111167744"})  # off the book: a real search
     engine.send({"cmd": "go", "time_ms": 400, "info_ms": 50, "id": 11})
     best, seen = engine.read_until("bestmove")
     assert best["id"] == 11 and best["move"] in list("1234567")

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SEARCH = "\n".join(json.dumps(c) for c in [
     {"cmd": "isready"},
-    {"cmd": "position", "game": "connect4", "moves": "671275"},
+    {"cmd": "position", "game": "connect4", "moves": "111167744"},
     {"cmd": "go", "iterations": 300, "info_ms": 10, "id": 1},
     {"cmd": "isready"},
 ]) + "\n"

@@ -126,9 +126,9 @@ def test_pure_mcts_path_is_unchanged_without_exact() -> None:
 
 
 def test_unsettled_position_still_answers_within_about_the_budget() -> None:
-    result = _search("671275", time_ms=150.0)  # not in the opening book, far beyond the solver in 150 ms
+    result = _search("111167744", time_ms=150.0)  # not in the opening book (ply 9), seconds for the solver
     assert not result.exact and result.proven is None
-    assert result.best_move in C4.parse_position("671275").legal_moves() and result.iterations > 0
+    assert result.best_move in C4.parse_position("111167744").legal_moves() and result.iterations > 0
     assert result.elapsed_ms < 150.0 + 1000.0  # loose: the real figure is a benchmark
 
 
