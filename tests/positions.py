@@ -25,3 +25,9 @@ def lines_of(name: str) -> list[tuple[str, int]]:
 def sample(name: str, count: int, seed: int) -> list[tuple[str, int]]:
     """``count`` lines of one file drawn with a fixed seed."""
     return random.Random(seed).sample(lines_of(name), count)
+
+
+# A Connect 4 position off the opening book (ply 9, past its every-position plies and outside its trees) whose
+# columns take the solver seconds: the tests that need a real, time-bounded search use it. If a deeper book
+# ever holds it, tests/test_opening_book.py says so.
+OFF_BOOK_SEARCH = "111167744"

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from ai.client import EngineClient
+from tests.positions import OFF_BOOK_SEARCH
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -60,7 +61,7 @@ def test_a_go_at_a_level_is_answered_by_the_levels_rule(client: EngineClient) ->
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSTOP])
 def test_engine_killed_or_hung_mid_search_is_restarted_and_search_resumed(client: EngineClient, sig) -> None:  # type: ignore[no-untyped-def]
-    client.set_position("connect4", "111167744")  # off the opening book (ply 9), seconds for the solver: a real search
+    client.set_position("connect4", OFF_BOOK_SEARCH)  # seconds for the solver: a real search
     search_id = client.go(time_ms=1500, info_ms=100)
     wait_for(client, lambda m: m["type"] == "info")
     old_pid = client.pid

@@ -18,6 +18,7 @@ from engine_helpers import ROOT, EngineProcess
 from ai import limits, protocol
 from ai.engine_process import Engine, default_threads
 from game import get_game
+from tests.positions import OFF_BOOK_SEARCH
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -34,7 +35,7 @@ def engine():  # type: ignore[no-untyped-def]
 
 
 def test_go_with_info_lines_and_bestmove(engine: EngineProcess) -> None:
-    engine.send({"cmd": "position", "game": "connect4", "moves": "111167744"})  # off the book: a real search
+    engine.send({"cmd": "position", "game": "connect4", "moves": OFF_BOOK_SEARCH})  # a real search
     engine.send({"cmd": "go", "time_ms": 400, "info_ms": 50, "id": 11})
     best, seen = engine.read_until("bestmove")
     assert best["id"] == 11 and best["move"] in list("1234567")

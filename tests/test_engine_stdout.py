@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.positions import OFF_BOOK_SEARCH
+
 ROOT = Path(__file__).resolve().parents[1]
 
 SEARCH = "\n".join(json.dumps(c) for c in [
     {"cmd": "isready"},
-    {"cmd": "position", "game": "connect4", "moves": "111167744"},
+    {"cmd": "position", "game": "connect4", "moves": OFF_BOOK_SEARCH},
     {"cmd": "go", "iterations": 300, "info_ms": 10, "id": 1},
     {"cmd": "isready"},
 ]) + "\n"

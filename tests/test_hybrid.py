@@ -22,7 +22,7 @@ from ai.solver import Solver
 from game import get_game
 from game.connect4 import Connect4Spec
 from tests.engine_helpers import EngineProcess
-from tests.positions import sample
+from tests.positions import OFF_BOOK_SEARCH, sample
 
 ROOT = Path(__file__).resolve().parents[1]
 C4 = Connect4Spec()
@@ -126,9 +126,9 @@ def test_pure_mcts_path_is_unchanged_without_exact() -> None:
 
 
 def test_unsettled_position_still_answers_within_about_the_budget() -> None:
-    result = _search("111167744", time_ms=150.0)  # not in the opening book (ply 9), seconds for the solver
+    result = _search(OFF_BOOK_SEARCH, time_ms=150.0)  # seconds for the solver
     assert not result.exact and result.proven is None
-    assert result.best_move in C4.parse_position("111167744").legal_moves() and result.iterations > 0
+    assert result.best_move in C4.parse_position(OFF_BOOK_SEARCH).legal_moves() and result.iterations > 0
     assert result.elapsed_ms < 150.0 + 1000.0  # loose: the real figure is a benchmark
 
 
