@@ -317,7 +317,7 @@ class Engine:
         self.emit(end_report(run, following, self._searcher_obj if same else None))
 
     def _run_solve(self, solve: protocol.Solve, received: float) -> None:
-        from ai.solver import shared_solver
+        from ai.solver import default_threads, shared_solver
 
         spec, position = self.spec, self.position
         if not spec.name.startswith("connect4"):
@@ -329,7 +329,8 @@ class Engine:
         try:
             if self._stop_event.is_set():
                 return
-            columns = solver.analyze_columns(position, time_ms=solve.time_ms)  # type: ignore[arg-type]
+            columns = solver.analyze_columns(position, time_ms=solve.time_ms,  # type: ignore[arg-type]
+                                             threads=default_threads())  # a solve has the engine to itself
         finally:
             self._solving = False
         best = max((s for s in columns.scores if s is not None), default=None)

@@ -21,6 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="connect4", help="connect4 (7x6) or connect4:WxH")
     parser.add_argument("--time-ms", type=float, default=None,
                         help="give up after this long (unknown scores; default and at most one hour)")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="threads scoring the columns side by side (0 = every core, at most 7)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -35,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"MOVES is too long ({len(args.moves)} characters, at most {limits.MAX_MOVES_TEXT})")
     if args.time_ms is not None and not (0 <= args.time_ms <= limits.MAX_TIME_MS):  # also rejects NaN
         return _fail(f"--time-ms must be a number from 0 to {limits.MAX_TIME_MS} (one hour)")
+    if not 0 <= args.threads <= limits.MAX_THREADS:
+        return _fail(f"--threads must be between 0 (every core) and {limits.MAX_THREADS}, not {args.threads}")
     try:
         spec = get_game(args.game)
         if not isinstance(spec, Connect4Spec):
@@ -45,10 +49,11 @@ def run(args: argparse.Namespace) -> int:
     if position.outcome.is_over:
         return _fail(f"position {position.to_text()!r} is already over")
 
-    from ai.solver import analyze_columns, warm_up
+    from ai.solver import analyze_columns, default_threads, warm_up
 
     warm_up()  # load the compiled code before the clock starts
-    result = analyze_columns(position, time_ms=limits.MAX_TIME_MS if args.time_ms is None else args.time_ms)
+    result = analyze_columns(position, time_ms=limits.MAX_TIME_MS if args.time_ms is None else args.time_ms,
+                             threads=args.threads or default_threads())
     score = result.best_score
     if args.json:
         columns = [{"move": spec.move_to_text(c), "score": s} for c, s in enumerate(result.scores)]

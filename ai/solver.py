@@ -14,18 +14,18 @@ may be called from another thread to end a running search.
 
 from __future__ import annotations
 
+import heapq
 import os
 import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
 
 from ai import solver_kernel as kernel
 from ai.opening_book import Book, load
+from ai.solver_watchdog import Watchdog
 from game.connect4 import Connect4Position, Connect4Spec
 from game.errors import GameError
 
@@ -36,8 +36,9 @@ HELPER_ORDERS = ((3, 4, 2, 5, 1, 6, 0), (4, 3, 2, 5, 1, 6, 0), (2, 3, 4, 1, 5, 0
 
 
 def default_threads() -> int:
-    """Search threads of one solve: every core, at most 4 (beyond that the shared table is the limit)."""
-    return max(1, min(4, os.cpu_count() or 1))
+    """Threads of an all-columns analysis (``solve`` command, engine ``solve``): every core, at most 7 (a thread
+    scores one column at a time)."""
+    return max(1, min(7, os.cpu_count() or 1))
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,9 @@ class Solver:
         self._tt.fill(0)  # touch the pages now rather than during the first searches
         self._board: _Board | None = None
         self._ctl = np.zeros(kernel.CTL_SIZE, dtype=np.int64)
-        self._watchdog = _Watchdog(self._ctl)
+        self._column_workers: list[tuple[_Board, np.ndarray]] = []  # analyze_columns' extra threads
+        self._ctls = [self._ctl]  # every flag array a stop must reach (grows with the workers)
+        self._watchdog = Watchdog(self._ctls)
         self._max_nodes = 0
         self._lock = threading.Lock()
 
@@ -141,7 +144,8 @@ class Solver:
 
     def stop(self) -> None:
         """Make the running search (if any) give up as soon as it polls its flag."""
-        self._ctl[kernel.STOP] = 1
+        for ctl in list(self._ctls):
+            ctl[kernel.STOP] = 1
 
     def solve(self, position: Connect4Position, *, time_ms: float | None = None,
               max_nodes: int | None = None) -> SolveResult:
@@ -150,15 +154,17 @@ class Solver:
             return self._solve(position, time_ms, max_nodes)
 
     def analyze_columns(self, position: Connect4Position, *, time_ms: float | None = None,
-                        max_nodes: int | None = None) -> ColumnScores:
+                        max_nodes: int | None = None, threads: int | None = None) -> ColumnScores:
         """Score of every column for the player who plays it (None for a full column).
 
         With a limit, the columns are searched in passes with growing node budgets (the table
         keeps the work of the earlier passes), so the easy columns are known even when a hard
-        one is not.
+        one is not. ``threads`` (default: the solver's) > 1 splits the columns over that many
+        threads sharing the table, each taking the next column in that order (not with ``max_nodes``,
+        a total that one thread keeps).
         """
         with self._lock:
-            return self._analyze(position, time_ms, max_nodes)
+            return self._analyze(position, time_ms, max_nodes, self.threads if threads is None else max(1, threads))
 
     def bounds(self, position: Connect4Position, alpha: int, beta: int, *, time_ms: float | None = None,
                max_nodes: int | None = None) -> tuple[int, int] | None:
@@ -221,7 +227,8 @@ class Solver:
         nodes = int(self._ctl[kernel.NODES])
         return SolveResult(score, nodes, (time.perf_counter() - start) * 1000.0, score is not None)
 
-    def _analyze(self, position: Connect4Position, time_ms: float | None, max_nodes: int | None) -> ColumnScores:
+    def _analyze(self, position: Connect4Position, time_ms: float | None, max_nodes: int | None,
+                 threads: int) -> ColumnScores:
         board = self._prepare(position)
         spec = board.spec
         start = time.perf_counter()
@@ -241,7 +248,10 @@ class Solver:
             else:
                 to_search[col] = child
         budget = FIRST_PASS_NODES if time_ms is not None or max_nodes is not None else 0
+        workers = 1 if max_nodes is not None else min(threads, len(to_search))
         with self._watchdog.armed(time_ms):
+            if workers > 1:
+                self._split_columns(to_search, scores, budget, workers)
             while to_search and not self._out_of_budget():
                 for col, child in list(to_search.items()):
                     child_score = self._score(board, child, budget)
@@ -251,8 +261,45 @@ class Solver:
                     elif self._out_of_budget():
                         break
                 budget *= 4
-        nodes = int(self._ctl[kernel.NODES])
+        nodes = sum(int(ctl[kernel.NODES]) for ctl in self._ctls)
         return ColumnScores(tuple(scores), not to_search, nodes, (time.perf_counter() - start) * 1000.0)
+
+    def _split_columns(self, to_search: dict[int, Connect4Position], scores: list[int | None], budget: int,
+                       workers: int) -> None:
+        """Score the columns of ``to_search`` on ``workers`` threads over the shared table (removing the ones
+        scored). Each thread takes the next column in pass order: the lowest pass first (node budget
+        ``budget * 4**pass``; one unlimited pass when ``budget`` is 0), then the original order, so the easy columns
+        are known first and no thread waits for another while columns are left."""
+        assert self._board is not None
+        while len(self._column_workers) < workers - 1:
+            ctl = np.zeros(kernel.CTL_SIZE, dtype=np.int64)
+            self._column_workers.append((_Board(self._board.spec, self._board.book), ctl))
+            self._ctls.append(ctl)
+        queue = [(0, rank, col) for rank, col in enumerate(to_search)]
+        lock = threading.Lock()
+
+        def work(board: _Board, ctl: np.ndarray) -> None:
+            while not self._out_of_budget():
+                with lock:
+                    if not queue:
+                        return
+                    depth, rank, col = heapq.heappop(queue)
+                result = self._score_alone(board, ctl, to_search[col], budget * 4**depth)
+                with lock:
+                    if result is not None:
+                        scores[col] = -result
+                    elif not self._out_of_budget():
+                        heapq.heappush(queue, (depth + 1, rank, col))
+
+        threads = [threading.Thread(target=work, args=worker, name="solver-column", daemon=True)
+                   for worker in self._column_workers[: workers - 1]]
+        for thread in threads:
+            thread.start()
+        work(self._board, self._ctl)
+        for thread in threads:
+            thread.join()
+        for col in [c for c in to_search if scores[c] is not None]:
+            del to_search[col]
 
     def _prepare(self, position: Connect4Position) -> _Board:
         if not isinstance(position, Connect4Position):
@@ -266,10 +313,13 @@ class Solver:
             self._board = _Board(position.spec, book)
             self._helpers = [(_Board(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)]),
                               np.zeros(kernel.CTL_SIZE, dtype=np.int64)) for i in range(self.threads - 1)]
+            self._column_workers.clear()  # made again for this board size when needed
+            del self._ctls[1:]
         return self._board
 
     def _arm(self, max_nodes: int | None) -> None:
-        self._ctl[:] = 0
+        for ctl in self._ctls:
+            ctl[:] = 0
         self._max_nodes = 0 if max_nodes is None else max(1, int(max_nodes))
 
     def _out_of_budget(self) -> bool:
@@ -295,6 +345,17 @@ class Solver:
             result = self._solve_parallel(board, position)
         else:
             result = self._kernel_solve(board, position, ctl)
+        return None if result == kernel.UNKNOWN else int(result)
+
+    def _score_alone(self, board: _Board, ctl: np.ndarray, position: Connect4Position, budget: int) -> int | None:
+        """Score of ``position`` searched on ``board``'s stack with ``ctl`` (one of several threads), None if
+        stopped or after ``budget`` more nodes (when budget > 0)."""
+        known = board.book.score(position) if board.book is not None else None
+        if known is not None:
+            return known
+        ctl[kernel.MAX_NODES] = int(ctl[kernel.NODES]) + budget if budget > 0 else 0
+        ctl[kernel.ABORTED] = 0
+        result = self._kernel_solve(board, position, ctl)
         return None if result == kernel.UNKNOWN else int(result)
 
     def _kernel_solve(self, board: _Board, position: Connect4Position, ctl: np.ndarray) -> int:
@@ -333,47 +394,6 @@ class Solver:
         return result
 
 
-class _Watchdog:
-    """One daemon thread per solver that raises the stop flag when a search's deadline passes."""
-
-    def __init__(self, ctl: np.ndarray) -> None:
-        self._ctl = ctl
-        self._cond = threading.Condition()
-        self._deadline: float | None = None
-        self._thread: threading.Thread | None = None
-
-    @contextmanager
-    def armed(self, time_ms: float | None) -> Iterator[None]:
-        if time_ms is None:
-            yield
-            return
-        with self._cond:
-            self._deadline = time.monotonic() + max(0.0, time_ms) / 1000.0
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="solver-watchdog", daemon=True)
-                self._thread.start()
-            self._cond.notify()
-        try:
-            yield
-        finally:
-            with self._cond:  # once disarmed, no late stop can hit the next search
-                self._deadline = None
-                self._cond.notify()
-
-    def _run(self) -> None:
-        with self._cond:
-            while True:
-                if self._deadline is None:
-                    self._cond.wait()
-                    continue
-                remaining = self._deadline - time.monotonic()
-                if remaining <= 0:
-                    self._ctl[kernel.STOP] = 1
-                    self._deadline = None
-                else:
-                    self._cond.wait(remaining)
-
-
 _shared: Solver | None = None
 _shared_lock = threading.Lock()
 
@@ -393,9 +413,9 @@ def solve(position: Connect4Position, *, time_ms: float | None = None, max_nodes
 
 
 def analyze_columns(position: Connect4Position, *, time_ms: float | None = None,
-                    max_nodes: int | None = None) -> ColumnScores:
+                    max_nodes: int | None = None, threads: int | None = None) -> ColumnScores:
     """Score of every column for the player who plays it (see ``Solver.analyze_columns``)."""
-    return shared_solver().analyze_columns(position, time_ms=time_ms, max_nodes=max_nodes)
+    return shared_solver().analyze_columns(position, time_ms=time_ms, max_nodes=max_nodes, threads=threads)
 
 
 def warm_up() -> None:

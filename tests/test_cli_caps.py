@@ -21,6 +21,8 @@ REFUSED = [
     ["analyze", "--time-ms", "1e300", ""],
     ["solve", "--time-ms", "1e300", "4453"],
     ["solve", "", "--game", "connect4:9x6", "--time-ms", "1e8"],
+    ["solve", "--threads", "-1", "4453"],
+    ["solve", "--threads", "100000", "4453"],
     ["analyze", "--iterations", "1" + "0" * 30, ""],
     ["bench", "--seconds", "1e12"],
     ["analyze", HUGE_MOVES],

@@ -51,7 +51,8 @@ class FakeSearcher:
         return SearchResult(move, 0.5, (MoveStats(move, 1, 0.5),), 1, 1.0, 1, (move,))
 
 
-def fake_analyze_columns(position, *, time_ms=None, max_nodes=None):  # type: ignore[no-untyped-def]
+def fake_analyze_columns(position, *, time_ms=None, max_nodes=None, threads=None):  # type: ignore[no-untyped-def]
+    assert threads is None or 1 <= threads <= 64, f"solver given threads={threads!r}"
     assert time_ms is None or time_ms >= 0, f"solver given time_ms={time_ms!r}"  # inf = no limit; never NaN
     return SimpleNamespace(scores=(None,) * position.spec.width, best_score=None, complete=False, nodes=0,
                            elapsed_ms=0.0)

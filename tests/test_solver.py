@@ -11,9 +11,12 @@ import threading
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from ai.solver import ColumnScores, Solver, analyze_columns, max_score, solve
+from ai import solver_kernel as kernel
+from ai.solver import ColumnScores, Solver, analyze_columns, max_score, solve, warm_up
+from ai.solver_watchdog import Watchdog
 from game import GameError, get_game
 from game.connect4 import Connect4Position, Connect4Spec
 from tests.positions import positions_dir, sample
@@ -275,3 +278,48 @@ def test_helper_threads_give_the_same_scores_as_one_thread() -> None:
         got = multi.solve(position)
         assert got.score == expected.score, position.to_text()
     assert multi.solve(C4.parse_position("4453"), max_nodes=10_000).score is None  # limits still stop it
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("time_ms", [None, 60_000.0], ids=["one pass", "passes"])
+def test_columns_split_over_threads_match_the_move_quality_file(time_ms: float | None) -> None:
+    records = [json.loads(ln) for ln in (positions_dir() / "move_quality_public.jsonl").read_text().splitlines()]
+    middling = [r for r in records if 5 < r["solve_ms"] < 150]
+    split = Solver(tt_bits=20, use_book=False, threads=3)
+    for record in random.Random(12).sample(middling, 6):
+        split.clear()
+        result = split.analyze_columns(C4.parse_position(record["moves"]), time_ms=time_ms)
+        assert result.complete and result.nodes > 0
+        assert list(result.scores) == record["scores"], record["moves"]
+
+
+@pytest.mark.timeout(60)
+def test_a_split_analysis_stops_at_once_and_keeps_only_proved_scores() -> None:
+    position = C4.parse_position("2617527")  # every column: about 12 s of search without the book
+    split = Solver(tt_bits=20, use_book=False, threads=2)
+    warm_up()  # compiled code loaded: the 0.2 s below are search
+    found: list[ColumnScores] = []
+    worker = threading.Thread(target=lambda: found.append(split.analyze_columns(position)))
+    worker.start()
+    threading.Event().wait(0.2)
+    assert "solver-column" in [t.name for t in threading.enumerate()]
+    split.stop()
+    worker.join(0.5)
+    assert not worker.is_alive(), "a stop did not reach every column thread"
+    split.clear()
+    by_deadline = split.analyze_columns(position, time_ms=100.0)  # the watchdog stops every thread
+    assert not by_deadline.complete and by_deadline.elapsed_ms < 600
+    check = Solver(tt_bits=20, use_book=False)
+    for partial in (found[0], by_deadline):
+        assert not partial.complete
+        for col, score in enumerate(partial.scores):
+            assert score is None or score == -check.solve(position.play(col)).score, (col, partial.scores)
+
+
+def test_the_deadline_raises_every_threads_stop_flag() -> None:
+    flags = [np.zeros(kernel.CTL_SIZE, dtype=np.int64)]
+    watchdog = Watchdog(flags)
+    flags.append(np.zeros(kernel.CTL_SIZE, dtype=np.int64))  # a column thread added after the solver was made
+    with watchdog.armed(5.0):
+        threading.Event().wait(0.2)
+    assert [int(f[kernel.STOP]) for f in flags] == [1, 1]

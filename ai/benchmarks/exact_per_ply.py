@@ -1,14 +1,15 @@
 """Time to know every column's exact score, per ply, on positions sampled at each ply.
 
     python -m ai.benchmarks.exact_per_ply [--plies 0-12] [--per-ply 10] [--seed 1] [--cap-ms 10000]
-                                          [--lines random|perfect] [--threads 1] [--no-book]
+                                          [--lines random|perfect] [--threads N] [--no-book]
 
 Positions: ``--per-ply`` games per ply from the empty board (``random``: uniformly random moves that do not
 end the game; ``perfect``: one side, alternating per sample, plays the book's best move where the book
 knows it, the other side random -- the lines Perfect and an analysing player meet). Each position is
 analysed from a cleared table by the solver (book on unless ``--no-book``), as the ``solve`` command
-does, with ``--cap-ms`` as its limit. Prints per ply: median, mean and max milliseconds, how many
-finished within 1 s, and how many were answered from the book alone.
+does, with ``--cap-ms`` as its limit, its columns split over ``--threads`` threads (default: every core, as
+``solve``). Prints per ply: median, mean and max milliseconds, how many finished within 1 s, and how many
+were answered from the book alone.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import statistics
 import sys
 
 from ai.opening_book import load
-from ai.solver import Solver, warm_up
+from ai.solver import Solver, default_threads, warm_up
 from game import get_game
 from game.connect4 import Connect4Position, Connect4Spec
 
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap-ms", type=float, default=10_000.0, help="give up on a position after this long")
     parser.add_argument("--lines", choices=("random", "perfect"), default="random")
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=default_threads(), help="column threads (default: every core)")
     parser.add_argument("--tt-bits", type=int, default=24)
     parser.add_argument("--no-book", action="store_true", help="the solver alone")
     args = parser.parse_args(argv)
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     solver = Solver(tt_bits=args.tt_bits, use_book=not args.no_book, threads=args.threads)
     book = load()
     print(f"book: {len(book)} exact entries to ply {book.max_ply}{' (not used)' if args.no_book else ''}; "
-          f"lines: {args.lines}; cap {args.cap_ms:.0f} ms")
+          f"lines: {args.lines}; cap {args.cap_ms:.0f} ms; {args.threads} thread(s)")
     print(f"{'ply':>3} {'n':>3} {'median ms':>10} {'mean ms':>10} {'max ms':>10} {'<=1 s':>6} {'book':>5} "
           f"{'unsolved':>8}")
     rnd = random.Random(args.seed)
