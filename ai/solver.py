@@ -283,13 +283,13 @@ class Solver:
                 with lock:
                     if not queue:
                         return
-                    depth, rank, col = heapq.heappop(queue)
-                result = self._score_alone(board, ctl, to_search[col], budget * 4**depth)
+                    pass_index, rank, col = heapq.heappop(queue)
+                result = self._score_alone(board, ctl, to_search[col], budget * 4**pass_index)
                 with lock:
                     if result is not None:
                         scores[col] = -result
                     elif not self._out_of_budget():
-                        heapq.heappush(queue, (depth + 1, rank, col))
+                        heapq.heappush(queue, (pass_index + 1, rank, col))
 
         threads = [threading.Thread(target=work, args=worker, name="solver-column", daemon=True)
                    for worker in self._column_workers[: workers - 1]]

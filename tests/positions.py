@@ -31,3 +31,4 @@ def sample(name: str, count: int, seed: int) -> list[tuple[str, int]]:
 # columns take the solver seconds: the tests that need a real, time-bounded search use it. If a deeper book
 # ever holds it, tests/test_opening_book.py says so.
 OFF_BOOK_SEARCH = "111167744"
+WIN_IN_ONE_OFF_BOOK = "121212777"  # ply 9: the second player wins at once with column 2; its columns are past the book

@@ -22,7 +22,7 @@ from ai.solver import Solver
 from game import get_game
 from game.connect4 import Connect4Spec
 from tests.engine_helpers import EngineProcess
-from tests.positions import OFF_BOOK_SEARCH, sample
+from tests.positions import OFF_BOOK_SEARCH, WIN_IN_ONE_OFF_BOOK, sample
 
 ROOT = Path(__file__).resolve().parents[1]
 C4 = Connect4Spec()
@@ -162,13 +162,13 @@ def test_info_keeps_coming_while_a_proven_search_waits_for_the_solver() -> None:
     """MCTS proves the root at once (a win in one), the solver gets nowhere: the search waits for it
     until the deadline and must still report, or the app's client takes the engine for hung."""
     searcher = HybridSearcher(C4, seed=4, threads=1, solver=_StalledSolver())
-    searcher.set_position(C4.parse_position("121212"))  # the first player wins with 1
+    searcher.set_position(C4.parse_position(WIN_IN_ONE_OFF_BOOK))  # not answered by the book
     times: list[float] = []
     start = time.perf_counter()
     result = searcher.search(time_ms=1200.0, info_ms=50.0, early_stop=False,
                              on_info=lambda r: times.append(time.perf_counter()))
     end = time.perf_counter()
-    assert result.proven == 1 and result.best_move == 0
+    assert result.proven == 1 and result.best_move == 1
     assert end - start > 1.0  # it did wait for the solver
     gaps = [b - a for a, b in zip([start, *times], [*times, end], strict=True)]
     assert max(gaps) < 0.5, f"{len(times)} info calls, longest silence {max(gaps):.2f} s"

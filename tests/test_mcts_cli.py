@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.positions import WIN_IN_ONE_OFF_BOOK
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -19,14 +21,14 @@ def _run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None
 
 
 def test_analyze_single_position_json() -> None:
-    proc = _run("main.py", "analyze", "121212", "--iterations", "200", "--seed", "1", "--json")
+    proc = _run("main.py", "analyze", WIN_IN_ONE_OFF_BOOK, "--iterations", "200", "--seed", "1", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["position"] == "121212"
-    assert data["best_move"] == "1"
-    assert data["iterations"] >= 1
+    assert data["position"] == WIN_IN_ONE_OFF_BOOK
+    assert data["best_move"] == "2"
+    assert data["iterations"] >= 1  # a search, not a book answer
     assert {c["move"] for c in data["children"]} == set("1234567")
-    assert next(c for c in data["children"] if c["move"] == "1")["proven"] == "win"
+    assert next(c for c in data["children"] if c["move"] == "2")["proven"] == "win"
 
 
 def test_analyze_table_output() -> None:

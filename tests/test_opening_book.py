@@ -29,7 +29,7 @@ from ai.opening_book import (
 from ai.results import MoveStats, SearchResult
 from ai.solver import Solver
 from game.connect4 import Connect4Position, Connect4Spec
-from tests.positions import OFF_BOOK_SEARCH
+from tests.positions import OFF_BOOK_SEARCH, WIN_IN_ONE_OFF_BOOK
 
 SPEC = Connect4Spec()
 LATE = "5275331143367744242212"  # 22 plies: every child solves in milliseconds
@@ -165,10 +165,12 @@ def test_shipped_book_answers_every_column_of_every_position_before_its_full_dep
 
 
 def test_the_tests_off_book_position_is_off_the_shipped_book() -> None:
-    """The engine tests that need a real search use OFF_BOOK_SEARCH: a deeper book must not answer it."""
+    """The engine tests that need a real search use OFF_BOOK_SEARCH (and WIN_IN_ONE_OFF_BOOK, where the search proves
+    a win in one at once): a deeper book must not answer them."""
     book = opening_book.load()
     position = SPEC.parse_position(OFF_BOOK_SEARCH)
     assert book.score(position) is None and book.column_scores(position) is None
+    assert book.column_scores(SPEC.parse_position(WIN_IN_ONE_OFF_BOOK)) is None
 
 
 def _result(best: int, proven: int | None = None) -> SearchResult:
