@@ -9,8 +9,9 @@ engine does). ``--begin N`` adds N positions of plies 4-12 from random games (se
 analysed from a cleared table (as the ``solve`` command does). ``--threads`` applies to the new solver
 only (the baseline stays single-threaded): the way to measure threads against one thread is
 ``--baseline HEAD --threads 2`` on an unchanged tree (the files' single positions: helper threads on one
-search; ``--begin``'s all-columns analyses: the columns split over the threads). Prints per file: CPU and wall mean of each, their
-ratio (baseline / new) and nodes per position; any disagreement in a score is an error.
+search; ``--begin``'s all-columns analyses: the columns split over the threads). Prints per file: CPU and
+wall mean of each, their ratio (baseline / new) and nodes per position; any disagreement in a score is an
+error.
 """
 
 from __future__ import annotations
