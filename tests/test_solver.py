@@ -313,7 +313,9 @@ def test_a_split_analysis_stops_at_once_and_keeps_only_proved_scores() -> None:
     for partial in (found[0], by_deadline):
         assert not partial.complete
         for col, score in enumerate(partial.scores):
-            assert score is None or score == -check.solve(position.play(col)).score, (col, partial.scores)
+            if score is not None:
+                child = check.solve(position.play(col)).score
+                assert child is not None and score == -child, (col, partial.scores)
 
 
 def test_the_deadline_raises_every_threads_stop_flag() -> None:
