@@ -144,7 +144,7 @@ def test_shipped_book_is_loaded_consistent_and_covers_the_first_plies() -> None:
     assert checked >= (1 if book.max_ply >= 5 else 0)
 
 
-FULL_PLIES = 7  # the shipped book has every position of plies 1..6 (README, docs/opening-book.md)
+FULL_PLIES = 7  # the shipped book has every position of plies 1..7 (README, docs/opening-book.md)
 
 
 @pytest.mark.timeout(60)
