@@ -192,18 +192,12 @@ def order_moves(moves, d, n, possible, cur, mask, w, h, board, colmask, order, e
     nodes they save (1.10x faster on random positions of plies 8-12, with 8.5% more nodes).
     """
     start = n
-    if empties < THREAT_ORDER_EMPTY:
-        for j in range(w):
-            c = order[j]
-            if possible & colmask[c]:
-                moves[d, 2 * n] = c
-                n += 1
-        return n
+    count_threats = empties >= THREAT_ORDER_EMPTY
     for j in range(w):
         c = order[j]
         mv = possible & colmask[c]
         if mv:
-            s = popcount(winning_spots(cur | mv, mask, h, board))
+            s = popcount(winning_spots(cur | mv, mask, h, board)) if count_threats else 0
             k = n
             while k > start and moves[d, 2 * (k - 1) + 1] < s:
                 moves[d, 2 * k] = moves[d, 2 * (k - 1)]
