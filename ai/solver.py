@@ -248,28 +248,19 @@ class Solver:
             else:
                 to_search[col] = child
         budget = FIRST_PASS_NODES if time_ms is not None or max_nodes is not None else 0
-        workers = 1 if max_nodes is not None else min(threads, len(to_search))
+        workers = 1 if max_nodes is not None else max(1, min(threads, len(to_search)))
         with self._watchdog.armed(time_ms):
-            if workers > 1:
-                self._split_columns(to_search, scores, budget, workers)
-            while to_search and not self._out_of_budget():
-                for col, child in list(to_search.items()):
-                    child_score = self._score(board, child, budget)
-                    if child_score is not None:
-                        scores[col] = -child_score
-                        del to_search[col]
-                    elif self._out_of_budget():
-                        break
-                budget *= 4
+            self._search_columns(to_search, scores, budget, workers)
         nodes = sum(int(ctl[kernel.NODES]) for ctl in self._ctls)
         return ColumnScores(tuple(scores), not to_search, nodes, (time.perf_counter() - start) * 1000.0)
 
-    def _split_columns(self, to_search: dict[int, Connect4Position], scores: list[int | None], budget: int,
-                       workers: int) -> None:
-        """Score the columns of ``to_search`` on ``workers`` threads over the shared table (removing the ones
-        scored). Each thread takes the next column in pass order: the lowest pass first (node budget
+    def _search_columns(self, to_search: dict[int, Connect4Position], scores: list[int | None], budget: int,
+                        workers: int) -> None:
+        """Score the columns of ``to_search`` (removing the ones scored) on ``workers`` threads over the shared
+        table. Each thread takes the next column in pass order: the lowest pass first (node budget
         ``budget * 4**pass``; one unlimited pass when ``budget`` is 0), then the original order, so the easy columns
-        are known first and no thread waits for another while columns are left."""
+        are known first and no thread waits for another while columns are left. One thread alone keeps the
+        lazy-SMP helpers for its big searches."""
         assert self._board is not None
         while len(self._column_workers) < workers - 1:
             ctl = np.zeros(kernel.CTL_SIZE, dtype=np.int64)
@@ -278,13 +269,13 @@ class Solver:
         queue = [(0, rank, col) for rank, col in enumerate(to_search)]
         lock = threading.Lock()
 
-        def work(board: _Board, ctl: np.ndarray) -> None:
+        def work(board: _Board, ctl: np.ndarray | None) -> None:
             while not self._out_of_budget():
                 with lock:
                     if not queue:
                         return
                     pass_index, rank, col = heapq.heappop(queue)
-                result = self._score_alone(board, ctl, to_search[col], budget * 4**pass_index)
+                result = self._score(board, to_search[col], budget * 4**pass_index, ctl)
                 with lock:
                     if result is not None:
                         scores[col] = -result
@@ -295,7 +286,7 @@ class Solver:
                    for worker in self._column_workers[: workers - 1]]
         for thread in threads:
             thread.start()
-        work(self._board, self._ctl)
+        work(self._board, self._ctl if workers > 1 else None)
         for thread in threads:
             thread.join()
         for col in [c for c in to_search if scores[c] is not None]:
@@ -326,36 +317,29 @@ class Solver:
         ctl = self._ctl
         return bool(ctl[kernel.STOP]) or (self._max_nodes > 0 and int(ctl[kernel.NODES]) >= self._max_nodes)
 
-    def _score(self, board: _Board, position: Connect4Position, budget: int = 0) -> int | None:
-        """Score of ``position`` (None if stopped, or after ``budget`` more nodes when budget > 0)."""
-        ctl = self._ctl
+    def _score(self, board: _Board, position: Connect4Position, budget: int = 0,
+               ctl: np.ndarray | None = None) -> int | None:
+        """Score of ``position`` (None if stopped, or after ``budget`` more nodes when budget > 0). ``ctl``: the
+        flags of one of several column threads, searching alone on ``board``'s stack (default: the solver's own,
+        with the lazy-SMP helpers on big searches)."""
         known = board.book.score(position) if board.book is not None else None
         if known is not None:
             return known
         if self._out_of_budget():
             return None
-        limit = self._max_nodes
+        alone = ctl is not None
+        ctl = self._ctl if ctl is None else ctl
+        limit = self._max_nodes  # 0 (none) whenever the columns are split over threads
         if budget > 0:
             pass_limit = int(ctl[kernel.NODES]) + budget
             limit = pass_limit if limit == 0 else min(limit, pass_limit)
         ctl[kernel.MAX_NODES] = limit
         ctl[kernel.ABORTED] = 0
         ctl[kernel.PEER_DONE] = 0
-        if self._helpers and board.w * board.h - position.ply >= PARALLEL_MIN_EMPTY:
+        if not alone and self._helpers and board.w * board.h - position.ply >= PARALLEL_MIN_EMPTY:
             result = self._solve_parallel(board, position)
         else:
             result = self._kernel_solve(board, position, ctl)
-        return None if result == kernel.UNKNOWN else int(result)
-
-    def _score_alone(self, board: _Board, ctl: np.ndarray, position: Connect4Position, budget: int) -> int | None:
-        """Score of ``position`` searched on ``board``'s stack with ``ctl`` (one of several threads), None if
-        stopped or after ``budget`` more nodes (when budget > 0)."""
-        known = board.book.score(position) if board.book is not None else None
-        if known is not None:
-            return known
-        ctl[kernel.MAX_NODES] = int(ctl[kernel.NODES]) + budget if budget > 0 else 0
-        ctl[kernel.ABORTED] = 0
-        result = self._kernel_solve(board, position, ctl)
         return None if result == kernel.UNKNOWN else int(result)
 
     def _kernel_solve(self, board: _Board, position: Connect4Position, ctl: np.ndarray) -> int:
