@@ -7,6 +7,8 @@ late positions.
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -28,7 +30,7 @@ from ai.opening_book import (
 )
 from ai.results import MoveStats, SearchResult
 from ai.solver import Solver
-from game.connect4 import Connect4Position, Connect4Spec
+from game.connect4 import Connect4Spec
 from tests.positions import OFF_BOOK_SEARCH, WIN_IN_ONE_OFF_BOOK
 
 SPEC = Connect4Spec()
@@ -144,24 +146,51 @@ def test_shipped_book_is_loaded_consistent_and_covers_the_first_plies() -> None:
     assert checked >= (1 if book.max_ply >= 5 else 0)
 
 
-FULL_PLIES = 7  # the shipped book has every position of plies 1..7 (README, docs/opening-book.md)
+FULL_PLIES = 8  # the shipped book has every position of plies 1..8 (README, docs/opening-book.md)
+POSITIONS_AT_PLY = (1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275)  # OEIS A212693: distinct 7x6 positions
+
+
+def _has_four(stones: int) -> bool:
+    for step in (1, 7, 6, 8):  # vertical, horizontal, the two diagonals (7 bits per column)
+        pairs = stones & (stones >> step)
+        if pairs & (pairs >> (2 * step)):
+            return True
+    return False
 
 
 @pytest.mark.timeout(60)
 def test_shipped_book_answers_every_column_of_every_position_before_its_full_depth() -> None:
-    """Random openings too: each column of any position of plies 0..FULL_PLIES-1 is a lookup (no search)."""
+    """Random openings too: each column of any position of plies 0..FULL_PLIES-1 is a lookup (no search).
+    Walks every position to FULL_PLIES on bitboards (one of each mirror pair; the book holds both images), counts
+    them against OEIS A212693, and asks the book's own ``column_scores`` on a sample."""
     book = opening_book.load()
-    level = {SPEC.start().to_text(): SPEC.start()}
-    for _ in range(FULL_PLIES):
-        following: dict[str, Connect4Position] = {}
-        for position in level.values():
-            assert book.column_scores(position) is not None, position.to_text()
-            for col in position.legal_moves():
-                child = position.play(col)
-                if not child.outcome.is_over:
-                    following[child.to_text()] = child
+    keys = {int(k) for k in book.kernel_arrays[0]}
+    level = {0: (0, 0, "")}  # canonical key -> (stones of the side to move, all stones, moves)
+    sample: list[str] = []
+    rnd = random.Random(8)
+    for ply in range(1, FULL_PLIES + 1):
+        following: dict[int, tuple[int, int, str]] = {}
+        won: set[int] = set()  # games over: not in the book
+        for current, mask, moves in level.values():
+            for col in range(7):
+                if mask >> (col * 7 + 5) & 1:
+                    continue
+                after = mask | (mask + (1 << (col * 7)))
+                mover = current | (after ^ mask)
+                key = (mover ^ after) + after
+                if _has_four(mover):
+                    won.add(canonical_key(key))
+                    continue
+                assert key in keys, moves + str(col + 1)
+                following.setdefault(canonical_key(key), (mover ^ after, after, moves + str(col + 1)))
+        assert sum(1 if mirror_key(k) == k else 2 for k in [*following, *won]) == POSITIONS_AT_PLY[ply]
+        sample += rnd.sample([moves for _, _, moves in following.values()], min(50, len(following)))
         level = following
-    assert all(book.score(p) is not None for p in level.values())
+    for moves in sample:
+        position = SPEC.parse_position(moves)
+        assert book.score(position) is not None
+        if len(moves) < FULL_PLIES:
+            assert book.column_scores(position) is not None, moves
 
 
 def test_the_tests_off_book_position_is_off_the_shipped_book() -> None:
