@@ -111,6 +111,10 @@ class _Board:
         self.keys = np.zeros(depth, dtype=np.uint64)
 
 
+def _new_ctl() -> np.ndarray:
+    return np.zeros(kernel.CTL_SIZE, dtype=np.int64)
+
+
 class Solver:
     """Reusable exact solver. Calls from several threads take turns; ``stop`` never waits."""
 
@@ -130,8 +134,9 @@ class Solver:
         self._tt = np.zeros((1 << tt_bits) + (1 << kernel.NEAR_BITS), dtype=np.uint64)
         self._tt.fill(0)  # touch the pages now rather than during the first searches
         self._board: _Board | None = None
-        self._ctl = np.zeros(kernel.CTL_SIZE, dtype=np.int64)
-        self._column_workers: list[tuple[_Board, np.ndarray]] = []  # analyze_columns' extra threads
+        self._ctl = _new_ctl()
+        self._column_workers: list[tuple[_Board, np.ndarray, _Board, np.ndarray]] = []  # analyze_columns' threads:
+        # board and flags of each (the first is the solver's own), and those of its search when it helps another
         self._ctls = [self._ctl]  # every flag array a stop must reach (grows with the workers)
         self._watchdog = Watchdog(self._ctls)
         self._max_nodes = 0
@@ -259,34 +264,71 @@ class Solver:
         """Score the columns of ``to_search`` (removing the ones scored) on ``workers`` threads over the shared
         table. Each thread takes the next column in pass order: the lowest pass first (node budget
         ``budget * 4**pass``; one unlimited pass when ``budget`` is 0), then the original order, so the easy columns
-        are known first and no thread waits for another while columns are left. One thread alone keeps the
-        lazy-SMP helpers for its big searches."""
+        are known first. A thread that finds no column left helps a running one (lazy SMP: the same search with
+        other tie-breaks, the first answer wins), so no thread idles while one big column ends the analysis. One
+        thread alone keeps the lazy-SMP helpers for its big searches."""
         assert self._board is not None
-        while len(self._column_workers) < workers - 1:
-            ctl = np.zeros(kernel.CTL_SIZE, dtype=np.int64)
-            self._column_workers.append((_Board(self._board.spec, self._board.book), ctl))
-            self._ctls.append(ctl)
+        spec, book = self._board.spec, self._board.book
+        while len(self._column_workers) < workers:
+            index = len(self._column_workers)
+            board, ctl = (self._board, self._ctl) if index == 0 else (_Board(spec, book), _new_ctl())
+            tail = (_Board(spec, book, HELPER_ORDERS[index % len(HELPER_ORDERS)]), _new_ctl())
+            self._column_workers.append((board, ctl, *tail))
+            self._ctls.extend([ctl, tail[1]] if index else [tail[1]])
         queue = [(0, rank, col) for rank, col in enumerate(to_search)]
         lock = threading.Lock()
+        owners: dict[int, np.ndarray] = {}  # running column -> its owner's flags
+        helpers: dict[int, list[np.ndarray]] = {}  # running column -> its helpers' flags
+        helped: dict[int, int] = {}  # scores found by a helper first
+        big = spec.width * spec.height - PARALLEL_MIN_EMPTY  # helpers join big searches only, never a book lookup
+        worth_help = {c for c, child in to_search.items()
+                      if child.ply <= big and (book is None or book.score(child) is None)}
 
-        def work(board: _Board, ctl: np.ndarray | None) -> None:
+        def own(board: _Board, ctl: np.ndarray | None, col: int, pass_index: int) -> None:
+            result = self._score(board, to_search[col], budget * 4**pass_index, ctl)
+            with lock:
+                del owners[col]
+                for helper_ctl in helpers.pop(col):
+                    helper_ctl[kernel.PEER_DONE] = 1
+                result = helped.pop(col, None) if result is None else result
+                if result is not None:
+                    scores[col] = -result
+                elif not self._out_of_budget():
+                    heapq.heappush(queue, (pass_index + 1, rank_of[col], col))
+
+        def help_column(board: _Board, ctl: np.ndarray, col: int) -> None:
+            result = self._kernel_solve(board, to_search[col], ctl)
+            with lock:
+                if result != kernel.UNKNOWN and col in owners:
+                    helped[col] = result
+                    owners[col][kernel.PEER_DONE] = 1
+
+        def work(index: int, alone: bool) -> None:
+            board, ctl, tail_board, tail_ctl = self._column_workers[index]
             while not self._out_of_budget():
                 with lock:
-                    if not queue:
+                    running = [c for c in owners if c in worth_help and c not in helped]
+                    if queue:
+                        pass_index, _, col = heapq.heappop(queue)
+                        owners[col], helpers[col] = ctl, []
+                    elif running and not alone:
+                        col = min(running, key=lambda c: len(helpers[c]))
+                        tail_ctl[kernel.MAX_NODES] = tail_ctl[kernel.ABORTED] = tail_ctl[kernel.PEER_DONE] = 0
+                        helpers[col].append(tail_ctl)
+                        pass_index = -1
+                    else:
                         return
-                    pass_index, rank, col = heapq.heappop(queue)
-                result = self._score(board, to_search[col], budget * 4**pass_index, ctl)
-                with lock:
-                    if result is not None:
-                        scores[col] = -result
-                    elif not self._out_of_budget():
-                        heapq.heappush(queue, (pass_index + 1, rank, col))
+                if pass_index >= 0:
+                    own(board, None if alone else ctl, col, pass_index)
+                else:
+                    help_column(tail_board, tail_ctl, col)
 
-        threads = [threading.Thread(target=work, args=worker, name="solver-column", daemon=True)
-                   for worker in self._column_workers[: workers - 1]]
+        rank_of = {col: rank for rank, col in enumerate(to_search)}
+        threads = [threading.Thread(target=work, args=(index, False), name="solver-column", daemon=True)
+                   for index in range(1, workers)]
         for thread in threads:
             thread.start()
-        work(self._board, self._ctl if workers > 1 else None)
+        work(0, workers == 1)
         for thread in threads:
             thread.join()
         for col in [c for c in to_search if scores[c] is not None]:

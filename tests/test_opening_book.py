@@ -191,6 +191,10 @@ def test_shipped_book_answers_every_column_of_every_position_before_its_full_dep
         assert book.score(position) is not None
         if len(moves) < FULL_PLIES:
             assert book.column_scores(position) is not None, moves
+    split = Solver(threads=2)  # no column thread searches (or helps search) a book position
+    for moves in [m for m in sample if len(m) == FULL_PLIES - 1][:20]:
+        result = split.analyze_columns(SPEC.parse_position(moves))
+        assert result.complete and result.nodes == 0, moves
 
 
 def test_the_tests_off_book_position_is_off_the_shipped_book() -> None:

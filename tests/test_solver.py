@@ -318,6 +318,31 @@ def test_a_split_analysis_stops_at_once_and_keeps_only_proved_scores() -> None:
                 assert child is not None and score == -child, (col, partial.scores)
 
 
+@pytest.mark.timeout(60)
+def test_an_idle_column_thread_finishes_a_column_still_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = C4.parse_position("4223133")  # every column needs a search of a few tens of ms
+    expected = Solver(tt_bits=20, use_book=False).analyze_columns(position, threads=1).scores
+    split = Solver(tt_bits=20, use_book=False, threads=2)
+    original = Solver._kernel_solve
+    stalled: list[bool] = []
+
+    def stall_the_first_column(self: Solver, board: object, child: Connect4Position, ctl: np.ndarray) -> int:
+        if stalled or board not in [worker[0] for worker in self._column_workers]:
+            return original(self, board, child, ctl)  # type: ignore[arg-type]
+        stalled.append(False)  # its owner waits until a helper has the answer
+        for _ in range(20_000):
+            if ctl[kernel.PEER_DONE]:
+                stalled[0] = True
+                break
+            threading.Event().wait(0.001)
+        return kernel.UNKNOWN
+
+    monkeypatch.setattr(Solver, "_kernel_solve", stall_the_first_column)
+    result = split.analyze_columns(position)
+    assert stalled == [True], "no idle thread took over the stalled column"
+    assert result.complete and result.scores == expected
+
+
 def test_the_deadline_raises_every_threads_stop_flag() -> None:
     flags = [np.zeros(kernel.CTL_SIZE, dtype=np.int64)]
     watchdog = Watchdog(flags)

@@ -1,13 +1,14 @@
 """Old against new solver, alternating position by position in one run (a busy machine slows both alike).
 
     python -m ai.benchmarks.solver_ab [FILES...] [--baseline REV] [--limit N] [--begin N] [--threads N]
+                                      [--baseline-threads N]
 
 The baseline is ``ai/solver_kernel.py`` and ``ai/solver.py`` as of git revision ``--baseline``
 (default ``HEAD``), loaded as separate modules beside the working copy's. Each position is solved
 by both, in alternating order (A B, B A, ...), each with its own table kept across a file (as the
 engine does). ``--begin N`` adds N positions of plies 4-12 from random games (seeded), every column
-analysed from a cleared table (as the ``solve`` command does). ``--threads`` applies to the new solver
-only (the baseline stays single-threaded): the way to measure threads against one thread is
+analysed from a cleared table (as the ``solve`` command does). ``--threads`` applies to the new solver,
+``--baseline-threads`` (default 1) to the old one: the way to measure threads against one thread is
 ``--baseline HEAD --threads 2`` on an unchanged tree (the files' single positions: helper threads on one
 search; ``--begin``'s all-columns analyses: the columns split over the threads). Prints per file: CPU and
 wall mean of each, their ratio (baseline / new) and nodes per position; any disagreement in a score is an
@@ -107,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tt-bits", type=int, default=new_solver.DEFAULT_TT_BITS)
     parser.add_argument("--threads", type=int, default=1, help="search threads of the new solver")
+    parser.add_argument("--baseline-threads", type=int, default=1, help="search threads of the old solver")
     args = parser.parse_args(argv)
     files = list(ALL_FILES) if args.files == ["all"] else args.files
     paths = [_resolve(f) for f in files]
@@ -118,13 +120,14 @@ def main(argv: list[str] | None = None) -> int:
         baseline = load_baseline(args.baseline, Path(folder))
         warm = Connect4Spec().parse_position("4444433332")
         solvers: list[tuple[str, Any]] = [
-            ("old", baseline.Solver(tt_bits=args.tt_bits)),
+            ("old", baseline.Solver(tt_bits=args.tt_bits, threads=args.baseline_threads)),
             ("new", new_solver.Solver(tt_bits=args.tt_bits, threads=args.threads)),
         ]
         for _, solver in solvers:  # compile both before timing
             solver.analyze_columns(warm)
             solver.clear()
-        print(f"baseline {args.baseline} against the working copy (new: {args.threads} thread(s))", flush=True)
+        print(f"baseline {args.baseline} ({args.baseline_threads} thread(s)) against the working copy "
+              f"({args.threads} thread(s))", flush=True)
         for path in paths:
             rows = [(p, e) for p, e, _ in _load(path, args.limit)]
             print(compare(path.name, rows, solvers, columns=False), flush=True)
