@@ -135,8 +135,8 @@ class Solver:
         self._tt.fill(0)  # touch the pages now rather than during the first searches
         self._board: _Board | None = None
         self._ctl = _new_ctl()
-        self._column_workers: list[tuple[_Board, np.ndarray, _Board, np.ndarray]] = []  # analyze_columns' threads:
-        # board and flags of each (the first is the solver's own), and those of its search when it helps another
+        # analyze_columns' threads: the board and flags of each (the first: the solver's own), and its pair to help
+        self._column_workers: list[tuple[_Board, np.ndarray, _Board, np.ndarray]] = []
         self._ctls = [self._ctl]  # every flag array a stop must reach (grows with the workers)
         self._watchdog = Watchdog(self._ctls)
         self._max_nodes = 0
@@ -303,7 +303,7 @@ class Solver:
                     helped[col] = result
                     owners[col][kernel.PEER_DONE] = 1
 
-        def work(index: int, alone: bool) -> None:
+        def work(index: int, only_thread: bool) -> None:
             board, ctl, tail_board, tail_ctl = self._column_workers[index]
             while not self._out_of_budget():
                 with lock:
@@ -311,7 +311,7 @@ class Solver:
                     if queue:
                         pass_index, _, col = heapq.heappop(queue)
                         owners[col], helpers[col] = ctl, []
-                    elif running and not alone:
+                    elif running and not only_thread:
                         col = min(running, key=lambda c: len(helpers[c]))
                         tail_ctl[kernel.MAX_NODES] = tail_ctl[kernel.ABORTED] = tail_ctl[kernel.PEER_DONE] = 0
                         helpers[col].append(tail_ctl)
@@ -319,7 +319,7 @@ class Solver:
                     else:
                         return
                 if pass_index >= 0:
-                    own(board, None if alone else ctl, col, pass_index)
+                    own(board, None if only_thread else ctl, col, pass_index)
                 else:
                     help_column(tail_board, tail_ctl, col)
 

@@ -325,11 +325,15 @@ def test_an_idle_column_thread_finishes_a_column_still_running(monkeypatch: pyte
     split = Solver(tt_bits=20, use_book=False, threads=2)
     original = Solver._kernel_solve
     stalled: list[bool] = []
+    first = threading.Lock()
 
     def stall_the_first_column(self: Solver, board: object, child: Connect4Position, ctl: np.ndarray) -> int:
-        if stalled or board not in [worker[0] for worker in self._column_workers]:
+        with first:  # both threads start a column at once: one stalls
+            stall = not stalled and board in [worker[0] for worker in self._column_workers]
+            if stall:
+                stalled.append(False)  # its owner waits until a helper has the answer
+        if not stall:
             return original(self, board, child, ctl)  # type: ignore[arg-type]
-        stalled.append(False)  # its owner waits until a helper has the answer
         for _ in range(20_000):
             if ctl[kernel.PEER_DONE]:
                 stalled[0] = True
