@@ -25,6 +25,7 @@ import numpy as np
 
 from ai import solver_kernel as kernel
 from ai.opening_book import Book, load
+from ai.solver_board import KernelBoard
 from ai.solver_watchdog import Watchdog
 from game.connect4 import Connect4Position, Connect4Spec
 from game.errors import GameError
@@ -32,6 +33,7 @@ from game.errors import GameError
 DEFAULT_TT_BITS = 20  # 1M entries of 8 bytes = 8 MiB (larger tables barely save nodes, and cost cache misses)
 FIRST_PASS_NODES = 20_000  # analyze_columns under a limit: node budget per column of the first pass
 PARALLEL_MIN_EMPTY = 22  # helper threads join only searches with at least this many empty cells (big ones)
+NO_FLOOR = -1000  # solve_position's floor when no lower bound is known
 HELPER_ORDERS = ((3, 4, 2, 5, 1, 6, 0), (4, 3, 2, 5, 1, 6, 0), (2, 3, 4, 1, 5, 0, 6))  # tie-breaks of helpers
 
 
@@ -83,34 +85,6 @@ def max_score(spec: Connect4Spec) -> int:
     return win_score(spec, 6)
 
 
-class _Board:
-    """Geometry words of one board size, in the types the kernel expects."""
-
-    def __init__(self, spec: Connect4Spec, book: Book | None, order: tuple[int, ...] | None = None) -> None:
-        w, h = spec.width, spec.height
-        standard = (w, h) == (7, 6)
-        self.book = book if standard and book is not None and len(book) else None
-        if self.book is not None:
-            self.book_keys, self.book_vals, self.book_ply = self.book.kernel_arrays
-        else:
-            self.book_keys, self.book_vals, self.book_ply = np.zeros(1, np.uint64), np.zeros(1, np.int8), -1
-        self.spec = spec
-        self.w = w
-        self.h = h
-        self.bottom = np.uint64(spec.bottom_row)
-        self.board = np.uint64(spec.board_bits)
-        self.colmask = np.array([((1 << h) - 1) << (c * (h + 1)) for c in range(w)], dtype=np.uint64)
-        centre = [w // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(w)]
-        self.order = np.array(order if order is not None and len(order) == w else centre, dtype=np.int64)
-        key_bits = w * (h + 1)  # keys (current + mask) are below 2**key_bits; larger ones skip the near table
-        self.near_shift = key_bits - kernel.NEAR_BITS if key_bits - kernel.NEAR_BITS <= kernel.STORED_BITS else -1
-        depth = w * h + 2
-        self.stk_u = np.zeros((depth, kernel.STACK_WORD_COLS), dtype=np.uint64)
-        self.stk_i = np.zeros((depth, kernel.STACK_INT_COLS), dtype=np.int64)
-        self.moves = np.zeros((depth, 2 * w), dtype=np.int64)
-        self.keys = np.zeros(depth, dtype=np.uint64)
-
-
 def _new_ctl() -> np.ndarray:
     return np.zeros(kernel.CTL_SIZE, dtype=np.int64)
 
@@ -124,7 +98,7 @@ class Solver:
         False, e.g. to prove the book's entries again with the solver alone). ``threads`` > 1: helper threads
         search the same position over the shared table (with other tie-breaks), the first answer wins."""
         self.threads = max(1, int(threads))
-        self._helpers: list[tuple[_Board, np.ndarray]] = []
+        self._helpers: list[tuple[KernelBoard, np.ndarray]] = []
         self._pool: ThreadPoolExecutor | None = None
         self._book = book
         self._use_book = use_book or book is not None
@@ -133,10 +107,10 @@ class Solver:
         self.tt_bits = tt_bits
         self._tt = np.zeros((1 << tt_bits) + (1 << kernel.NEAR_BITS), dtype=np.uint64)
         self._tt.fill(0)  # touch the pages now rather than during the first searches
-        self._board: _Board | None = None
+        self._board: KernelBoard | None = None
         self._ctl = _new_ctl()
         # analyze_columns' threads: the board and flags of each (the first: the solver's own), and its pair to help
-        self._column_workers: list[tuple[_Board, np.ndarray, _Board, np.ndarray]] = []
+        self._column_workers: list[tuple[KernelBoard, np.ndarray, KernelBoard, np.ndarray]] = []
         self._ctls = [self._ctl]  # every flag array a stop must reach (grows with the workers)
         self._watchdog = Watchdog(self._ctls)
         self._max_nodes = 0
@@ -192,7 +166,7 @@ class Solver:
             col = int(kernel.tt_column(np.uint64(data))) if data else -1
             return col if 0 <= col < board.w and position.can_play(col) else None
 
-    def _bounds(self, board: _Board, position: Connect4Position, alpha: int, beta: int) -> tuple[int, int] | None:
+    def _bounds(self, board: KernelBoard, position: Connect4Position, alpha: int, beta: int) -> tuple[int, int] | None:
         spec, cur, mask = board.spec, np.uint64(position.current), np.uint64(position.mask)
         known = board.book.score(position) if board.book is not None else None
         if known is not None:
@@ -254,25 +228,27 @@ class Solver:
                 to_search[col] = child
         budget = FIRST_PASS_NODES if time_ms is not None or max_nodes is not None else 0
         workers = 1 if max_nodes is not None else max(1, min(threads, len(to_search)))
+        known = board.book.score(position) if board.book is not None else None  # no column scores more
         with self._watchdog.armed(time_ms):
-            self._search_columns(to_search, scores, budget, workers)
+            self._search_columns(to_search, scores, budget, workers, NO_FLOOR if known is None else -known)
         nodes = sum(int(ctl[kernel.NODES]) for ctl in self._ctls)
         return ColumnScores(tuple(scores), not to_search, nodes, (time.perf_counter() - start) * 1000.0)
 
     def _search_columns(self, to_search: dict[int, Connect4Position], scores: list[int | None], budget: int,
-                        workers: int) -> None:
+                        workers: int, floor: int) -> None:
         """Score the columns of ``to_search`` (removing the ones scored) on ``workers`` threads over the shared
         table. Each thread takes the next column in pass order: the lowest pass first (node budget
         ``budget * 4**pass``; one unlimited pass when ``budget`` is 0), then the original order, so the easy columns
         are known first. A thread that finds no column left helps a running one (lazy SMP: the same search with
         other tie-breaks, the first answer wins), so no thread idles while one big column ends the analysis. One
-        thread alone keeps the lazy-SMP helpers for its big searches."""
+        thread alone keeps the lazy-SMP helpers for its big searches. ``floor``: a lower bound on every child's
+        score (minus the position's score, when the book knows it: a column's score is at most that)."""
         assert self._board is not None
         spec, book = self._board.spec, self._board.book
         while len(self._column_workers) < workers:
             index = len(self._column_workers)
-            board, ctl = (self._board, self._ctl) if index == 0 else (_Board(spec, book), _new_ctl())
-            tail = (_Board(spec, book, HELPER_ORDERS[index % len(HELPER_ORDERS)]), _new_ctl())
+            board, ctl = (self._board, self._ctl) if index == 0 else (KernelBoard(spec, book), _new_ctl())
+            tail = (KernelBoard(spec, book, HELPER_ORDERS[index % len(HELPER_ORDERS)]), _new_ctl())
             self._column_workers.append((board, ctl, *tail))
             self._ctls.extend([ctl, tail[1]] if index else [tail[1]])
         queue = [(0, rank, col) for rank, col in enumerate(to_search)]
@@ -284,8 +260,8 @@ class Solver:
         worth_help = {c for c, child in to_search.items()
                       if child.ply <= big and (book is None or book.score(child) is None)}
 
-        def own(board: _Board, ctl: np.ndarray | None, col: int, pass_index: int) -> None:
-            result = self._score(board, to_search[col], budget * 4**pass_index, ctl)
+        def own(board: KernelBoard, ctl: np.ndarray | None, col: int, pass_index: int) -> None:
+            result = self._score(board, to_search[col], budget * 4**pass_index, ctl, floor)
             with lock:
                 del owners[col]
                 for helper_ctl in helpers.pop(col):
@@ -296,8 +272,8 @@ class Solver:
                 elif not self._out_of_budget():
                     heapq.heappush(queue, (pass_index + 1, rank_of[col], col))
 
-        def help_column(board: _Board, ctl: np.ndarray, col: int) -> None:
-            result = self._kernel_solve(board, to_search[col], ctl)
+        def help_column(board: KernelBoard, ctl: np.ndarray, col: int) -> None:
+            result = self._kernel_solve(board, to_search[col], ctl, floor)
             with lock:
                 if result != kernel.UNKNOWN and col in owners:
                     helped[col] = result
@@ -334,7 +310,7 @@ class Solver:
         for col in [c for c in to_search if scores[c] is not None]:
             del to_search[col]
 
-    def _prepare(self, position: Connect4Position) -> _Board:
+    def _prepare(self, position: Connect4Position) -> KernelBoard:
         if not isinstance(position, Connect4Position):
             raise GameError(f"the solver only plays Connect 4, not {type(position).__name__}")
         if position.outcome.is_over:
@@ -343,8 +319,8 @@ class Solver:
             if self._board is not None:
                 self._tt.fill(0)  # keys of another board size mean other positions
             book = (self._book if self._book is not None else load()) if self._use_book else None
-            self._board = _Board(position.spec, book)
-            self._helpers = [(_Board(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)]),
+            self._board = KernelBoard(position.spec, book)
+            self._helpers = [(KernelBoard(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)]),
                               np.zeros(kernel.CTL_SIZE, dtype=np.int64)) for i in range(self.threads - 1)]
             self._column_workers.clear()  # made again for this board size when needed
             del self._ctls[1:]
@@ -359,8 +335,8 @@ class Solver:
         ctl = self._ctl
         return bool(ctl[kernel.STOP]) or (self._max_nodes > 0 and int(ctl[kernel.NODES]) >= self._max_nodes)
 
-    def _score(self, board: _Board, position: Connect4Position, budget: int = 0,
-               ctl: np.ndarray | None = None) -> int | None:
+    def _score(self, board: KernelBoard, position: Connect4Position, budget: int = 0,
+               ctl: np.ndarray | None = None, floor: int = NO_FLOOR) -> int | None:
         """Score of ``position`` (None if stopped, or after ``budget`` more nodes when budget > 0). ``ctl``: the
         flags of one of several column threads, searching alone on ``board``'s stack (default: the solver's own,
         with the lazy-SMP helpers on big searches)."""
@@ -379,27 +355,28 @@ class Solver:
         ctl[kernel.ABORTED] = 0
         ctl[kernel.PEER_DONE] = 0
         if not alone and self._helpers and board.w * board.h - position.ply >= PARALLEL_MIN_EMPTY:
-            result = self._solve_parallel(board, position)
+            result = self._solve_parallel(board, position, floor)
         else:
-            result = self._kernel_solve(board, position, ctl)
+            result = self._kernel_solve(board, position, ctl, floor)
         return None if result == kernel.UNKNOWN else int(result)
 
-    def _kernel_solve(self, board: _Board, position: Connect4Position, ctl: np.ndarray) -> int:
+    def _kernel_solve(self, board: KernelBoard, position: Connect4Position, ctl: np.ndarray,
+                      floor: int = NO_FLOOR) -> int:
         return int(kernel.solve_position(
             np.uint64(position.current), np.uint64(position.mask), position.ply, board.w, board.h, board.bottom,
             board.board, board.colmask, board.order, self._tt, self.tt_bits, board.near_shift, board.stk_u,
-            board.stk_i, board.moves, board.keys, ctl, board.book_keys, board.book_vals, board.book_ply,
+            board.stk_i, board.moves, board.keys, ctl, board.book_keys, board.book_vals, board.book_ply, floor,
         ))
 
-    def _solve_parallel(self, board: _Board, position: Connect4Position) -> int:
+    def _solve_parallel(self, board: KernelBoard, position: Connect4Position, floor: int) -> int:
         """Lazy SMP: helpers search the same position (shared table, GIL released); the first answer wins."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=len(self._helpers), thread_name_prefix="solver-helper")
         ctl = self._ctl
         found: list[int] = []
 
-        def helper(helper_board: _Board, helper_ctl: np.ndarray) -> None:
-            result = self._kernel_solve(helper_board, position, helper_ctl)
+        def helper(helper_board: KernelBoard, helper_ctl: np.ndarray) -> None:
+            result = self._kernel_solve(helper_board, position, helper_ctl, floor)
             if result != kernel.UNKNOWN:
                 found.append(result)
                 ctl[kernel.PEER_DONE] = 1
@@ -407,7 +384,7 @@ class Solver:
         for _, helper_ctl in self._helpers:
             helper_ctl[:] = 0
         futures = [self._pool.submit(helper, b, c) for b, c in self._helpers]
-        result = self._kernel_solve(board, position, ctl)
+        result = self._kernel_solve(board, position, ctl, floor)
         for _, helper_ctl in self._helpers:
             helper_ctl[kernel.STOP] = 1
         for future in futures:

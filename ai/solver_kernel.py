@@ -383,16 +383,17 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
 
 @jit
 def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, stk_u, stk_i, moves,
-                   keys, ctl, book_keys, book_vals, book_ply):
+                   keys, ctl, book_keys, book_vals, book_ply, floor):
     """Exact score of a position that is not over, or UNKNOWN if a limit stopped the search.
 
     Narrows [lo, hi] with null-window searches, probing near 0 first (most positions are
-    close to a draw and small windows cut more).
+    close to a draw and small windows cut more). ``floor``: a proven lower bound on the score
+    (e.g. minus the parent's exact score), or anything below the lowest score.
     """
     cells = w * h
     if can_win_now(cur, mask, h, bottom, board):
         return (cells + 1 - ply) // 2
-    lo = -((cells - ply) // 2)
+    lo = max(-((cells - ply) // 2), floor)
     hi = (cells + 1 - ply) // 2
     while lo < hi:
         med = lo + (hi - lo) // 2

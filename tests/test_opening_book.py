@@ -197,6 +197,24 @@ def test_shipped_book_answers_every_column_of_every_position_before_its_full_dep
         assert result.complete and result.nodes == 0, moves
 
 
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("moves", ["17257434", "74444312", "26244741"])
+def test_a_book_score_bounds_the_column_searches_below_it(moves: str) -> None:
+    """At a ply-8 position the book knows the score S but not the columns: each column's search starts from the
+    bound S (a column scores at most S), and the scores stay those of separate searches without that bound."""
+    position = SPEC.parse_position(moves)
+    known = opening_book.load().score(position)
+    assert known is not None and opening_book.load().column_scores(position) is None
+    columns = Solver(threads=2).analyze_columns(position)
+    assert columns.complete and columns.best_score == known
+    separate = Solver()
+    for col in position.legal_moves():
+        child = position.play(col)
+        if not child.outcome.is_over:
+            score = separate.solve(child).score
+            assert score is not None and columns.scores[col] == -score, (moves, col)
+
+
 def test_the_tests_off_book_position_is_off_the_shipped_book() -> None:
     """The engine tests that need a real search use OFF_BOOK_SEARCH (and WIN_IN_ONE_OFF_BOOK, where the search proves
     a win in one at once): a deeper book must not answer them."""

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from ai import solver_kernel as kernel
-from ai.solver import ColumnScores, Solver, analyze_columns, max_score, solve, warm_up
+from ai.solver import NO_FLOOR, ColumnScores, Solver, analyze_columns, max_score, solve, warm_up
 from ai.solver_watchdog import Watchdog
 from game import GameError, get_game
 from game.connect4 import Connect4Position, Connect4Spec
@@ -327,13 +327,14 @@ def test_an_idle_column_thread_finishes_a_column_still_running(monkeypatch: pyte
     stalled: list[bool] = []
     first = threading.Lock()
 
-    def stall_the_first_column(self: Solver, board: object, child: Connect4Position, ctl: np.ndarray) -> int:
+    def stall_the_first_column(self: Solver, board: object, child: Connect4Position, ctl: np.ndarray,
+                               floor: int = NO_FLOOR) -> int:
         with first:  # both threads start a column at once: one stalls
             stall = not stalled and board in [worker[0] for worker in self._column_workers]
             if stall:
                 stalled.append(False)  # its owner waits until a helper has the answer
         if not stall:
-            return original(self, board, child, ctl)  # type: ignore[arg-type]
+            return original(self, board, child, ctl, floor)  # type: ignore[arg-type]
         for _ in range(20_000):
             if ctl[kernel.PEER_DONE]:
                 stalled[0] = True

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ai import solver_kernel as kernel
-from ai.solver import _Board
+from ai.solver_board import KernelBoard
 from game import get_game
 from game.connect4 import Connect4Spec
 
@@ -21,7 +21,7 @@ def _table() -> np.ndarray:
 
 def test_near_table_tells_apart_keys_that_share_a_slot() -> None:
     """Keys whose near hashes differ only in stored bits share a slot; a probe of one must not read the other."""
-    board = _Board(Connect4Spec(), None)
+    board = KernelBoard(Connect4Spec(), None)
     shift = board.near_shift
     assert shift >= 0  # 7x6 keys (49 bits) use the near table
     bits = shift + kernel.NEAR_BITS
@@ -49,7 +49,7 @@ def test_near_table_tells_apart_keys_that_share_a_slot() -> None:
 def test_stores_merge_bounds_of_the_same_position() -> None:
     tt = _table()
     key = np.uint64(0x1234_5678_9AB)
-    for shift in (-1, _Board(Connect4Spec(), None).near_shift):
+    for shift in (-1, KernelBoard(Connect4Spec(), None).near_shift):
         kernel.tt_store(tt, TT_BITS, key, shift, -2, 7, -1)
         kernel.tt_store(tt, TT_BITS, key, shift, 0, 9, 3)
         data = np.uint64(kernel.tt_probe(tt, TT_BITS, key, shift))
@@ -61,5 +61,5 @@ def test_boards_with_long_keys_keep_to_the_main_table(size: str) -> None:
     """Keys of more than NEAR_BITS + STORED_BITS bits cannot be told apart in the near table."""
     spec = get_game(f"connect4:{size}")
     assert isinstance(spec, Connect4Spec)
-    assert _Board(spec, None).near_shift == -1
+    assert KernelBoard(spec, None).near_shift == -1
     assert kernel.near_shift_of(-1, 3) == -1

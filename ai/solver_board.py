@@ -1,0 +1,37 @@
+"""The solver's view of one board size: geometry words and search stacks, in the types the kernel expects."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ai import solver_kernel as kernel
+from ai.opening_book import Book
+from game.connect4 import Connect4Spec
+
+
+class KernelBoard:
+    """Geometry words of one board size, in the types the kernel expects."""
+
+    def __init__(self, spec: Connect4Spec, book: Book | None, order: tuple[int, ...] | None = None) -> None:
+        w, h = spec.width, spec.height
+        standard = (w, h) == (7, 6)
+        self.book = book if standard and book is not None and len(book) else None
+        if self.book is not None:
+            self.book_keys, self.book_vals, self.book_ply = self.book.kernel_arrays
+        else:
+            self.book_keys, self.book_vals, self.book_ply = np.zeros(1, np.uint64), np.zeros(1, np.int8), -1
+        self.spec = spec
+        self.w = w
+        self.h = h
+        self.bottom = np.uint64(spec.bottom_row)
+        self.board = np.uint64(spec.board_bits)
+        self.colmask = np.array([((1 << h) - 1) << (c * (h + 1)) for c in range(w)], dtype=np.uint64)
+        centre = [w // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(w)]
+        self.order = np.array(order if order is not None and len(order) == w else centre, dtype=np.int64)
+        key_bits = w * (h + 1)  # keys (current + mask) are below 2**key_bits; larger ones skip the near table
+        self.near_shift = key_bits - kernel.NEAR_BITS if key_bits - kernel.NEAR_BITS <= kernel.STORED_BITS else -1
+        depth = w * h + 2
+        self.stk_u = np.zeros((depth, kernel.STACK_WORD_COLS), dtype=np.uint64)
+        self.stk_i = np.zeros((depth, kernel.STACK_INT_COLS), dtype=np.int64)
+        self.moves = np.zeros((depth, 2 * w), dtype=np.int64)
+        self.keys = np.zeros(depth, dtype=np.uint64)
