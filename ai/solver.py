@@ -222,8 +222,9 @@ class Solver:
                 scores[col] = win_score(spec, position.ply)
                 continue
             child = position.play(col)
-            if child.mask == spec.board_bits:
-                scores[col] = 0
+            in_book = board.book.score(child) if board.book is not None else None
+            if child.mask == spec.board_bits or in_book is not None:
+                scores[col] = -in_book if in_book is not None else 0
             else:
                 to_search[col] = child
         budget = FIRST_PASS_NODES if time_ms is not None or max_nodes is not None else 0
@@ -256,9 +257,8 @@ class Solver:
         owners: dict[int, np.ndarray] = {}  # running column -> its owner's flags
         helpers: dict[int, list[np.ndarray]] = {}  # running column -> its helpers' flags
         helped: dict[int, int] = {}  # scores found by a helper first
-        big = spec.width * spec.height - PARALLEL_MIN_EMPTY  # helpers join big searches only, never a book lookup
-        worth_help = {c for c, child in to_search.items()
-                      if child.ply <= big and (book is None or book.score(child) is None)}
+        big = spec.width * spec.height - PARALLEL_MIN_EMPTY
+        worth_help = {c for c, child in to_search.items() if child.ply <= big}  # helpers join big searches only
 
         def own(board: KernelBoard, ctl: np.ndarray | None, col: int, pass_index: int) -> None:
             result = self._score(board, to_search[col], budget * 4**pass_index, ctl, floor)
