@@ -203,8 +203,9 @@ def test_a_book_score_bounds_the_column_searches_below_it(moves: str) -> None:
     """At a ply-8 position the book knows the score S but not the columns: each column's search starts from the
     bound S (a column scores at most S), and the scores stay those of separate searches without that bound."""
     position = SPEC.parse_position(moves)
-    known = opening_book.load().score(position)
-    assert known is not None and opening_book.load().column_scores(position) is None
+    book = opening_book.load()
+    known = book.score(position)
+    assert known is not None and book.column_scores(position) is None
     columns = Solver(threads=2).analyze_columns(position)
     assert columns.complete and columns.best_score == known
     separate = Solver()
