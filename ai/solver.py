@@ -202,7 +202,8 @@ class Solver:
         start = time.perf_counter()
         self._arm(max_nodes)
         with self._watchdog.armed(time_ms):
-            score = self._score(board, position)
+            floor = board.parent_floor(position.current, position.mask, position.ply)
+            score = self._score(board, position, floor=NO_FLOOR if floor is None else floor)
         nodes = int(self._ctl[kernel.NODES])
         return SolveResult(score, nodes, (time.perf_counter() - start) * 1000.0, score is not None)
 

@@ -30,6 +30,7 @@ from ai.opening_book import (
 )
 from ai.results import MoveStats, SearchResult
 from ai.solver import Solver
+from ai.solver_board import KernelBoard
 from game.connect4 import Connect4Spec
 from tests.positions import OFF_BOOK_SEARCH, WIN_IN_ONE_OFF_BOOK
 
@@ -215,6 +216,27 @@ def test_a_book_score_bounds_the_column_searches_below_it(moves: str) -> None:
             score = separate.solve(child).score
             assert score is not None and columns.scores[col] == -score, (moves, col)
 
+
+# one ply past the ply-8 book, each the best move of one of its parents: the parents' bound is the exact score
+TIGHT_PAST_THE_BOOK = {"211156616": -5, "213332363": -7, "232254553": -12}
+
+
+@pytest.mark.timeout(60)
+def test_a_position_past_the_book_is_bounded_by_its_parents_scores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parent worth S to its mover leaves each child at least -S: the solver starts a solve one ply past the book
+    from the best such bound (here tight), and still finds the score a solver without the book finds."""
+    solver, alone = Solver(), Solver(use_book=False)
+    for moves, expected in TIGHT_PAST_THE_BOOK.items():
+        position = SPEC.parse_position(moves)
+        board = KernelBoard(SPEC, opening_book.load())
+        assert board.book is not None and board.book.score(position) is None
+        assert board.parent_floor(position.current, position.mask, position.ply) == expected, moves
+        assert solver.solve(position).score == alone.solve(position).score == expected, moves
+    beyond = SPEC.parse_position("21135666121")  # two plies past the deepest entries
+    assert board.parent_floor(beyond.current, beyond.mask, beyond.ply) is None
+    # the solve starts from the bound: one above the score makes it wrong
+    monkeypatch.setattr(KernelBoard, "parent_floor", lambda self, current, mask, ply: -4)
+    assert Solver().solve(SPEC.parse_position("211156616")).score != -5
 
 def test_the_tests_off_book_position_is_off_the_shipped_book() -> None:
     """The engine tests that need a real search use OFF_BOOK_SEARCH (and WIN_IN_ONE_OFF_BOOK, where the search proves

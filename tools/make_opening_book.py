@@ -277,7 +277,9 @@ def build(client: Any, args: argparse.Namespace) -> Book:
         derived = derive(level, store) if client is not None else 0
         if client is not None:
             print(f"every position, ply {ply}: {len(level)} positions, {derived} scored from children", flush=True)
-        exact_leaves = to_bytes(write_book(out, keys, store, weak)) if keys else None
+        # with the ply above known (e.g. a seeded store), each solve starts from its parents' bound
+        leaf_keys = keys | {k for k in (every_position(ply - 1) if client is not None else {}) if k in store.scores}
+        exact_leaves = to_bytes(write_book(out, leaf_keys, store, weak)) if leaf_keys else None
         run_tasks(client, level, store, args.tt_bits, exact_leaves, f"every position, ply {ply}")
         keys |= set(level)
     book = write_book(out, keys, store, weak)
