@@ -23,6 +23,7 @@ it is the same file whatever the number of workers.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sqlite3
 import sys
 import time
@@ -49,6 +50,7 @@ from game.connect4 import Connect4Position, Connect4Spec  # noqa: E402
 
 SKELETON_PLY = 3  # plies 0..2 follow the weak entries' moves; from ply 3 on, the exact scores' best moves
 DERIVED = -2  # the store's node count of a score taken from the children's (no search; -1: seeded)
+IN_FLIGHT = 1000  # tasks submitted ahead of the results
 FIRST, SECOND = 1, 2  # tree tags: which side plays perfectly
 Level = dict[int, tuple[Connect4Position, int]]  # canonical key -> (position, tree tags)
 
@@ -220,10 +222,17 @@ def run_tasks(client: Any, positions: dict[int, Connect4Position], store: Store,
     print(f"{label}: {len(todo)} positions to solve ({len(positions) - len(todo)} already known)", flush=True)
     started = time.perf_counter()
     book_ref = None if book_data is None else client.scatter(book_data, broadcast=True, hash=False)  # sent once
-    futures = [client.submit(solve_task, text, tt_bits, book_ref, pure=False) for text in todo]
-    for done, future in enumerate(as_completed(futures), 1):
+    # a bounded window of tasks in flight: submitting a whole level (260,000 at ply 9) at once kept the client
+    # busy past the scheduler's heartbeat, and it dropped the connection
+    waiting = iter(todo)
+    pending = as_completed([client.submit(solve_task, text, tt_bits, book_ref, pure=False)
+                            for text in itertools.islice(waiting, IN_FLIGHT)])
+    for done, future in enumerate(pending, 1):
         text, score, nodes, cpu_s = future.result()
         store.add(text, score, nodes, cpu_s)
+        following = next(waiting, None)
+        if following is not None:
+            pending.add(client.submit(solve_task, following, tt_bits, book_ref, pure=False))
         if done % 25 == 0 or done == len(todo):
             rate = done / (time.perf_counter() - started)
             print(f"  {done}/{len(todo)} solved, {rate:.2f} positions/s", flush=True)
