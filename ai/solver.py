@@ -33,7 +33,7 @@ from game.errors import GameError
 DEFAULT_TT_BITS = 20  # 1M entries of 8 bytes = 8 MiB (larger tables barely save nodes, and cost cache misses)
 FIRST_PASS_NODES = 20_000  # analyze_columns under a limit: node budget per column of the first pass
 PARALLEL_MIN_EMPTY = 22  # helper threads join only searches with at least this many empty cells (big ones)
-NO_FLOOR = -1000  # solve_position's floor when no lower bound is known
+NO_FLOOR = kernel.NO_FLOOR
 HELPER_ORDERS = ((3, 4, 2, 5, 1, 6, 0), (4, 3, 2, 5, 1, 6, 0), (2, 3, 4, 1, 5, 0, 6))  # tie-breaks of helpers
 
 
@@ -203,7 +203,7 @@ class Solver:
         self._arm(max_nodes)
         with self._watchdog.armed(time_ms):
             floor = board.parent_floor(position.current, position.mask, position.ply)
-            score = self._score(board, position, floor=NO_FLOOR if floor is None else floor)
+            score = self._score(board, position, floor=floor)
         nodes = int(self._ctl[kernel.NODES])
         return SolveResult(score, nodes, (time.perf_counter() - start) * 1000.0, score is not None)
 
@@ -230,21 +230,21 @@ class Solver:
                 to_search[col] = child
         budget = FIRST_PASS_NODES if time_ms is not None or max_nodes is not None else 0
         workers = 1 if max_nodes is not None else max(1, min(threads, len(to_search)))
-        known = board.book.score(position) if board.book is not None else None  # no column scores more
+        floors = {col: board.parent_floor(child.current, child.mask, child.ply) for col, child in to_search.items()}
         with self._watchdog.armed(time_ms):
-            self._search_columns(to_search, scores, budget, workers, NO_FLOOR if known is None else -known)
+            self._search_columns(to_search, scores, budget, workers, floors)
         nodes = sum(int(ctl[kernel.NODES]) for ctl in self._ctls)
         return ColumnScores(tuple(scores), not to_search, nodes, (time.perf_counter() - start) * 1000.0)
 
     def _search_columns(self, to_search: dict[int, Connect4Position], scores: list[int | None], budget: int,
-                        workers: int, floor: int) -> None:
+                        workers: int, floors: dict[int, int]) -> None:
         """Score the columns of ``to_search`` (removing the ones scored) on ``workers`` threads over the shared
         table. Each thread takes the next column in pass order: the lowest pass first (node budget
         ``budget * 4**pass``; one unlimited pass when ``budget`` is 0), then the original order, so the easy columns
         are known first. A thread that finds no column left helps a running one (lazy SMP: the same search with
         other tie-breaks, the first answer wins), so no thread idles while one big column ends the analysis. One
-        thread alone keeps the lazy-SMP helpers for its big searches. ``floor``: a lower bound on every child's
-        score (minus the position's score, when the book knows it: a column's score is at most that)."""
+        thread alone keeps the lazy-SMP helpers for its big searches. ``floors``: a lower bound on each column's
+        child's score (from the book's scores of its parents, this position among them)."""
         assert self._board is not None
         spec, book = self._board.spec, self._board.book
         while len(self._column_workers) < workers:
@@ -262,7 +262,7 @@ class Solver:
         worth_help = {c for c, child in to_search.items() if child.ply <= big}  # helpers join big searches only
 
         def own(board: KernelBoard, ctl: np.ndarray | None, col: int, pass_index: int) -> None:
-            result = self._score(board, to_search[col], budget * 4**pass_index, ctl, floor)
+            result = self._score(board, to_search[col], budget * 4**pass_index, ctl, floors[col])
             with lock:
                 del owners[col]
                 for helper_ctl in helpers.pop(col):
@@ -274,7 +274,7 @@ class Solver:
                     heapq.heappush(queue, (pass_index + 1, rank_of[col], col))
 
         def help_column(board: KernelBoard, ctl: np.ndarray, col: int) -> None:
-            result = self._kernel_solve(board, to_search[col], ctl, floor)
+            result = self._kernel_solve(board, to_search[col], ctl, floors[col])
             with lock:
                 if result != kernel.UNKNOWN and col in owners:
                     helped[col] = result

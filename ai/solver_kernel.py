@@ -76,6 +76,7 @@ _RETURN = 2
 THREAT_ORDER_EMPTY = 12  # with fewer empty cells, moves go centre first: threat counts cost more than they save
 ETC_EMPTY = 14  # enhanced transposition cutoffs at nodes with more empty cells than this
 UNKNOWN = -10_000  # returned by solve_position when a limit stopped it (and by book_score for a miss)
+NO_FLOOR = -1000  # solve_position's floor when no lower bound is known
 
 
 @jit

@@ -29,7 +29,7 @@ from ai.opening_book import (
     to_bytes,
 )
 from ai.results import MoveStats, SearchResult
-from ai.solver import Solver
+from ai.solver import NO_FLOOR, Solver
 from ai.solver_board import KernelBoard
 from game.connect4 import Connect4Spec
 from tests.positions import OFF_BOOK_SEARCH, WIN_IN_ONE_OFF_BOOK
@@ -199,22 +199,25 @@ def test_shipped_book_answers_every_column_of_every_position_before_its_full_dep
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("moves", ["17257434", "74444312", "26244741"])
-def test_a_book_score_bounds_the_column_searches_below_it(moves: str) -> None:
-    """At a ply-8 position the book knows the score S but not the columns: each column's search starts from the
-    bound S (a column scores at most S), and the scores stay those of separate searches without that bound."""
+@pytest.mark.parametrize("moves", ["75613747", "74444312", "26244741"])
+def test_the_book_bounds_the_column_searches_below_it(moves: str) -> None:
+    """At a ply-8 position the book knows the score S but not the columns: a column scores at most S, and at most
+    what the book's score of any other parent of the child allows, so each column's search starts from the best
+    such bound. The scores stay those of separate searches without the book."""
     position = SPEC.parse_position(moves)
     book = opening_book.load()
     known = book.score(position)
     assert known is not None and book.column_scores(position) is None
+    board = KernelBoard(SPEC, book)
+    bounds = {col: board.parent_floor(child.current, child.mask, child.ply)
+              for col, child in ((c, position.play(c)) for c in position.legal_moves()) if not child.outcome.is_over}
+    assert min(bounds.values()) >= -known and max(bounds.values()) > -known  # another parent bounds one tighter
     columns = Solver(threads=2).analyze_columns(position)
     assert columns.complete and columns.best_score == known
-    separate = Solver()
-    for col in position.legal_moves():
-        child = position.play(col)
-        if not child.outcome.is_over:
-            score = separate.solve(child).score
-            assert score is not None and columns.scores[col] == -score, (moves, col)
+    separate = Solver(use_book=False)
+    for col in bounds:
+        score = separate.solve(position.play(col)).score
+        assert score is not None and columns.scores[col] == -score, (moves, col)
 
 
 # one ply past the ply-8 book, each the best move of one of its parents: the parents' bound is the exact score
@@ -226,17 +229,22 @@ def test_a_position_past_the_book_is_bounded_by_its_parents_scores(monkeypatch: 
     """A parent worth S to its mover leaves each child at least -S: the solver starts a solve one ply past the book
     from the best such bound (here tight), and still finds the score a solver without the book finds."""
     solver, alone = Solver(), Solver(use_book=False)
+    board = KernelBoard(SPEC, opening_book.load())
+    assert board.book is not None
     for moves, expected in TIGHT_PAST_THE_BOOK.items():
         position = SPEC.parse_position(moves)
-        board = KernelBoard(SPEC, opening_book.load())
-        assert board.book is not None and board.book.score(position) is None
+        assert board.book.score(position) is None
         assert board.parent_floor(position.current, position.mask, position.ply) == expected, moves
         assert solver.solve(position).score == alone.solve(position).score == expected, moves
     beyond = SPEC.parse_position("21135666121")  # two plies past the deepest entries
-    assert board.parent_floor(beyond.current, beyond.mask, beyond.ply) is None
-    # the solve starts from the bound: one above the score makes it wrong
+    assert board.parent_floor(beyond.current, beyond.mask, beyond.ply) == NO_FLOOR
+    # the solve, and a column's search in an analysis, start from the bound: one above the score makes them wrong
+    parent = SPEC.parse_position("21115661")
+    assert Solver().analyze_columns(parent).scores[5] == 5
     monkeypatch.setattr(KernelBoard, "parent_floor", lambda self, current, mask, ply: -4)
     assert Solver().solve(SPEC.parse_position("211156616")).score != -5
+    assert Solver().analyze_columns(parent).scores[5] != 5
+
 
 def test_the_tests_off_book_position_is_off_the_shipped_book() -> None:
     """The engine tests that need a real search use OFF_BOOK_SEARCH (and WIN_IN_ONE_OFF_BOOK, where the search proves
