@@ -389,19 +389,25 @@ def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_b
 
     Narrows [lo, hi] with null-window searches, probing near 0 first (most positions are
     close to a draw and small windows cut more). ``floor``: a proven lower bound on the score
-    (e.g. minus the parent's exact score), or anything below the lowest score.
+    (e.g. minus the parent's exact score), or anything below the lowest score; a given floor is
+    probed first (often the score: a parent's best move scores it), 1.10-1.17x less CPU for all
+    columns of random ply-8 positions than probing from 0.
     """
     cells = w * h
     if can_win_now(cur, mask, h, bottom, board):
         return (cells + 1 - ply) // 2
     lo = max(-((cells - ply) // 2), floor)
     hi = (cells + 1 - ply) // 2
+    at_floor = floor > -((cells - ply) // 2)
     while lo < hi:
         med = lo + (hi - lo) // 2
         if med <= 0 and lo // 2 < med:
             med = lo // 2
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
+        if at_floor:  # is the score above the floor?
+            med = lo
+            at_floor = False
         r = negamax(cur, mask, ply, med, med + 1, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, stk_u,
                     stk_i, moves, keys, ctl, book_keys, book_vals, book_ply)
         if ctl[ABORTED] != 0:
