@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     rnd = random.Random(args.seed)
     all_within = 0
     total = 0
+    slow: list[str] = []  # the positions over 1 s, with their time
     for ply in parse_plies(args.plies):
         times: list[float] = []
         from_book = unsolved = 0
@@ -78,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
             solver.clear()
             result = solver.analyze_columns(position, time_ms=args.cap_ms)
             times.append(result.elapsed_ms if result.complete else float("inf"))
+            if times[-1] > 1000.0:
+                slow.append(f"{position.to_text()} ({times[-1] / 1000:.2f} s)" if result.complete
+                            else f"{position.to_text()} (over the cap)")
             unsolved += not result.complete
             from_book += result.complete and result.nodes == 0
         done = [t for t in times if t != float("inf")]
@@ -89,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{ply:>3} {len(times):>3} {statistics.median(times):10.1f} {mean} {worst:>10} {within:>6} "
               f"{from_book:>5} {unsolved:>8}", flush=True)
     print(f"all columns within 1 s: {all_within}/{total}")
+    if slow:
+        print(f"over 1 s: {', '.join(slow)}")
     return 0
 
 
