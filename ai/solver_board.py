@@ -37,8 +37,8 @@ class KernelBoard:
         self.keys = np.zeros(depth, dtype=np.uint64)
 
     def parent_floor(self, current: int, mask: int, ply: int) -> int:
-        """The lowest score the book's entries allow a position (``current``: the side to move's stones), or
-        ``kernel.NO_FLOOR``.
+        """A lower bound on a position's score from the book's scores of its parents (``current``: the side to
+        move's stones), or ``kernel.NO_FLOOR`` when the book scores none of them.
 
         A parent (the position before the opponent's last stone) worth S to its mover has no child worth more than
         S to that mover, so the position is worth at least -S to its own; the best bound over its parents (up to
