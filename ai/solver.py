@@ -175,7 +175,8 @@ class Solver:
             score = win_score(spec, position.ply)
             return score, score
         cells = board.w * board.h
-        lo, hi = -((cells - position.ply) // 2), (cells + 1 - position.ply) // 2
+        lo = max(-((cells - position.ply) // 2), board.parent_floor(position.current, position.mask, position.ply))
+        hi = (cells + 1 - position.ply) // 2
         while lo < hi and lo < beta and hi > alpha:
             med = lo + (hi - lo) // 2  # as in solve_position: probe near 0 first, then inside the window
             if med <= 0 and lo // 2 < med:

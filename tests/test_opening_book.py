@@ -226,8 +226,9 @@ TIGHT_PAST_THE_BOOK = {"211156616": -5, "213332363": -7, "232254553": -12}
 
 @pytest.mark.timeout(60)
 def test_a_position_past_the_book_is_bounded_by_its_parents_scores(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A parent worth S to its mover leaves each child at least -S: the solver starts a solve one ply past the book
-    from the best such bound (here tight), and still finds the score a solver without the book finds."""
+    """A parent worth S to its mover leaves each child at least -S: the solver starts a solve (and the bounds of the
+    exact play) one ply past the book from the best such bound (here tight), and still finds the score a solver
+    without the book finds."""
     solver, alone = Solver(), Solver(use_book=False)
     board = KernelBoard(SPEC, opening_book.load())
     assert board.book is not None
@@ -236,6 +237,7 @@ def test_a_position_past_the_book_is_bounded_by_its_parents_scores(monkeypatch: 
         assert board.book.score(position) is None
         assert board.parent_floor(position.current, position.mask, position.ply) == expected, moves
         assert solver.solve(position).score == alone.solve(position).score == expected, moves
+        assert Solver().bounds(position, -99, 99) == (expected, expected), moves
     beyond = SPEC.parse_position("21135666121")  # two plies past the deepest entries
     assert board.parent_floor(beyond.current, beyond.mask, beyond.ply) == NO_FLOOR
     # the solve, and a column's search in an analysis, start from the bound: one above the score makes them wrong
@@ -243,6 +245,7 @@ def test_a_position_past_the_book_is_bounded_by_its_parents_scores(monkeypatch: 
     assert Solver().analyze_columns(parent).scores[5] == 5
     monkeypatch.setattr(KernelBoard, "parent_floor", lambda self, current, mask, ply: -4)
     assert Solver().solve(SPEC.parse_position("211156616")).score != -5
+    assert Solver().bounds(SPEC.parse_position("211156616"), -99, 99) != (-5, -5)
     assert Solver().analyze_columns(parent).scores[5] != 5
 
 
