@@ -322,8 +322,8 @@ class Solver:
                 self._tt.fill(0)  # keys of another board size mean other positions
             book = (self._book if self._book is not None else load()) if self._use_book else None
             self._board = KernelBoard(position.spec, book)
-            self._helpers = [(KernelBoard(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)]),
-                              np.zeros(kernel.CTL_SIZE, dtype=np.int64)) for i in range(self.threads - 1)]
+            self._helpers = [(KernelBoard(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)]), _new_ctl())
+                             for i in range(self.threads - 1)]
             self._column_workers.clear()  # made again for this board size when needed
             del self._ctls[1:]
         return self._board

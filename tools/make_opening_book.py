@@ -288,16 +288,18 @@ def build(client: Any, args: argparse.Namespace) -> Book:
             book_data = to_bytes(write_book(out, keys, store, weak))
             run_tasks(client, top, store, args.tt_bits, book_data, f"top ply {ply}")
             keys |= set(top)
+    level = every_position(args.full) if args.full > 0 else {}
     for ply in range(args.full, 0, -1):  # every position, deepest ply first: the deeper ones score the others
-        level = every_position(ply)
+        above = every_position(ply - 1)  # the next level, and its known scores the leaves of this one's solves
         derived = derive(level, store) if client is not None else 0
         if client is not None:
             print(f"every position, ply {ply}: {len(level)} positions, {derived} scored from children", flush=True)
         # with the ply above known (e.g. a seeded store), each solve starts from its parents' bound
-        leaf_keys = keys | {k for k in (every_position(ply - 1) if client is not None else {}) if k in store.scores}
+        leaf_keys = keys | {k for k in (above if client is not None else {}) if k in store.scores}
         exact_leaves = to_bytes(write_book(out, leaf_keys, store, weak)) if leaf_keys else None
         run_tasks(client, level, store, args.tt_bits, exact_leaves, f"every position, ply {ply}")
         keys |= set(level)
+        level = above
     book = write_book(out, keys, store, weak)
     count, cpu_s = store.cost(keys)
     print(f"book: {len(book)} positions (to ply {book.max_ply}), {out.stat().st_size} bytes, "
