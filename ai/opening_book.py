@@ -25,7 +25,7 @@ from functools import cache, cached_property
 import numpy as np
 
 from game.base import Position
-from game.connect4 import Connect4Position, Connect4Spec
+from game.connect4 import Connect4Position
 
 BOOK_FILE = "opening_book.npz"
 CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
@@ -207,26 +207,39 @@ def lookup(position: Position) -> BookEntry | None:
     return load().entry(position)
 
 
-def book_positions(book: Book, free_plies: int = 3) -> dict[int, Connect4Position]:
-    """Positions (canonical key -> one way to reach it) of the book's entries, found by walking down from
-    the start through every position up to ``free_plies`` and through book positions below."""
-    from game import get_game
+def has_four(stones: int) -> bool:
+    """Whether a 7x6 bitboard of one player's stones (7 bits a column) holds four in a row."""
+    for step in (1, HEIGHT + 1, HEIGHT, HEIGHT + 2):  # vertical, horizontal, the two diagonals
+        pairs = stones & (stones >> step)
+        if pairs & (pairs >> (2 * step)):
+            return True
+    return False
 
-    spec = get_game("connect4")
-    assert isinstance(spec, Connect4Spec)
-    found: dict[int, Connect4Position] = {}
-    level = {0: spec.start()}
+
+def book_lines(book: Book, free_plies: int = 3) -> dict[int, str]:
+    """Each entry's canonical key -> one move sequence (1-based columns) that reaches it, found by walking down
+    from the start through every position up to ``free_plies`` and through book positions below (on bitboards:
+    the ply-9 book has 400,000 entries)."""
+    entries = {int(k) for k in book.keys}
+    found: dict[int, str] = {}
+    level = {0: (0, 0, "")}  # canonical key -> (stones of the side to move, all stones, moves)
     while level:
-        following: dict[int, Connect4Position] = {}
+        following: dict[int, tuple[int, int, str]] = {}
         for key in sorted(level):
-            position = level[key]
-            if book.score(position) is not None:
-                found.setdefault(key, position)
-            elif position.ply > free_plies:
+            current, mask, moves = level[key]
+            if key in entries:
+                found.setdefault(key, moves)
+            elif len(moves) > free_plies:
                 continue
-            for col in position.legal_moves():
-                child = position.play(col)
-                if not child.outcome.is_over and child.ply <= book.max_ply:
-                    following.setdefault(canonical_key(position_key(child)), child)
+            if len(moves) >= book.max_ply:
+                continue
+            for col in range(WIDTH):
+                if mask >> (col * (HEIGHT + 1) + HEIGHT - 1) & 1:
+                    continue
+                after = mask | (mask + (1 << (col * (HEIGHT + 1))))
+                mover = current | (after ^ mask)
+                if not has_four(mover):
+                    following.setdefault(canonical_key((mover ^ after) + after),
+                                         (mover ^ after, after, moves + str(col + 1)))
         level = following
     return found

@@ -21,6 +21,7 @@ from ai.opening_book import (
     BookEntry,
     canonical_key,
     from_bytes,
+    has_four,
     lookup,
     mirror_key,
     mirror_keys,
@@ -136,27 +137,21 @@ def test_shipped_book_is_loaded_consistent_and_covers_the_first_plies() -> None:
     both, values, depth = book.kernel_arrays
     assert len(both) >= len(book) and depth == book.max_ply
     # every entry is found by walking down from the start; an entry's score is its best column's
-    found = opening_book.book_positions(book)
+    found = opening_book.book_lines(book)
     assert set(found) == {int(k) for k in book.keys}
     checked = 0
     for key in sorted(found)[:: max(1, len(found) // 300)]:
-        columns = book.column_scores(found[key])
+        position = SPEC.parse_position(found[key])
+        assert canonical_key(position_key(position)) == key, found[key]
+        columns = book.column_scores(position)
         if columns is not None:
-            assert book.score(found[key]) == max(s for s in columns if s is not None), found[key].to_text()
+            assert book.score(position) == max(s for s in columns if s is not None), found[key]
             checked += 1
     assert checked >= (1 if book.max_ply >= 5 else 0)
 
 
 FULL_PLIES = 8  # the shipped book has every position of plies 1..8 (README, docs/opening-book.md)
 POSITIONS_AT_PLY = (1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275)  # OEIS A212693: distinct 7x6 positions
-
-
-def _has_four(stones: int) -> bool:
-    for step in (1, 7, 6, 8):  # vertical, horizontal, the two diagonals (7 bits per column)
-        pairs = stones & (stones >> step)
-        if pairs & (pairs >> (2 * step)):
-            return True
-    return False
 
 
 @pytest.mark.timeout(60)
@@ -179,7 +174,7 @@ def test_shipped_book_answers_every_column_of_every_position_before_its_full_dep
                 after = mask | (mask + (1 << (col * 7)))
                 mover = current | (after ^ mask)
                 key = (mover ^ after) + after
-                if _has_four(mover):
+                if has_four(mover):
                     won.add(canonical_key(key))
                     continue
                 assert key in keys, moves + str(col + 1)

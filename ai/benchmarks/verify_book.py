@@ -14,8 +14,9 @@ import random
 import sys
 import time
 
-from ai.opening_book import book_positions, load
+from ai.opening_book import book_lines, load
 from ai.solver import Solver
+from game.connect4 import Connect4Spec
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,17 +28,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ply", type=int, default=None, help="sample only the entries of this ply")
     args = parser.parse_args(argv)
     book = load()
-    positions = book_positions(book)
-    print(f"book: {len(book)} entries to ply {book.max_ply}, {len(positions)} found by walking from the start")
-    keys = sorted(positions)
-    pool = [k for k in keys if args.ply is None or positions[k].ply == args.ply]
+    lines = book_lines(book)
+    print(f"book: {len(book)} entries to ply {book.max_ply}, {len(lines)} found by walking from the start")
+    keys = sorted(lines)
+    pool = [k for k in keys if args.ply is None or len(lines[k]) == args.ply]
     sample = sorted(random.Random(args.seed).sample(pool, min(args.sample, len(pool))),
-                    key=lambda k: (-positions[k].ply, positions[k].to_text()))  # deep first: warms the table
+                    key=lambda k: (-len(lines[k]), lines[k]))  # deep first: warms the table
     solver = Solver(tt_bits=args.tt_bits, use_book=False)
     agree = wrong = unknown = 0
     started_all = time.perf_counter()
+    spec = Connect4Spec()
     for key in sample:
-        position = positions[key]
+        position = spec.parse_position(lines[key])
         started = time.perf_counter()
         result = solver.solve(position, time_ms=args.max_seconds * 1000)
         expected = book.score(position)
