@@ -132,7 +132,7 @@ def test_one_and_two_workers_write_the_same_file(tmp_path: Path) -> None:
 
 
 # the arguments the shipped book was built with
-SHIPPED_BUILD = ["--first-depth", "9", "--second-depth", "7", "--top", "--full", "8"]
+SHIPPED_BUILD = ["--first-depth", "9", "--second-depth", "7", "--top", "--full", "9"]
 
 
 @pytest.mark.timeout(120)

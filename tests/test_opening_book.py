@@ -150,8 +150,8 @@ def test_shipped_book_is_loaded_consistent_and_covers_the_first_plies() -> None:
     assert checked >= (1 if book.max_ply >= 5 else 0)
 
 
-FULL_PLIES = 8  # the shipped book has every position of plies 1..8 (README, docs/opening-book.md)
-POSITIONS_AT_PLY = (1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275)  # OEIS A212693: distinct 7x6 positions
+FULL_PLIES = 9  # the shipped book has every position of plies 1..9 (README, docs/opening-book.md)
+POSITIONS_AT_PLY = (1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275, 558186)  # OEIS A212693: distinct 7x6 positions
 
 
 @pytest.mark.timeout(60)
@@ -194,9 +194,9 @@ def test_shipped_book_answers_every_column_of_every_position_before_its_full_dep
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("moves", ["75613747", "74444312", "26244741"])
+@pytest.mark.parametrize("moves", ["111344343", "212112332", "122244662"])
 def test_the_book_bounds_the_column_searches_below_it(moves: str) -> None:
-    """At a ply-8 position the book knows the score S but not the columns: a column scores at most S, and at most
+    """At a ply-9 position the book knows the score S but not the columns: a column scores at most S, and at most
     what the book's score of any other parent of the child allows, so each column's search starts from the best
     such bound. The scores stay those of separate searches without the book."""
     position = SPEC.parse_position(moves)
@@ -215,8 +215,8 @@ def test_the_book_bounds_the_column_searches_below_it(moves: str) -> None:
         assert score is not None and columns.scores[col] == -score, (moves, col)
 
 
-# one ply past the ply-8 book, each the best move of one of its parents: the parents' bound is the exact score
-TIGHT_PAST_THE_BOOK = {"211156616": -5, "213332363": -7, "232254553": -12}
+# one ply past the ply-9 book, each the best move of one of its parents: the parents' bound is the exact score
+TIGHT_PAST_THE_BOOK = {"1113356676": -4, "2161116645": 3, "1344163664": -5}
 
 
 @pytest.mark.timeout(60)
@@ -236,12 +236,13 @@ def test_a_position_past_the_book_is_bounded_by_its_parents_scores(monkeypatch: 
     beyond = SPEC.parse_position("21135666121")  # two plies past the deepest entries
     assert board.parent_floor(beyond.current, beyond.mask, beyond.ply) == NO_FLOOR
     # the solve, and a column's search in an analysis, start from the bound: one above the score makes them wrong
-    parent = SPEC.parse_position("21115661")
-    assert Solver().analyze_columns(parent).scores[5] == 5
-    monkeypatch.setattr(KernelBoard, "parent_floor", lambda self, current, mask, ply: -4)
-    assert Solver().solve(SPEC.parse_position("211156616")).score != -5
-    assert Solver().bounds(SPEC.parse_position("211156616"), -99, 99) != (-5, -5)
-    assert Solver().analyze_columns(parent).scores[5] != 5
+    moves, expected = next(iter(TIGHT_PAST_THE_BOOK.items()))
+    parent, col = SPEC.parse_position(moves[:-1]), int(moves[-1]) - 1
+    assert Solver().analyze_columns(parent).scores[col] == -expected
+    monkeypatch.setattr(KernelBoard, "parent_floor", lambda self, current, mask, ply: expected + 1)
+    assert Solver().solve(SPEC.parse_position(moves)).score != expected
+    assert Solver().bounds(SPEC.parse_position(moves), -99, 99) != (expected, expected)
+    assert Solver().analyze_columns(parent).scores[col] != -expected
 
 
 def test_the_tests_off_book_position_is_off_the_shipped_book() -> None:
