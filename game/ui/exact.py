@@ -21,7 +21,9 @@ from typing import Any
 from game import GameSpec
 from game.ui.heat import HeatData, engine_children, exact_score
 
-EXACT_BUDGETS_MS = (500, 1500)  # the solver's first look at a position, and one longer retry if it ran out
+# the solver's first look at a position, then longer ones while it runs out: the engine's solver keeps its table,
+# so each look goes on from the last (past the ply-9 book a few positions need 3-5 s on two cores)
+EXACT_BUDGETS_MS = (500, 1500, 5000)
 EXACT_MS = EXACT_BUDGETS_MS[0]
 CACHE_SIZE = 256
 
