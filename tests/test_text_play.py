@@ -130,9 +130,9 @@ def test_leave_a_network_game_and_come_back_with_the_token(tmp_path: Path) -> No
         seen: list[str] = []
         threading.Thread(target=_auto_opponent, args=(opponent, seat, seen), daemon=True).start()
         first = _play(tmp_path, ["4"], "--connect", f"127.0.0.1:{port}", "--room", "back", timeout=30)
-        token = re.search(r"--token (\S+)", first.stdout)
+        token = re.search(r"(--token=\S+)", first.stdout)
         assert first.returncode == 0 and token, first.stdout
-        again = _play(tmp_path, ["5"], "--connect", f"127.0.0.1:{port}", "--token", token[1], timeout=30)
+        again = _play(tmp_path, ["5"], "--connect", f"127.0.0.1:{port}", token[1], timeout=30)
         assert again.returncode == 0 and "joined connect4, room back" in again.stdout
         mine = seen[-1][(2 - seat)::2]  # the terminal's moves: seat 1 plays the even plies
         assert mine[:2] == "45", seen
@@ -167,3 +167,19 @@ def test_watch_a_room_with_a_clock(tmp_path: Path) -> None:
             client.close()
         server.kill()
         server.wait(5)
+
+
+def test_the_printed_rejoin_arguments_give_back_a_token_that_starts_with_a_dash() -> None:
+    """Seat tokens are URL-safe base64, so one in 64 starts with "-": ``--token -x`` would read as a missing value
+    (the network test above failed once that way), ``--token=-x`` does not."""
+    import argparse
+    import shlex
+
+    from game.text.net_play import rejoin_arguments
+    from game.text.play import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    for token in ("-Ab_c9", "_x-", "plain"):
+        args = parser.parse_args(shlex.split(rejoin_arguments("127.0.0.1:8765", token)))
+        assert (args.connect, args.token) == ("127.0.0.1:8765", token)

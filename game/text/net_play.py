@@ -133,6 +133,11 @@ def _clock(ms: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def rejoin_arguments(connect: str, token: str) -> str:
+    """The ``play`` arguments that take the seat back: ``--token=T``, since a token may start with "-"."""
+    return f"--connect {connect} --token={token}"
+
+
 def play_network(console: Console, args: argparse.Namespace, interactive: bool) -> int:
     try:
         address = parse_address(args.connect)
@@ -149,8 +154,11 @@ def play_network(console: Console, args: argparse.Namespace, interactive: bool) 
     try:
         return game.play(sock)
     except (EOFError, KeyboardInterrupt):
-        console.print(f"\nleft the game; your seat is kept for a while: rejoin with --connect {args.connect} "
-                      f"--token {game.token}", markup=False)
+        if game.token is None:  # left before the server gave a seat
+            console.print("\nleft the game", markup=False)
+        else:
+            console.print(f"\nleft the game; your seat is kept for a while: rejoin with "
+                          f"{rejoin_arguments(args.connect, game.token)}", markup=False)
         return 0
     except (OSError, ValueError) as exc:
         console.print(f"connection lost: {exc}", style="red", markup=False)
