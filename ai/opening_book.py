@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib.resources
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -216,6 +216,17 @@ def has_four(stones: int) -> bool:
     return False
 
 
+def bitboard_children(current: int, mask: int) -> Iterator[tuple[int, int, int, int]]:
+    """Each legal column of a 7x6 bitboard position (``current``: the stones of the side to move, ``mask``: all
+    stones) as ``(column, the mover's stones after it, the child's current, the child's mask)``."""
+    for col in range(WIDTH):
+        if mask >> (col * (HEIGHT + 1) + HEIGHT - 1) & 1:
+            continue
+        after = mask | (mask + (1 << (col * (HEIGHT + 1))))
+        mover = current | (after ^ mask)
+        yield col, mover, mover ^ after, after
+
+
 def book_lines(book: Book, free_plies: int = 3) -> dict[int, str]:
     """Each entry's canonical key -> one move sequence (1-based columns) that reaches it, found by walking down
     from the start through every position up to ``free_plies`` and through book positions below (on bitboards:
@@ -233,13 +244,9 @@ def book_lines(book: Book, free_plies: int = 3) -> dict[int, str]:
                 continue
             if len(moves) >= book.max_ply:
                 continue
-            for col in range(WIDTH):
-                if mask >> (col * (HEIGHT + 1) + HEIGHT - 1) & 1:
-                    continue
-                after = mask | (mask + (1 << (col * (HEIGHT + 1))))
-                mover = current | (after ^ mask)
+            for col, mover, child_current, child_mask in bitboard_children(current, mask):
                 if not has_four(mover):
-                    following.setdefault(canonical_key((mover ^ after) + after),
-                                         (mover ^ after, after, moves + str(col + 1)))
+                    following.setdefault(canonical_key(child_current + child_mask),
+                                         (child_current, child_mask, moves + str(col + 1)))
         level = following
     return found

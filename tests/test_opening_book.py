@@ -19,6 +19,7 @@ from ai.hybrid import with_book
 from ai.opening_book import (
     Book,
     BookEntry,
+    bitboard_children,
     canonical_key,
     from_bytes,
     has_four,
@@ -168,17 +169,13 @@ def test_shipped_book_answers_every_column_of_every_position_before_its_full_dep
         following: dict[int, tuple[int, int, str]] = {}
         won: set[int] = set()  # games over: not in the book
         for current, mask, moves in level.values():
-            for col in range(7):
-                if mask >> (col * 7 + 5) & 1:
-                    continue
-                after = mask | (mask + (1 << (col * 7)))
-                mover = current | (after ^ mask)
-                key = (mover ^ after) + after
+            for col, mover, child_current, child_mask in bitboard_children(current, mask):
+                key = child_current + child_mask
                 if has_four(mover):
                     won.add(canonical_key(key))
                     continue
                 assert key in keys, moves + str(col + 1)
-                following.setdefault(canonical_key(key), (mover ^ after, after, moves + str(col + 1)))
+                following.setdefault(canonical_key(key), (child_current, child_mask, moves + str(col + 1)))
         assert sum(1 if mirror_key(k) == k else 2 for k in [*following, *won]) == POSITIONS_AT_PLY[ply]
         sample += rnd.sample([moves for _, _, moves in following.values()], min(50, len(following)))
         level = following
