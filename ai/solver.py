@@ -34,6 +34,7 @@ DEFAULT_TT_BITS = 20  # 1M entries of 8 bytes = 8 MiB (larger tables barely save
 FIRST_PASS_NODES = 20_000  # analyze_columns under a limit: node budget per column of the first pass
 PARALLEL_MIN_EMPTY = 22  # helper threads join only searches with at least this many empty cells (big ones)
 NO_FLOOR = kernel.NO_FLOOR
+NEAR_SLOTS = 8  # near tables after the main one: a thread searching at the same time as others uses its own
 HELPER_ORDERS = ((3, 4, 2, 5, 1, 6, 0), (4, 3, 2, 5, 1, 6, 0), (2, 3, 4, 1, 5, 0, 6))  # tie-breaks of helpers
 
 
@@ -105,7 +106,7 @@ class Solver:
         if not kernel.MIN_TT_BITS <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be {kernel.MIN_TT_BITS}-30, not {tt_bits}")
         self.tt_bits = tt_bits
-        self._tt = np.zeros((1 << tt_bits) + (1 << kernel.NEAR_BITS), dtype=np.uint64)
+        self._tt = np.zeros((1 << tt_bits) + (NEAR_SLOTS << kernel.NEAR_BITS), dtype=np.uint64)
         self._tt.fill(0)  # touch the pages now rather than during the first searches
         self._board: KernelBoard | None = None
         self._ctl = _new_ctl()
@@ -162,7 +163,7 @@ class Solver:
             board = self._prepare(position)
             cells = board.w * board.h
             data = kernel.tt_probe(self._tt, self.tt_bits, np.uint64(position.current + position.mask),
-                                   kernel.near_shift_of(board.near_shift, cells - position.ply))
+                                   kernel.near_shift_of(board.near_shift, cells - position.ply), self._near_base(board))
             col = int(kernel.tt_column(np.uint64(data))) if data else -1
             return col if 0 <= col < board.w and position.can_play(col) else None
 
@@ -187,9 +188,9 @@ class Solver:
             self._ctl[kernel.MAX_NODES] = self._max_nodes
             self._ctl[kernel.ABORTED] = 0
             r = int(kernel.negamax(cur, mask, position.ply, med, med + 1, board.w, board.h, board.bottom, board.board,
-                                   board.colmask, board.order, self._tt, self.tt_bits, board.near_shift, board.stk_u,
-                                   board.stk_i, board.moves, board.keys, self._ctl, board.book_keys, board.book_vals,
-                                   board.book_ply))
+                                   board.colmask, board.order, self._tt, self.tt_bits, board.near_shift,
+                                   self._near_base(board), board.stk_u, board.stk_i, board.moves, board.keys,
+                                   self._ctl, board.book_keys, board.book_vals, board.book_ply))
             if self._ctl[kernel.ABORTED]:
                 return None
             if r <= med:
@@ -250,8 +251,9 @@ class Solver:
         spec, book = self._board.spec, self._board.book
         while len(self._column_workers) < workers:
             index = len(self._column_workers)
-            board, ctl = (self._board, self._ctl) if index == 0 else (KernelBoard(spec, book), _new_ctl())
-            tail = (KernelBoard(spec, book, HELPER_ORDERS[index % len(HELPER_ORDERS)]), _new_ctl())
+            slot = index % NEAR_SLOTS  # the thread's own near table, for its board and its board to help others with
+            board, ctl = (self._board, self._ctl) if index == 0 else (KernelBoard(spec, book, None, slot), _new_ctl())
+            tail = (KernelBoard(spec, book, HELPER_ORDERS[index % len(HELPER_ORDERS)], slot), _new_ctl())
             self._column_workers.append((board, ctl, *tail))
             self._ctls.extend([ctl, tail[1]] if index else [tail[1]])
         queue = [(0, rank, col) for rank, col in enumerate(to_search)]
@@ -322,11 +324,15 @@ class Solver:
                 self._tt.fill(0)  # keys of another board size mean other positions
             book = (self._book if self._book is not None else load()) if self._use_book else None
             self._board = KernelBoard(position.spec, book)
-            self._helpers = [(KernelBoard(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)]), _new_ctl())
-                             for i in range(self.threads - 1)]
+            self._helpers = [(KernelBoard(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)],
+                                          (i + 1) % NEAR_SLOTS), _new_ctl()) for i in range(self.threads - 1)]
             self._column_workers.clear()  # made again for this board size when needed
             del self._ctls[1:]
         return self._board
+
+    def _near_base(self, board: KernelBoard) -> int:
+        """Where ``board``'s near table starts in the table array."""
+        return (1 << self.tt_bits) + (board.near_slot << kernel.NEAR_BITS)
 
     def _arm(self, max_nodes: int | None) -> None:
         for ctl in self._ctls:
@@ -366,8 +372,9 @@ class Solver:
                       floor: int = NO_FLOOR) -> int:
         return int(kernel.solve_position(
             np.uint64(position.current), np.uint64(position.mask), position.ply, board.w, board.h, board.bottom,
-            board.board, board.colmask, board.order, self._tt, self.tt_bits, board.near_shift, board.stk_u,
-            board.stk_i, board.moves, board.keys, ctl, board.book_keys, board.book_vals, board.book_ply, floor,
+            board.board, board.colmask, board.order, self._tt, self.tt_bits, board.near_shift, self._near_base(board),
+            board.stk_u, board.stk_i, board.moves, board.keys, ctl, board.book_keys, board.book_vals, board.book_ply,
+            floor,
         ))
 
     def _solve_parallel(self, board: KernelBoard, position: Connect4Position, floor: int) -> int:

@@ -12,7 +12,10 @@ from game.connect4 import Connect4Spec
 class KernelBoard:
     """Geometry words of one board size, in the types the kernel expects."""
 
-    def __init__(self, spec: Connect4Spec, book: Book | None, order: tuple[int, ...] | None = None) -> None:
+    def __init__(self, spec: Connect4Spec, book: Book | None, order: tuple[int, ...] | None = None,
+                 near_slot: int = 0) -> None:
+        """``near_slot``: which of the solver's near tables searches on this board use (one per thread searching
+        at the same time)."""
         w, h = spec.width, spec.height
         standard = (w, h) == (7, 6)
         self.book = book if standard and book is not None and len(book) else None
@@ -30,6 +33,7 @@ class KernelBoard:
         self.order = np.array(order if order is not None and len(order) == w else centre, dtype=np.int64)
         key_bits = w * (h + 1)  # keys (current + mask) are below 2**key_bits; larger ones skip the near table
         self.near_shift = key_bits - kernel.NEAR_BITS if key_bits - kernel.NEAR_BITS <= kernel.STORED_BITS else -1
+        self.near_slot = near_slot
         depth = w * h + 2
         self.stk_u = np.zeros((depth, kernel.STACK_WORD_COLS), dtype=np.uint64)
         self.stk_i = np.zeros((depth, kernel.STACK_INT_COLS), dtype=np.int64)

@@ -15,11 +15,14 @@ board) is hashed by an odd multiplication (a bijection); the top ``tt_bits`` bit
 pick the entry, which stores the low ``64 - DATA_BITS`` bits of the hash (so with
 ``tt_bits >= MIN_TT_BITS`` a hit is never a different position), a lower bound, an upper
 bound and the best column. Positions with fewer than ``NEAR_EMPTY`` empty cells (most of the
-nodes) go to a small second table after it instead (the same one-word entries, hashed within the
-keys' own bits so that ``NEAR_BITS`` index bits suffice for exact keys), which stays in the CPU
-cache: on this machine that halves the time per node, while a larger main table barely reduces the
-node count (a bigger near table saves nodes but costs more time than it saves, the more so when other
-processes share the cache). Bounds are facts about a position, so the
+nodes) go to a small near table instead (the same one-word entries, hashed within the keys' own
+bits so that ``NEAR_BITS`` index bits suffice for exact keys), which stays in the CPU cache: on
+this machine that halves the time per node, while a larger main table barely reduces the node count
+(a bigger near table saves nodes but costs more time than it saves, the more so when other processes
+share the cache). The near tables follow the main table in the same array, one per thread searching
+at once (``near_base``: where the thread's starts): threads share the main table, but a shared near
+table bounced its cache lines between the cores (two threads scored all columns only 1.0-1.7x
+faster than one; 1.9-2.0x with a near table each). Bounds are facts about a position, so the
 tables stay valid across searches and windows (for one board size).
 
 The same source runs as plain Python (``CONNECT4_NO_NUMBA=1``), only much slower.
@@ -126,14 +129,14 @@ def can_win_now(cur, mask, h, bottom, board):
 
 
 @jit
-def _tt_slot(tt, tt_bits, key, near_shift):
+def _tt_slot(tt, tt_bits, key, near_shift, near_base):
     """(index, whether it holds ``key``'s entry, the hash whose low bits the entry stores) for ``key`` in the
-    main table (``near_shift < 0``) or the near table. The near table hashes within the keys' own
-    ``near_shift + NEAR_BITS`` bits (an odd multiplication modulo that power of two, a bijection), so
-    its index and the stored bits together still name one position."""
+    main table (``near_shift < 0``) or the near table at ``near_base``. The near table hashes within the
+    keys' own ``near_shift + NEAR_BITS`` bits (an odd multiplication modulo that power of two, a bijection),
+    so its index and the stored bits together still name one position."""
     if near_shift >= 0:
         hashed = (key * HASH_MUL) & ((U1 << (near_shift + NEAR_BITS)) - U1)
-        i = (1 << tt_bits) + np.int64(hashed >> near_shift)
+        i = near_base + np.int64(hashed >> near_shift)
     else:
         hashed = key * HASH_MUL
         i = np.int64(hashed >> (64 - tt_bits))
@@ -142,9 +145,9 @@ def _tt_slot(tt, tt_bits, key, near_shift):
 
 
 @jit
-def tt_probe(tt, tt_bits, key, near_shift):
+def tt_probe(tt, tt_bits, key, near_shift, near_base):
     """The entry for ``key`` (0 if absent); decode with ``tt_lower``, ``tt_upper``, ``tt_column``."""
-    i, found, _ = _tt_slot(tt, tt_bits, key, near_shift)
+    i, found, _ = _tt_slot(tt, tt_bits, key, near_shift, near_base)
     return tt[i] if found else U0
 
 
@@ -164,10 +167,10 @@ def tt_column(data):
 
 
 @jit
-def tt_store(tt, tt_bits, key, near_shift, lo, hi, col):
+def tt_store(tt, tt_bits, key, near_shift, near_base, lo, hi, col):
     """Record ``lo <= score <= hi`` (and the best column, -1 if unknown), merging with the entry (one word:
     a single store, so threads sharing the table never see half an entry)."""
-    i, found, hashed = _tt_slot(tt, tt_bits, key, near_shift)
+    i, found, hashed = _tt_slot(tt, tt_bits, key, near_shift, near_base)
     if found:
         entry = tt[i]
         lo = max(lo, tt_lower(entry))
@@ -228,7 +231,7 @@ def book_score(book_keys, book_vals, key):
 
 @jit
 def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, book_keys, book_vals, book_ply,
-            child_table):
+            child_table, near_base):
     """Enhanced transposition cutoff: ``score * 16 + column`` of a child whose stored upper bound (or book
     score) proves the node worth at least ``beta``, else UNKNOWN. ``child_table``: the children's table
     (``near_shift_of``). Down to 15 empty cells: 10% fewer nodes and 1.04-1.07x faster than only above 22
@@ -244,7 +247,7 @@ def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, boo
                 if known != UNKNOWN:
                     upper = known
             if upper == NO_UPPER:
-                data = tt_probe(tt, tt_bits, child_key, child_table)
+                data = tt_probe(tt, tt_bits, child_key, child_table, near_base)
                 if data != U0:
                     upper = tt_upper(data)
             if -upper >= beta:
@@ -253,8 +256,8 @@ def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, boo
 
 
 @jit
-def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, stk_u,
-            stk_i, moves, keys, ctl, book_keys, book_vals, book_ply):
+def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, near_base,
+            stk_u, stk_i, moves, keys, ctl, book_keys, book_vals, book_ply):
     """Fail-hard alpha-beta score of a position whose side to move cannot win at once.
 
     Returns v: the score is <= v if v <= alpha0, >= v if v >= beta0, exactly v otherwise.
@@ -298,7 +301,7 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
                 if value != UNKNOWN:
                     continue
             tt_col = -1
-            data = tt_probe(tt, tt_bits, key, near_shift_of(near_shift, cells - ply))
+            data = tt_probe(tt, tt_bits, key, near_shift_of(near_shift, cells - ply), near_base)
             if data != U0:
                 lo = max(lo, tt_lower(data))
                 hi = min(hi, tt_upper(data))
@@ -315,10 +318,11 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
                     continue
             if cells - ply > ETC_EMPTY:  # far from the leaves: a child's stored bound may cut at once
                 cut = etc_cut(cur, mask, ply, b, w, bottom, colmask, possible, tt, tt_bits, book_keys, book_vals,
-                              book_ply, near_shift_of(near_shift, cells - ply - 1))
+                              book_ply, near_shift_of(near_shift, cells - ply - 1), near_base)
                 if cut != UNKNOWN:
                     value = cut >> 4
-                    tt_store(tt, tt_bits, key, near_shift_of(near_shift, cells - ply), value, NO_UPPER, cut & 15)
+                    tt_store(tt, tt_bits, key, near_shift_of(near_shift, cells - ply), near_base, value, NO_UPPER,
+                             cut & 15)
                     continue
             # the table's best move first; the others are ordered only if it does not cut
             if tt_col >= 0 and (possible & colmask[tt_col]) != U0:
@@ -360,9 +364,9 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
                 best = stk_i[d, _BEST]
                 near = near_shift_of(near_shift, cells - ply0 - d)
                 if best >= 0 and value > stk_i[d, _ALPHA0]:
-                    tt_store(tt, tt_bits, keys[d], near, value, value, best)
+                    tt_store(tt, tt_bits, keys[d], near, near_base, value, value, best)
                 else:
-                    tt_store(tt, tt_bits, keys[d], near, NO_LOWER, value, -1)
+                    tt_store(tt, tt_bits, keys[d], near, near_base, NO_LOWER, value, -1)
                 state = _RETURN
         else:  # _RETURN: the node at depth d is worth value
             if d == 0:
@@ -371,7 +375,8 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
             score = -value
             col = moves[d, 2 * (stk_i[d, _NEXT] - 1)]
             if score >= stk_i[d, _BETA]:
-                tt_store(tt, tt_bits, keys[d], near_shift_of(near_shift, cells - ply0 - d), score, NO_UPPER, col)
+                tt_store(tt, tt_bits, keys[d], near_shift_of(near_shift, cells - ply0 - d), near_base, score, NO_UPPER,
+                         col)
                 value = score
             else:
                 if score > stk_i[d, _ALPHA]:
@@ -383,8 +388,8 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
 
 
 @jit
-def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, stk_u, stk_i, moves,
-                   keys, ctl, book_keys, book_vals, book_ply, floor):
+def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, near_base, stk_u,
+                   stk_i, moves, keys, ctl, book_keys, book_vals, book_ply, floor):
     """Exact score of a position that is not over, or UNKNOWN if a limit stopped the search.
 
     Narrows [lo, hi] with null-window searches, probing near 0 first (most positions are
@@ -408,8 +413,8 @@ def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_b
         if at_floor:  # is the score above the floor?
             med = lo
             at_floor = False
-        r = negamax(cur, mask, ply, med, med + 1, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, stk_u,
-                    stk_i, moves, keys, ctl, book_keys, book_vals, book_ply)
+        r = negamax(cur, mask, ply, med, med + 1, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift,
+                    near_base, stk_u, stk_i, moves, keys, ctl, book_keys, book_vals, book_ply)
         if ctl[ABORTED] != 0:
             return UNKNOWN
         if r <= med:
