@@ -17,13 +17,15 @@ pick the entry, which stores the low ``64 - DATA_BITS`` bits of the hash (so wit
 bound and the best column. Positions with fewer than ``NEAR_EMPTY`` empty cells (most of the
 nodes) go to a small near table instead (the same one-word entries, hashed within the keys' own
 bits so that ``NEAR_BITS`` index bits suffice for exact keys), which stays in the CPU cache: on
-this machine that halves the time per node, while a larger main table barely reduces the node count
-(a bigger near table saves nodes but costs more time than it saves, the more so when other processes
-share the cache). The near tables follow the main table in the same array, one per thread searching
-at once (``near_base``: where the thread's starts): threads share the main table, but a shared near
-table bounced its cache lines between the cores (two threads scored all columns only 1.0-1.7x
-faster than one; 1.9-2.0x with a near table each). Bounds are facts about a position, so the
-tables stay valid across searches and windows (for one board size).
+this machine that halves the time per node, while a larger main table barely reduces the node count.
+A near table of 2**17 entries (1 MiB) scored all columns of random ply 9-11 positions 1.05-1.09x
+faster than this one of 2**16 with two threads, but solved 0.87-0.98x as fast with one (Pons' files,
+random ply 8-12 positions); 2**18 entries were slower still (they save nodes but leave the core's
+cache). The near tables follow the main table in the same array, one per
+thread searching at once (``near_base``: where the thread's starts): threads share the main table,
+but a shared near table bounced its cache lines between the cores (two threads scored all columns
+only 1.0-1.7x faster than one; 1.9-2.0x with a near table each). Bounds are facts about a position,
+so the tables stay valid across searches and windows (for one board size).
 
 The same source runs as plain Python (``CONNECT4_NO_NUMBA=1``), only much slower.
 """

@@ -38,12 +38,16 @@ ALL_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2
 
 
 def load_baseline(rev: str, folder: Path) -> ModuleType:
-    """``ai.solver`` as of ``rev``, importing its own copy of the kernel."""
-    for name in ("solver_kernel", "solver"):
-        text = subprocess.run(["git", "show", f"{rev}:ai/{name}.py"], cwd=ROOT, check=True, capture_output=True,
-                              text=True).stdout
-        if name == "solver":
-            text = text.replace("from ai import solver_kernel as kernel", "import baseline_solver_kernel as kernel")
+    """``ai.solver`` as of ``rev``, importing its own copies of the kernel and of the board (whose geometry
+    words follow the kernel's constants: a board of one revision with the kernel of another can read wrong
+    entries)."""
+    for name in ("solver_kernel", "solver_board", "solver"):
+        shown = subprocess.run(["git", "show", f"{rev}:ai/{name}.py"], cwd=ROOT, capture_output=True, text=True)
+        if shown.returncode != 0 and name == "solver_board":
+            continue  # older revisions kept the board in solver.py
+        shown.check_returncode()
+        text = shown.stdout.replace("from ai import solver_kernel as kernel", "import baseline_solver_kernel as kernel")
+        text = text.replace("from ai.solver_board import", "from baseline_solver_board import")
         (folder / f"baseline_{name}.py").write_text(text)
     sys.path.insert(0, str(folder))
     spec = importlib.util.spec_from_file_location("baseline_solver", folder / "baseline_solver.py")
