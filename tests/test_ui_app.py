@@ -286,3 +286,28 @@ def test_quitting_while_the_bot_thinks_stops_and_closes_the_engine():
     assert running is False
     shutdown(app)
     assert client.stops >= 1 and client.closed
+
+
+def test_the_window_redraws_less_often_while_nothing_moves(hotseat):
+    """60 redraws a second of an idle window took half a core the solver could use: the rate drops to
+    IDLE_FPS a while after the last event, and comes back with the next one and while a disc drops."""
+    from game.ui import window
+
+    app = hotseat
+    start = app.now
+    app.step([], now=start + window.SMOOTH_SECONDS / 2)
+    assert app.frame_rate() == window.FPS  # just after the last event (here: the app's start)
+    app.step([], now=start + window.SMOOTH_SECONDS + 0.1)
+    assert app.frame_rate() == window.IDLE_FPS
+    click_column(app, 3)
+    app.step()  # reads the click from pygame's queue
+    assert app.session.line == [3] and app.frame_rate() == window.FPS
+    now = run_for(app, window.SMOOTH_SECONDS + 0.1)
+    assert app.animation is None and app.frame_rate() == window.IDLE_FPS
+    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(1, 1), buttons=(0, 0, 0))], now=now + 5)
+    assert app.frame_rate() == window.FPS
+    app.step([], now=now + 10)
+    assert app.frame_rate() == window.IDLE_FPS
+    app.human_move(2)  # a disc drops with no event (as a bot's or a network move does)
+    app.step([], now=now + 10.02)
+    assert app.animation is not None and app.frame_rate() == window.FPS

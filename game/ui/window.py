@@ -14,6 +14,8 @@ from game.ui.resources import asset_path
 from game.ui.themes import THEMES
 
 FPS = 60
+IDLE_FPS = 20  # while no disc drops and the player has not acted for SMOOTH_SECONDS
+SMOOTH_SECONDS = 1.0
 
 
 def _icon() -> pygame.Surface:
