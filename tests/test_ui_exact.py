@@ -151,7 +151,7 @@ def test_exact_toggle_asks_the_solver_and_shows_verdicts():
         assert any(s.get("time_ms") for s in client.searches)  # then the usual analysis
         app.play_move(3)
         run_for(app, 0.2)
-        assert [s["moves"] for s in client.searches if "solve_ms" in s] == ["4453", "44534"]
+        assert [s["moves"] for s in client.searches if "solve_ms" in s][:2] == ["4453", "44534"]
         app.step([key(pygame.K_x, "x")])
         assert not app.settings.exact and app.verdicts() is None
     finally:
@@ -289,5 +289,60 @@ def test_the_app_settles_the_only_saving_column_from_the_parents_proof():
         app.turns.exact_cache.put("connect4", "44352", {c: (None if c == 0 else -18) for c in range(7)}, 1500)
         verdicts = app.verdicts()
         assert verdicts[0] == Verdict("win", "exact", "win") and verdicts[3].outcome == "loss"
+    finally:
+        shutdown(app)
+
+
+def _solved(client: FakeEngineClient) -> list[str]:
+    return [s["moves"] for s in client.searches if "solve_ms" in s]
+
+
+def test_the_solver_looks_one_move_ahead_once_the_shown_position_is_done():
+    """While the player thinks, the positions one move on (centre first) are solved, so that the verdicts
+    are there the moment a column is played, with no new solve."""
+    app, client = make_app(moves="4453", exact=True)
+    try:
+        run_for(app, 0.5)
+        solved = _solved(client)
+        assert solved[0] == "4453"
+        first_analysis = next(i for i, s in enumerate(client.searches) if s.get("time_ms"))
+        first_ahead = next(i for i, s in enumerate(client.searches) if s["moves"] != "4453")
+        assert first_analysis < first_ahead  # the shown position's own analysis first
+        assert solved[1:] == ["44534", "44533", "44535", "44532", "44536", "44531", "44537"]
+        assert [s["moves"] for s in client.searches].count("4453") == 2  # its analysis is not run again
+        app.play_move(1)
+        app.step([], now=app.now + 1 / 60)
+        verdicts = app.verdicts()
+        assert verdicts is not None and {v.kind for v in verdicts.values()} == {"exact"}  # at once
+        run_for(app, 0.5)
+        assert _solved(client).count("44532") == 1  # not solved again once shown
+    finally:
+        shutdown(app)
+
+
+def test_a_move_ends_the_look_ahead_and_the_shown_position_comes_first():
+    client = FakeEngineClient(polls_to_finish=1000)  # the analysis never ends by itself
+    app, _ = make_app(moves="4453", client=client, exact=True)
+    try:
+        run_for(app, 0.3)
+        assert _solved(client) == ["4453"]  # the analysis still runs: no look ahead yet
+        client.polls_to_finish = 1
+        run_for(app, 0.3)
+        assert len(_solved(client)) == 8
+        client.polls_to_finish = 1000
+        app.play_move(1)  # "44532", solved ahead: its analysis comes next, then its own look ahead
+        run_for(app, 0.3)
+        assert client.searches[-1]["moves"] == "44532" and client.searches[-1].get("time_ms")
+        assert app.turns.heat_for(app.session, True) is not None  # the heat shown is the shown position's
+    finally:
+        shutdown(app)
+
+
+def test_no_look_ahead_while_the_bot_thinks_on_the_players_time():
+    app, client = make_app(moves="4453", mode="vs-bot", exact=True,
+                           bots=(BotSetting("human"), BotSetting("perfect")), ponder="on")
+    try:
+        run_for(app, 0.5)
+        assert _solved(client) == ["4453"] and client.ponders
     finally:
         shutdown(app)

@@ -14,13 +14,14 @@ from game.capabilities import GameCapabilities
 from game.ui.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
 from game.ui.engine_driver import EngineDriver, Search
 from game.ui.engine_events import absorb
-from game.ui.exact import ExactCache, Verdict, by_elimination, column_verdicts
+from game.ui.exact import EXACT_BUDGETS_MS, ExactCache, Verdict, by_elimination, column_verdicts, scores_from_solution
 from game.ui.heat import HeatData
 from game.ui.pondering import wanted_ponder
 from game.ui.session import Session
 from game.ui.settings import Settings
 
 SCREENSHOT_ITERATIONS = 20000  # a heatmap this well searched is worth a screenshot
+AHEAD_MAX_MS = EXACT_BUDGETS_MS[1]  # the solver's looks ahead at the next positions stop at this budget
 Notice = tuple[str, bool]  # (text, is an error)
 
 
@@ -34,6 +35,7 @@ class EngineTurns:
         self.heat_moves: str | None = None
         self.exact_cache = ExactCache()
         self.min_bot_delay = MIN_BOT_DELAY
+        self._finished_key: tuple[str, str, str, int] | None = None  # the last search that ran to its end
 
     def cancel(self) -> None:
         self.driver.cancel()
@@ -101,11 +103,12 @@ class EngineTurns:
             return f"No analysis for this game: {text}", True
         if search is None:
             return None
+        if kind == "solution" and search.kind == "exact" and search.game == session.spec.name:
+            # exact scores are facts about the searched position, shown now or later (a look ahead)
+            self.exact_cache.put(search.game, search.moves, scores_from_solution(session.spec, msg), search.budget_ms)
         got = absorb(session, search, kind, msg)
         if got.heat is not None:
             self.heat, self.heat_moves = got.heat, search.moves
-        if got.scores is not None:
-            self.exact_cache.put(search.game, search.moves, got.scores, search.budget_ms)
         if got.move is not None and search.kind in ("bot", "solve"):
             self.pending_move = (search.moves, got.move, self.turn_started + self.min_bot_delay)
         return (got.problem, True) if got.problem is not None else None
@@ -129,6 +132,19 @@ class EngineTurns:
             self._turn_key, self.turn_started = key, now
         want = wanted_search(settings, s, paused, step, self.exact_budget(s), analysis_only, caps.exact_solver)
         current = self.driver.search
+        if current is not None and current.finished and current.moves == s.moves_text:
+            self._finished_key = current.key  # (a look ahead is not the shown position's search)
+        served = want is None or (want[0] in ("analysis", "exact")  # (a bot's turn is served by its move)
+                                  and (want[0], s.spec.name, s.moves_text, want[1]) == self._finished_key)
+        if served and not analysis_only:
+            ahead = self._look_ahead(settings, s, caps)  # the shown position has what it needs
+            if ahead is not None:
+                moves, ply, budget = ahead
+                if current is None or current.key != ("exact", s.spec.name, moves, budget):
+                    self.driver.begin("exact", s.spec.name, moves, ply, budget)
+                return None
+            if want is not None:
+                return None  # done, and nothing to look ahead at
         if want is None:
             if current is not None:
                 self.cancel()
@@ -155,6 +171,27 @@ class EngineTurns:
             return None  # the move is known; waiting for the animation
         self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact,
                           level.engine_level if level is not None else None)
+        return None
+
+    def _look_ahead(self, settings: Settings, session: Session, caps: GameCapabilities) -> tuple[str, int, int] | None:
+        """(moves, ply, budget) of the next position to solve before it is shown, or None: with exact verdicts
+        on, while the engine has nothing else to do, the positions one move on (centre first) get the solver's
+        first looks, so that the verdicts are there as soon as the move is played. Not while the bot thinks on
+        the player's time (it gets the engine)."""
+        pos = session.position
+        game = session.spec.name
+        if not (settings.exact and caps.exact_solver and self.driver.can_search(game, "exact")):
+            return None
+        if pos.outcome.is_over or wanted_ponder(settings, session, False) is not None:
+            return None
+        centre = (session.spec.width - 1) / 2
+        for move in sorted(pos.legal_moves(), key=lambda m: abs(m - centre)):
+            if pos.play(move).outcome.is_over:
+                continue
+            moves = session.spec.moves_to_text([*session.line[: session.cursor], move])
+            budget = self.exact_cache.next_budget(game, moves)
+            if budget is not None and budget <= AHEAD_MAX_MS:
+                return moves, session.cursor + 1, budget
         return None
 
     def _random_move(self, session: Session, delay: float) -> None:
