@@ -346,3 +346,21 @@ def test_no_look_ahead_while_the_bot_thinks_on_the_players_time():
         assert _solved(client) == ["4453"] and client.ponders
     finally:
         shutdown(app)
+
+
+def test_a_new_game_analyses_its_first_position_again():
+    """What was searched belongs to the old game: the same opening position is analysed afresh (its eval)."""
+    app, client = make_app(exact=True)
+    try:
+        run_for(app, 0.5)
+
+        def analyses() -> int:
+            return sum(1 for s in client.searches if s["moves"] == "" and s.get("time_ms"))
+
+        before = analyses()
+        assert before == 1
+        app.new_game()
+        run_for(app, 0.5)
+        assert analyses() == before + 1
+    finally:
+        shutdown(app)

@@ -45,6 +45,7 @@ class EngineTurns:
         """A new game: nothing searched so far applies."""
         self.cancel()
         self.heat = self.heat_moves = None
+        self._finished_key = None
 
     def exact_budget(self, session: Session) -> int | None:
         if not self.driver.can_search(session.spec.name, "exact"):
