@@ -109,3 +109,16 @@ def test_share_labels_never_show_zero_for_a_visited_move() -> None:
     assert share_text(0.003) == "<1%"
     assert share_text(0.006) == "1%"
     assert share_text(0.6) == "60%"
+
+
+def test_a_search_that_visited_nothing_shows_dashes_not_zero_shares() -> None:
+    """At a book position the engine settles every column without a visit: "0%" under every column read as
+    "the engine likes nothing here"."""
+    from game.ui.heat import HeatData, HeatEntry, share_text
+
+    settled = HeatData(3, {m: HeatEntry(m, 0.0, 1.0 if m in (1, 4) else 0.0, "win" if m in (1, 4) else "loss", None)
+                           for m in range(7)})
+    assert not settled.visited
+    assert share_text(0.0, settled.visited) == "–"
+    searched = HeatData(3, {0: HeatEntry(0, 0.0, 0.4, None, None), 1: HeatEntry(1, 1.0, 0.6, None, None)})
+    assert searched.visited and share_text(0.0, searched.visited) == "0%"

@@ -189,12 +189,13 @@ def _labels(surface: pygame.Surface, g: Connect4Geometry, heat: HeatData | None,
     width = g.cell - 2
     y0 = g.labels_top
     best = heat.best if heat is not None else None
+    visited = heat is not None and heat.visited
     for move in range(g.width):
         x, _ = g.center(move, 0)
         entry = heat.entries.get(move) if heat is not None else None
         if entry is not None:
             colour = theme.accent if move == best else theme.text
-            text.draw(surface, share_text(entry.share), size, colour, (x, y0), "midtop", bold=move == best,
+            text.draw(surface, share_text(entry.share, visited), size, colour, (x, y0), "midtop", bold=move == best,
                       width=width)
         verdict = verdicts.get(move) if verdicts is not None else None
         y1 = y0 + (row_h if heat is not None else 0)

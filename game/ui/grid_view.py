@@ -204,8 +204,8 @@ def _heat_labels(layer: pygame.Surface, g: GridGeometry, heat: HeatData) -> None
         light = 0.299 * background[0] + 0.587 * background[1] + 0.114 * background[2] > 140
         colour = (24, 28, 36) if light else (242, 244, 248)  # readable on any tint, in every theme
         y = rect.centery - (size * 0.6 if two_lines else 0)
-        text.draw(layer, share_text(entry.share), size, colour, (rect.centerx, y), "center", bold=entry.move == best,
-                  width=g.cell - 4)
+        text.draw(layer, share_text(entry.share, heat.visited), size, colour, (rect.centerx, y), "center",
+                  bold=entry.move == best, width=g.cell - 4)
         if two_lines:
             text.draw(layer, verdict_text(entry), size - 3, colour, (rect.centerx, y + size * 1.15), "center",
                       width=g.cell - 4)

@@ -54,6 +54,11 @@ class HeatData:
         return (self.ply, self.iterations, self.chosen, tuple(sorted(self.entries.items())))
 
     @property
+    def visited(self) -> bool:
+        """Whether the search visited any move (not when the book or the solver settled them all first)."""
+        return any(entry.share > 0 for entry in self.entries.values())
+
+    @property
     def all_lost(self) -> bool:
         return bool(self.entries) and all(e.outcome == "loss" for e in self.entries.values())
 
@@ -145,8 +150,11 @@ def heat_from_info(spec: GameSpec, ply: int, msg: dict[str, Any]) -> HeatData | 
     return HeatData(ply, entries, int(iterations) if isinstance(iterations, int | float) else total)
 
 
-def share_text(share: float) -> str:
-    """A visit share as a label: whole percents, "<1%" for a sliver, "0%" only for none at all."""
+def share_text(share: float, searched: bool = True) -> str:
+    """A visit share as a label: whole percents, "<1%" for a sliver, "0%" only for none at all; a dash when
+    the search visited nothing at all (``searched`` False: the book or the solver settled every move first)."""
+    if not searched:
+        return "–"
     if 0 < share < 0.005:
         return "<1%"
     return f"{share * 100:.0f}%"
