@@ -25,7 +25,7 @@ pytestmark = pytest.mark.timeout(180)
 
 
 def make_app(game: str = "connect4", moves: str = "", mode: str = "hotseat", client=None, **kw):
-    settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)
+    settings = Settings(mode=mode, window=(1000, 700), sound=False, **{"eval_bar": False, **kw})
     client = client if client is not None else FakeEngineClient()
     factory = client if callable(client) and not isinstance(client, FakeEngineClient) else (lambda: client)
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(factory))
@@ -362,5 +362,18 @@ def test_a_new_game_analyses_its_first_position_again():
         app.new_game()
         run_for(app, 0.5)
         assert analyses() == before + 1
+    finally:
+        shutdown(app)
+
+
+def test_turning_exact_off_ends_a_running_look_ahead():
+    client = FakeEngineClient(unanswered=("44534",))  # the first look ahead runs on
+    app, _ = make_app(moves="4453", client=client, exact=True, eval_bar=True)
+    try:
+        run_for(app, 0.5)
+        assert app.turns.driver.search is not None and app.turns.driver.search.moves == "44534"
+        app.step([key(pygame.K_x, "x")])  # the eval bar's analysis is still the shown position's need
+        app.step([], now=app.now + 1 / 60)
+        assert app.turns.driver.search is None or app.turns.driver.search.moves == "4453"
     finally:
         shutdown(app)

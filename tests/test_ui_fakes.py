@@ -19,8 +19,9 @@ class FakeEngineClient:
     """
 
     def __init__(self, polls_to_finish: int = 3, prefer: list[int] | None = None,
-                 refuse: tuple[str, ...] = ()) -> None:
+                 refuse: tuple[str, ...] = (), unanswered: tuple[str, ...] = ()) -> None:
         self.polls_to_finish = polls_to_finish
+        self.unanswered = unanswered  # positions whose ``solve`` never answers (a long solve, still running)
         self.prefer = prefer or []
         self.refuse = refuse  # games whose ``go`` gets an error line (like a game without a search kernel)
         self.started = False
@@ -97,8 +98,9 @@ class FakeEngineClient:
         pos = spec.parse_position(moves)
         best = self._best({"pos": pos})
         children = [{"move": spec.move_to_text(m), "score": 5 if m == best else -1} for m in pos.legal_moves()]
-        self._late.append({"type": "solution", "id": self._next_id, "score": 5, "children": children,
-                           "complete": True, "elapsed_ms": 1})
+        if moves not in self.unanswered:
+            self._late.append({"type": "solution", "id": self._next_id, "score": 5, "children": children,
+                               "complete": True, "elapsed_ms": 1})
         self.searches.append({"id": self._next_id, "moves": moves, "solve_ms": time_ms})
         return self._next_id
 

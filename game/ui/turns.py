@@ -144,8 +144,10 @@ class EngineTurns:
                 if current is None or current.key != ("exact", s.spec.name, moves, budget):
                     self.driver.begin("exact", s.spec.name, moves, ply, budget)
                 return None
-            if want is not None:
-                return None  # done, and nothing to look ahead at
+            if want is not None:  # done, and nothing (more) to look ahead at
+                if current is not None and not current.finished and current.moves != s.moves_text:
+                    self.cancel()  # a look ahead no longer wanted (exact verdicts turned off, say)
+                return None
         if want is None:
             if current is not None:
                 self.cancel()
