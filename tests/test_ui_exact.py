@@ -308,7 +308,7 @@ def test_the_solver_looks_one_move_ahead_once_the_shown_position_is_done():
         first_analysis = next(i for i, s in enumerate(client.searches) if s.get("time_ms"))
         first_ahead = next(i for i, s in enumerate(client.searches) if s["moves"] != "4453")
         assert first_analysis < first_ahead  # the shown position's own analysis first
-        assert solved[1:] == ["44534", "44533", "44535", "44532", "44536", "44531", "44537"]
+        assert solved[1:8] == ["44534", "44533", "44535", "44532", "44536", "44531", "44537"]
         assert [s["moves"] for s in client.searches].count("4453") == 2  # its analysis is not run again
         app.play_move(1)
         app.step([], now=app.now + 1 / 60)
@@ -328,7 +328,7 @@ def test_a_move_ends_the_look_ahead_and_the_shown_position_comes_first():
         assert _solved(client) == ["4453"]  # the analysis still runs: no look ahead yet
         client.polls_to_finish = 1
         run_for(app, 0.3)
-        assert len(_solved(client)) == 8
+        assert len(_solved(client)) == 12  # the shown position, 7 ahead, 4 back (see the next test)
         client.polls_to_finish = 1000
         app.play_move(1)  # "44532", solved ahead: its analysis comes next, then its own look ahead
         run_for(app, 0.3)
@@ -367,13 +367,30 @@ def test_a_new_game_analyses_its_first_position_again():
 
 
 def test_turning_exact_off_ends_a_running_look_ahead():
-    client = FakeEngineClient(unanswered=("44534",))  # the first look ahead runs on
-    app, _ = make_app(moves="4453", client=client, exact=True, eval_bar=True)
+    client = FakeEngineClient(unanswered=("4",))  # the first look ahead runs on
+    app, _ = make_app(client=client, exact=True, eval_bar=True)
     try:
         run_for(app, 0.5)
-        assert app.turns.driver.search is not None and app.turns.driver.search.moves == "44534"
+        assert app.turns.driver.search is not None and app.turns.driver.search.moves == "4"
         app.step([key(pygame.K_x, "x")])  # the eval bar's analysis is still the shown position's need
         app.step([], now=app.now + 1 / 60)
-        assert app.turns.driver.search is None or app.turns.driver.search.moves == "4453"
+        assert app.turns.driver.search is None or app.turns.driver.search.moves == ""
+    finally:
+        shutdown(app)
+
+
+def test_the_graph_gets_points_for_the_earlier_positions_of_a_restored_game():
+    """A restored or loaded game has no eval points before the shown position: once the shown position is done,
+    the solver looks back at them, nearest first, and their scores become proven points."""
+    app, client = make_app(moves="4453", eval_bar=True)  # exact verdicts off: the eval graph alone asks
+    try:
+        assert [app.session.eval_at(ply) for ply in range(4)] == [None] * 4
+        run_for(app, 0.5)
+        assert _solved(client) == ["445", "44", "4", ""]
+        assert all(point is not None and point.exact for point in (app.session.eval_at(p) for p in range(4)))
+        app.settings.eval_bar = False
+        app.session.load(app.session.spec, (3, 3, 4, 2))  # another game, no eval bar: no look back
+        run_for(app, 0.5)
+        assert _solved(client) == ["445", "44", "4", ""]
     finally:
         shutdown(app)

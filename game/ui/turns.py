@@ -177,24 +177,30 @@ class EngineTurns:
         return None
 
     def _look_ahead(self, settings: Settings, session: Session, caps: GameCapabilities) -> tuple[str, int, int] | None:
-        """(moves, ply, budget) of the next position to solve before it is shown, or None: with exact verdicts
-        on, while the engine has nothing else to do, the positions one move on (centre first) get the solver's
-        first looks, so that the verdicts are there as soon as the move is played. Not while the bot thinks on
-        the player's time (it gets the engine)."""
+        """(moves, ply, budget) of the position to solve next while the engine has nothing else to do, or None
+        (not while the bot thinks on the player's time: it gets the engine).
+
+        With exact verdicts on, the positions one move on (centre first) get the solver's first looks, so that
+        the verdicts are there as soon as the move is played. Then, with exact verdicts or the eval bar on, the
+        earlier positions of the line that the eval graph has no point for (a restored or loaded game) get
+        the same looks, nearest first: their solved scores become the graph's proven points."""
         pos = session.position
         game = session.spec.name
-        if not (settings.exact and caps.exact_solver and self.driver.can_search(game, "exact")):
+        if not (caps.exact_solver and self.driver.can_search(game, "exact") and (settings.exact or settings.eval_bar)):
             return None
         if pos.outcome.is_over or wanted_ponder(settings, session, False) is not None:
             return None
         centre = (session.spec.width - 1) / 2
-        for move in sorted(pos.legal_moves(), key=lambda m: abs(m - centre)):
-            if pos.play(move).outcome.is_over:
-                continue
-            moves = session.spec.moves_to_text([*session.line[: session.cursor], move])
+        shown = session.line[: session.cursor]
+        columns = sorted(pos.legal_moves(), key=lambda m: abs(m - centre))
+        ahead = [(shown + [move], session.cursor + 1) for move in columns
+                 if settings.exact and not pos.play(move).outcome.is_over]
+        back = [(session.line[:ply], ply) for ply in range(session.cursor - 1, -1, -1) if session.eval_at(ply) is None]
+        for line, ply in ahead + back:
+            moves = session.spec.moves_to_text(line)
             budget = self.exact_cache.next_budget(game, moves)
             if budget is not None and budget <= AHEAD_MAX_MS:
-                return moves, session.cursor + 1, budget
+                return moves, ply, budget
         return None
 
     def _random_move(self, session: Session, delay: float) -> None:
