@@ -1,5 +1,6 @@
 """What the engine's lines mean for the game shown, without pygame: estimates and proofs for the eval
-graph, the heatmap, exact scores, the bot's move.
+graph, the heatmap, the bot's move (an exact look's column scores are cached by ``EngineTurns`` under the
+position searched, which need not be the one shown).
 
 Every value is stored from the first player's point of view (``Session.record_eval`` /
 ``record_proof``). A proof (a proven root, a proven or solved child) is stored for the position it
@@ -23,7 +24,6 @@ RESULTS = ("win", "draw", "loss")
 @dataclass(frozen=True)
 class Absorbed:
     heat: HeatData | None = None
-    scores: dict[int, int | None] | None = None  # an exact solver answer for the search's position
     move: int | None = None  # the move a bot's search chose
     problem: str | None = None  # a one-line complaint about the line
 
@@ -41,10 +41,10 @@ def absorb(session: Session, search: Search, kind: str, msg: dict[str, Any]) -> 
     searched = msg.get("iterations") or msg.get("proven")  # a result of 0 iterations says nothing
     if isinstance(value, int | float) and not isinstance(value, bool) and searched:
         session.record_eval(search.ply, float(value))
-    if kind == "solution":
-        scores = scores_from_solution(spec, msg)
-        move = best_scored_move(session, search.ply, scores) if search.kind == "solve" else None
-        return Absorbed(scores=scores if search.kind == "exact" else None, move=move)
+    if kind == "solution":  # (an exact look's scores go to the cache by their own position: EngineTurns)
+        if search.kind != "solve":
+            return Absorbed()
+        return Absorbed(move=best_scored_move(session, search.ply, scores_from_solution(spec, msg)))
     if kind == "bestmove" and search.kind == "bot":
         try:
             move = spec.parse_move(str(msg.get("move")))

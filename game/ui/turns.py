@@ -7,6 +7,7 @@ what its lines mean (heat, exact scores, proofs, the bot's move), and when a dec
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -193,10 +194,10 @@ class EngineTurns:
         centre = (session.spec.width - 1) / 2
         shown = session.line[: session.cursor]
         columns = sorted(pos.legal_moves(), key=lambda m: abs(m - centre))
-        ahead = [(shown + [move], session.cursor + 1) for move in columns
-                 if settings.exact and not pos.play(move).outcome.is_over]
-        back = [(session.line[:ply], ply) for ply in range(session.cursor - 1, -1, -1) if session.eval_at(ply) is None]
-        for line, ply in ahead + back:
+        ahead = ((shown + [move], session.cursor + 1) for move in columns
+                 if settings.exact and not pos.play(move).outcome.is_over)
+        back = ((session.line[:ply], ply) for ply in range(session.cursor - 1, -1, -1) if session.eval_at(ply) is None)
+        for line, ply in itertools.chain(ahead, back):  # (asked every frame: stops at the first one to solve)
             moves = session.spec.moves_to_text(line)
             budget = self.exact_cache.next_budget(game, moves)
             if budget is not None and budget <= AHEAD_MAX_MS:
