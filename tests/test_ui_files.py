@@ -18,7 +18,7 @@ from game.ui.frame import LoadCard
 from game.ui.game_app import create_app, shutdown
 from game.ui.players import BotSetting
 from game.ui.savefile import SaveFileError, game_to_json, parse_game_text
-from game.ui.session import Session
+from game.ui.session import EvalPoint, Session
 from game.ui.settings import (
     AUTOSAVE_FILE,
     SETTINGS_FILE,
@@ -28,8 +28,6 @@ from game.ui.settings import (
     load_settings,
     save_settings,
 )
-
-pytestmark = pytest.mark.timeout(60)
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -90,6 +88,30 @@ def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path):
 
     _, session, _ = prepare(argparse.Namespace(game=None, position=None, load=None, new=False), headless=False)
     assert session.line == [3, 3, 2]
+
+
+def test_the_eval_graph_of_a_restored_game_comes_back_with_it():
+    """The autosave keeps the graph's points (estimates and proofs) and the shown move: a relaunch shows the
+    same game, not an empty graph before the shown move (the engine only evaluates what it is shown)."""
+    settings = Settings(game="tictactoe", mode="hotseat", window=(900, 640), sound=False)
+    app = create_app(settings, Session.from_text("tictactoe"), persist=True,
+                     driver=EngineDriver(lambda: FakeEngineClient()))
+    try:
+        for move in (4, 0, 8):
+            app.play_move(move)
+            app.step([])
+        app.go_to(2)
+        app.step([])
+        app.session.record_eval(1, 0.25)  # the side to move after one move is the second player
+        app.session.record_eval(2, 0.625)
+        app.session.record_proof([4], 1, "draw")
+    finally:
+        shutdown(app)  # the evaluations that came after the last move's autosave are kept on closing
+    _, session, _ = prepare(argparse.Namespace(game=None, position=None, load=None, new=False), headless=False)
+    assert (session.spec.name, session.line, session.cursor) == ("tictactoe", [4, 0, 8], 2)
+    assert session.eval_at(1) == EvalPoint(0.5, exact=True)  # the proof outranks the estimate, as before
+    assert session.eval_at(2) == EvalPoint(0.625)
+    assert session.eval_at(0) is None
 
 
 def test_game_file_formats_and_errors():

@@ -1,6 +1,6 @@
 """What the headless runs (screenshot, smoke test, frame benchmark) and the tests ask of the app.
 
-A base class of ``game_app.App`` (kept apart so the app object stays small): plain queries and two
+A base class of ``game_app.App`` (kept apart so the app object stays small): plain queries (names, colours) and two
 switches, on the attributes the app sets up.
 """
 
@@ -17,6 +17,7 @@ from game.ui.motion import Motion
 from game.ui.session import Session
 from game.ui.settings import Settings
 from game.ui.snapshot import TimedNotice
+from game.ui.themes import THEMES, Color, Theme
 from game.ui.turns import EngineTurns
 
 
@@ -31,8 +32,20 @@ class AppQueries:
     notice: TimedNotice | None
     analysis_only: bool
 
+    @property
+    def theme(self) -> Theme:
+        return THEMES.get(self.settings.theme, THEMES["classic"])
+
+    def colour_of(self, player: int) -> Color:
+        return self.theme.discs[player ^ int(self.settings.swap_colours)]
+
     def player_name(self, player: int) -> str:
-        raise NotImplementedError
+        if self.caps.player_names is not None:
+            return self.caps.player_names[player]
+        return self.theme.disc_names[player ^ int(self.settings.swap_colours)]
+
+    def names(self) -> tuple[str, str]:
+        return self.player_name(0), self.player_name(1)
 
 
     def missing_analysis(self) -> list[str]:

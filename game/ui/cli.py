@@ -13,11 +13,12 @@ from game.capabilities import capabilities
 from game.errors import GameError
 from game.ui import game_app, headless
 from game.ui.display_env import disable_unusable_caches
+from game.ui.game_files import restore_evals
 from game.ui.layout import MIN_SIZE
 from game.ui.players import BotSetting
 from game.ui.savefile import SaveFileError, load_game
 from game.ui.session import Session
-from game.ui.settings import SETTINGS_FILE, Settings, config_dir, load_autosave, load_settings
+from game.ui.settings import SETTINGS_FILE, Settings, autosave_evals, config_dir, load_autosave, load_settings
 
 SMOKE_BUDGET_MS = 30
 SCREENSHOT_WAIT_MS = 3000  # longest wait for the analysis once the engine runs
@@ -106,6 +107,8 @@ def _initial_session(args: argparse.Namespace, settings: Settings, headless: boo
             spec, moves, cursor = saved
             session = Session(spec, list(moves), len(moves) if cursor is None else cursor)
             if not session.final_position.outcome.is_over:
+                if notice is None:  # the graph as it was (a damaged autosave was kept aside: its evals too)
+                    restore_evals(session, autosave_evals(len(moves)))
                 return session
     try:
         capabilities(get_game(settings.game))

@@ -13,10 +13,6 @@ from game.ui.session import Session
 from game.ui.settings import games_dir
 
 
-def game_json(session: Session) -> str:
-    return game_to_json(session.spec, session.line, session.cursor)
-
-
 def save_game(session: Session, folder: Path | None = None) -> Path:
     folder = folder or games_dir()
     stamp = time.strftime("%Y-%m-%d_%H-%M-%S")

@@ -37,7 +37,14 @@ from game.ui.engine_driver import EngineDriver, default_client_factory
 from game.ui.eval_bar import eased
 from game.ui.exact import Verdict
 from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
-from game.ui.game_files import SaveFileError, copy_position, read_game, restore_evals, save_with_evals
+from game.ui.game_files import (
+    SaveFileError,
+    copy_position,
+    game_json_with_evals,
+    read_game,
+    restore_evals,
+    save_with_evals,
+)
 from game.ui.heat import HeatData
 from game.ui.input import InputContext, actions_for
 from game.ui.motion import Motion
@@ -50,7 +57,6 @@ from game.ui.session import Session
 from game.ui.settings import Settings, games_dir, save_settings, write_autosave
 from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
-from game.ui.themes import THEMES, Color, Theme
 from game.ui.turns import EngineTurns
 
 
@@ -81,6 +87,7 @@ class App(AppQueries, NewGameDialog):
         self.now = time.monotonic()
         self.last_input = self.now  # when the last event came (mouse, keys, window)
         self._dirty_game = False
+        self._autosaved = False  # this run wrote the autosave (a game opened with --position alone does not)
         self.analysis_only = False  # bots search but never move (screenshots)
         self.net: NetGame | None = None  # a network game (game.ui.net_game)
         if first_launch:
@@ -92,21 +99,6 @@ class App(AppQueries, NewGameDialog):
     @property
     def animation(self) -> DropAnimation | None:
         return self.motion.animation
-
-    @property
-    def theme(self) -> Theme:
-        return THEMES.get(self.settings.theme, THEMES["classic"])
-
-    def colour_of(self, player: int) -> Color:
-        return self.theme.discs[player ^ int(self.settings.swap_colours)]
-
-    def player_name(self, player: int) -> str:
-        if self.caps.player_names is not None:
-            return self.caps.player_names[player]
-        return self.theme.disc_names[player ^ int(self.settings.swap_colours)]
-
-    def names(self) -> tuple[str, str]:
-        return self.player_name(0), self.player_name(1)
 
     def is_bot(self, player: int) -> bool:
         return is_bot(self.settings.mode, self.settings.human_player, player)
@@ -372,10 +364,15 @@ class App(AppQueries, NewGameDialog):
         self.move_scroll = follow(self.move_scroll, self.session.cursor, len(self.session.line),
                                   panel.moves_rect if panel is not None else None)
         if self._dirty_game and self.persist:
-            problem = write_autosave(files.game_json(self.session))
-            if problem:
-                self.set_notice(problem, error=True)
+            self.autosave()
         self._dirty_game = False
+
+    def autosave(self) -> None:
+        """Keep the game, the shown move and the eval graph's points for the next launch."""
+        problem = write_autosave(game_json_with_evals(self.session, with_cursor=True))
+        self._autosaved = True
+        if problem:
+            self.set_notice(problem, error=True)
 
     # --- the snapshot --------------------------------------------------------------------------
     def snapshot(self) -> Frame:
@@ -402,6 +399,8 @@ class App(AppQueries, NewGameDialog):
             self.net.close()  # the seat (and the hosted game) is kept for a relaunch
         self.cancel_search()
         self.turns.driver.close()
+        if self.persist and self._autosaved:  # the last move's evaluations came after its autosave
+            self.autosave()
         self.settings.window = self.screen.get_size()
         self.save_settings()
         self.sounds.close()

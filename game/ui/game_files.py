@@ -15,7 +15,7 @@ from pathlib import Path
 
 from game import GameSpec
 from game.ui import files
-from game.ui.savefile import SUFFIX, SaveFileError, game_to_json, load_game, parse_game_text, write_atomic
+from game.ui.savefile import SUFFIX, SaveFileError, game_to_json, load_game, parse_game_text, read_evals, write_atomic
 from game.ui.session import Session
 
 MAX_TEXT = 100_000
@@ -29,8 +29,9 @@ class LoadedGame:
     evals: dict[int, tuple[float, bool]]
 
 
-def game_json_with_evals(session: Session) -> str:
-    data = json.loads(game_to_json(session.spec, session.line))
+def game_json_with_evals(session: Session, *, with_cursor: bool = False) -> str:
+    """The game as JSON with its evaluations (``with_cursor``: and the shown move, as the autosave keeps it)."""
+    data = json.loads(game_to_json(session.spec, session.line, session.cursor if with_cursor else None))
     evals = {}
     for ply, point in enumerate(session.eval_series()):
         if point is not None and not session.position_at(ply).outcome.is_over:
@@ -53,24 +54,6 @@ def save_with_evals(session: Session, folder: Path) -> tuple[str, bool]:
     except OSError as exc:
         return f"Could not save to {folder}: {exc.strerror or exc}", False
     return f"Saved to {path}", True
-
-
-def read_evals(text: str, moves: int) -> dict[int, tuple[float, bool]]:
-    """The ``evals`` of a saved game's text (empty when there are none or the text is not JSON)."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return {}
-    raw = data.get("evals") if isinstance(data, dict) else None
-    out: dict[int, tuple[float, bool]] = {}
-    for key, item in raw.items() if isinstance(raw, dict) else ():
-        if not (isinstance(key, str) and key.isdigit() and isinstance(item, list) and len(item) == 2):
-            continue
-        value, exact = item
-        if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1 \
-                and isinstance(exact, bool) and int(key) <= moves:
-            out[int(key)] = (float(value), exact)
-    return out
 
 
 def read_game(default_game: str, text: str | None = None, path: Path | None = None) -> LoadedGame:
@@ -105,5 +88,5 @@ def copy_position(session: Session) -> tuple[str, bool]:
     return f"No clipboard here; the position is {text or '(empty board)'}", False
 
 
-__all__ = ["LoadedGame", "SaveFileError", "copy_position", "game_json_with_evals", "read_game", "restore_evals",
-           "save_with_evals"]
+__all__ = ["LoadedGame", "SaveFileError", "copy_position", "game_json_with_evals", "read_evals", "read_game",
+           "restore_evals", "save_with_evals"]

@@ -1,6 +1,7 @@
 """Saved games: a small JSON file with the game name and the moves in the project's notation.
 
-``{"format": "connect4-mcts-game", "version": 1, "game": "connect4", "moves": "4453"}``.
+``{"format": "connect4-mcts-game", "version": 1, "game": "connect4", "moves": "4453"}``, optionally with
+``"cursor"`` (the shown move) and ``"evals"`` (see ``game.ui.game_files``).
 Loading also accepts a bare position string (``4453``) or ``game: moves`` (colon and space) on one line.
 """
 
@@ -29,6 +30,24 @@ def game_to_json(spec: GameSpec, moves: tuple[int, ...] | list[int], cursor: int
     if cursor is not None and cursor != len(moves):
         data["cursor"] = cursor
     return json.dumps(data, indent=2) + "\n"
+
+
+def read_evals(text: str, moves: int) -> dict[int, tuple[float, bool]]:
+    """The ``evals`` of a saved game's text (empty when there are none or the text is not JSON)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    raw = data.get("evals") if isinstance(data, dict) else None
+    out: dict[int, tuple[float, bool]] = {}
+    for key, item in raw.items() if isinstance(raw, dict) else ():
+        if not (isinstance(key, str) and key.isdigit() and isinstance(item, list) and len(item) == 2):
+            continue
+        value, exact = item
+        if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1 \
+                and isinstance(exact, bool) and int(key) <= moves:
+            out[int(key)] = (float(value), exact)
+    return out
 
 
 def split_game_text(text: str, default_game: str = "connect4") -> tuple[str, str, int | None]:

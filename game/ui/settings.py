@@ -16,8 +16,8 @@ from pathlib import Path
 from game.ui.autosave import keep_aside, restore, shown_folder, unfinished_since
 from game.ui.instance_lock import Slot, claim, waiting_games
 from game.ui.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, MODES, BotSetting
-from game.ui.safe_read import excerpt
-from game.ui.savefile import GameTuple, game_to_json, read_small_text, write_atomic
+from game.ui.safe_read import excerpt, read_regular_text
+from game.ui.savefile import GameTuple, game_to_json, read_evals, read_small_text, write_atomic
 
 APP_NAME = "connect4-mcts"
 SETTINGS_FILE = "settings.json"
@@ -192,6 +192,15 @@ def write_autosave(game_json: str, directory: Path | None = None) -> str | None:
 
 def autosave_json(spec, moves, cursor) -> str:  # type: ignore[no-untyped-def]
     return game_to_json(spec, moves, cursor)
+
+
+def autosave_evals(moves: int, directory: Path | None = None) -> dict[int, tuple[float, bool]]:
+    """The evaluations kept with this instance's autosaved game of ``moves`` moves (empty if none or unreadable:
+    they are a convenience, the game itself is restored by ``load_autosave``)."""
+    try:
+        return read_evals(read_regular_text(instance_slot(directory).autosave_path), moves)
+    except (OSError, ValueError):
+        return {}
 
 
 def load_autosave(directory: Path | None = None) -> tuple[GameTuple | None, str | None]:
