@@ -1,6 +1,6 @@
 """What the headless runs (screenshot, smoke test, frame benchmark) and the tests ask of the app.
 
-A base class of ``game_app.App`` (kept apart so the app object stays small): plain queries (names, colours) and two
+A base class of ``game_app.App`` (kept apart so the app object stays small): plain queries and two
 switches, on the attributes the app sets up.
 """
 
@@ -46,7 +46,6 @@ class AppQueries:
 
     def names(self) -> tuple[str, str]:
         return self.player_name(0), self.player_name(1)
-
 
     def missing_analysis(self) -> list[str]:
         """What the shown position still lacks from the engine for a faithful picture (empty: nothing)."""

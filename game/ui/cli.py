@@ -107,8 +107,7 @@ def _initial_session(args: argparse.Namespace, settings: Settings, headless: boo
             spec, moves, cursor = saved
             session = Session(spec, list(moves), len(moves) if cursor is None else cursor)
             if not session.final_position.outcome.is_over:
-                if notice is None:  # the graph as it was (a damaged autosave was kept aside: its evals too)
-                    restore_evals(session, autosave_evals(len(moves)))
+                restore_evals(session, autosave_evals(len(moves)))  # none from a damaged one: it was moved aside
                 return session
     try:
         capabilities(get_game(settings.game))
