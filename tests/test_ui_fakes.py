@@ -152,12 +152,12 @@ class FakeEngineClient:
 
 
 def make_test_app(game: str = "connect4", moves: str = "", mode: str = "hotseat",
-                  client: FakeEngineClient | None = None, size: tuple[int, int] = (1000, 700),
+                  client: FakeEngineClient | None = None, size: tuple[int, int] = (1000, 700), persist: bool = False,
                   **settings_kw: Any) -> tuple[App, FakeEngineClient]:
-    """A headless app on the fake engine."""
+    """A headless app on the fake engine (``persist``: it writes its settings and autosave, as the real app)."""
     settings_kw.setdefault("eval_bar", False)
     settings = Settings(mode=mode, window=size, sound=False, **settings_kw)
     fake = client or FakeEngineClient()
-    app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(lambda: fake))
+    app = create_app(settings, Session.from_text(game, moves), persist=persist, driver=EngineDriver(lambda: fake))
     app.turns.min_bot_delay = 0.0
     return app, fake

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pygame
 import pytest
-from test_ui_fakes import FakeEngineClient
+from test_ui_fakes import make_test_app
 
 from game.ui.actions import Command
 from game.ui.cli import prepare
-from game.ui.engine_driver import EngineDriver
 from game.ui.frame import LoadCard
-from game.ui.game_app import create_app, shutdown
+from game.ui.game_app import shutdown
 from game.ui.players import BotSetting
 from game.ui.savefile import SaveFileError, game_to_json, parse_game_text
 from game.ui.session import EvalPoint, Session
@@ -71,10 +70,14 @@ def test_corrupt_settings_do_not_stop_the_app_from_starting(capsys):
     assert kept[0].name in notices[1] and "first 6 moves" in notices[1]
 
 
+def _relaunched_session() -> Session:
+    """The game a plain launch of the app (no arguments) opens."""
+    _, session, _ = prepare(argparse.Namespace(game=None, position=None, load=None, new=False), headless=False)
+    return session
+
+
 def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path):
-    settings = Settings(mode="hotseat", window=(900, 640), sound=False)
-    app = create_app(settings, Session.from_text("connect4"), persist=True,
-                     driver=EngineDriver(lambda: FakeEngineClient()))
+    app, _ = make_test_app(persist=True)
     try:
         for col in (3, 3, 2):
             app.play_move(col)
@@ -86,16 +89,14 @@ def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path):
     finally:
         shutdown(app)
 
-    _, session, _ = prepare(argparse.Namespace(game=None, position=None, load=None, new=False), headless=False)
+    session = _relaunched_session()
     assert session.line == [3, 3, 2]
 
 
 def test_the_eval_graph_of_a_restored_game_comes_back_with_it():
     """The autosave keeps the graph's points (estimates and proofs) and the shown move: a relaunch shows the
     same game, not an empty graph before the shown move (the engine only evaluates what it is shown)."""
-    settings = Settings(game="tictactoe", mode="hotseat", window=(900, 640), sound=False)
-    app = create_app(settings, Session.from_text("tictactoe"), persist=True,
-                     driver=EngineDriver(lambda: FakeEngineClient()))
+    app, _ = make_test_app("tictactoe", persist=True)
     try:
         for move in (4, 0, 8):
             app.play_move(move)
@@ -107,7 +108,7 @@ def test_the_eval_graph_of_a_restored_game_comes_back_with_it():
         app.session.record_proof([4], 1, "draw")
     finally:
         shutdown(app)  # the evaluations that came after the last move's autosave are kept on closing
-    _, session, _ = prepare(argparse.Namespace(game=None, position=None, load=None, new=False), headless=False)
+    session = _relaunched_session()
     assert (session.spec.name, session.line, session.cursor) == ("tictactoe", [4, 0, 8], 2)
     assert session.eval_at(1) == EvalPoint(0.5, exact=True)  # the proof outranks the estimate, as before
     assert session.eval_at(2) == EvalPoint(0.625)
@@ -129,9 +130,7 @@ def test_game_file_formats_and_errors():
 
 
 def test_loading_a_corrupt_file_keeps_the_game(tmp_path: Path):
-    settings = Settings(mode="hotseat", window=(900, 640), sound=False)
-    app = create_app(settings, Session.from_text("connect4", "4453"), persist=False,
-                     driver=EngineDriver(lambda: FakeEngineClient()))
+    app, _ = make_test_app("connect4", "4453", size=(900, 640), eval_bar=True)
     try:
         bad = tmp_path / "bad.c4game.json"
         bad.write_text("{\"game\": \"connect4\", \"moves\": \"4444444\"}")

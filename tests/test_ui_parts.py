@@ -7,7 +7,7 @@ import pytest
 
 from game import get_game
 from game.ui import controller
-from game.ui.heat import heat_from_info
+from game.ui.heat import HeatData, HeatEntry, heat_from_info, share_text
 from game.ui.players import DIFFICULTIES, BotSetting, is_bot, step_custom
 from game.ui.session import Session
 from game.ui.settings import Settings
@@ -103,8 +103,6 @@ def test_colour_blind_discs_differ_by_a_mark_not_only_colour():
 
 
 def test_share_labels_never_show_zero_for_a_visited_move() -> None:
-    from game.ui.heat import share_text
-
     assert share_text(0.0) == "0%"
     assert share_text(0.003) == "<1%"
     assert share_text(0.006) == "1%"
@@ -114,8 +112,6 @@ def test_share_labels_never_show_zero_for_a_visited_move() -> None:
 def test_a_search_that_visited_nothing_shows_dashes_not_zero_shares() -> None:
     """At a book position the engine settles every column without a visit: "0%" under every column read as
     "the engine likes nothing here"."""
-    from game.ui.heat import HeatData, HeatEntry, share_text
-
     settled = HeatData(3, {m: HeatEntry(m, 0.0, 1.0 if m in (1, 4) else 0.0, "win" if m in (1, 4) else "loss", None)
                            for m in range(7)})
     assert not settled.visited

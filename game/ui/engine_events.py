@@ -41,7 +41,7 @@ def absorb(session: Session, search: Search, kind: str, msg: dict[str, Any]) -> 
     searched = msg.get("iterations") or msg.get("proven")  # a result of 0 iterations says nothing
     if isinstance(value, int | float) and not isinstance(value, bool) and searched:
         session.record_eval(search.ply, float(value))
-    if kind == "solution":  # (an exact look's scores go to the cache by their own position: EngineTurns)
+    if kind == "solution":
         if search.kind != "solve":
             return Absorbed()
         return Absorbed(move=best_scored_move(session, search.ply, scores_from_solution(spec, msg)))
