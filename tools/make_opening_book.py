@@ -183,16 +183,22 @@ def needed(levels: list[Level], depth: int,
     return out
 
 
-def every_position(ply: int) -> dict[int, Connect4Position]:
-    """Every position after ``ply`` moves that is not over, one per mirror pair (canonical key -> position)."""
-    level = {canonical_key(0): standard().start()}
+def every_level(ply: int) -> list[dict[int, Connect4Position]]:
+    """Every position after 0, 1, ..., ``ply`` moves that is not over, one per mirror pair (canonical key ->
+    position), ply by ply."""
+    levels = [{canonical_key(0): standard().start()}]
     for _ in range(ply):
         following: dict[int, Connect4Position] = {}
-        for key in sorted(level):
-            for child in children(level[key]):
+        for key in sorted(levels[-1]):
+            for child in children(levels[-1][key]):
                 following.setdefault(canonical_key(position_key(child)), child)
-        level = following
-    return level
+        levels.append(following)
+    return levels
+
+
+def every_position(ply: int) -> dict[int, Connect4Position]:
+    """Every position after ``ply`` moves that is not over, one per mirror pair (canonical key -> position)."""
+    return every_level(ply)[-1]
 
 
 def score_from_children(position: Connect4Position, scores: dict[int, int]) -> int | None:
@@ -288,9 +294,9 @@ def build(client: Any, args: argparse.Namespace) -> Book:
             book_data = to_bytes(write_book(out, keys, store, weak))
             run_tasks(client, top, store, args.tt_bits, book_data, f"top ply {ply}")
             keys |= set(top)
-    level = every_position(args.full) if args.full > 0 else {}
+    every = every_level(args.full) if args.full > 0 else []  # each ply enumerated once
     for ply in range(args.full, 0, -1):  # every position, deepest ply first: the deeper ones score the others
-        above = every_position(ply - 1)  # the next level, and its known scores the leaves of this one's solves
+        level, above = every[ply], every[ply - 1]  # above: the next level, its known scores this one's leaves
         derived = derive(level, store) if client is not None else 0
         if client is not None:
             print(f"every position, ply {ply}: {len(level)} positions, {derived} scored from children", flush=True)
@@ -299,7 +305,6 @@ def build(client: Any, args: argparse.Namespace) -> Book:
         exact_leaves = to_bytes(write_book(out, leaf_keys, store, weak)) if leaf_keys else None
         run_tasks(client, level, store, args.tt_bits, exact_leaves, f"every position, ply {ply}")
         keys |= set(level)
-        level = above
     book = write_book(out, keys, store, weak)
     count, cpu_s = store.cost(keys)
     print(f"book: {len(book)} positions (to ply {book.max_ply}), {out.stat().st_size} bytes, "
