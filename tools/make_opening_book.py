@@ -50,8 +50,8 @@ from game.connect4 import Connect4Position, Connect4Spec  # noqa: E402
 
 SKELETON_PLY = 3  # plies 0..2 follow the weak entries' moves; from ply 3 on, the exact scores' best moves
 DERIVED = -2  # the store's node count of a score taken from the children's (no search; -1: seeded)
-CHUNK = 16  # positions per task
-IN_FLIGHT = 64  # tasks submitted ahead of the results
+CHUNK = 64  # positions per task (neighbours in sorted order: at ply 10, 3-8% fewer nodes than tasks of 16)
+IN_FLIGHT = 16  # tasks submitted ahead of the results
 FIRST, SECOND = 1, 2  # tree tags: which side plays perfectly
 Level = dict[int, tuple[Connect4Position, int]]  # canonical key -> (position, tree tags)
 
@@ -232,7 +232,7 @@ def run_tasks(client: Any, positions: dict[int, Connect4Position], store: Store,
     started = time.perf_counter()
     book_ref = None if book_data is None else client.scatter(book_data, broadcast=True, hash=False)  # sent once
     # tasks of CHUNK neighbours in sorted order (siblings share much of their trees: solved by one worker, one
-    # after the other, they take 1.14x fewer nodes than spread over two), a bounded window of them in flight
+    # after the other, they take 1.14x fewer nodes than spread over two at ply 9), a bounded window of them in flight
     # (submitting a whole level, 260,000 at ply 9, kept the client busy past the scheduler's heartbeat)
     chunks = (tuple(todo[i:i + CHUNK]) for i in range(0, len(todo), CHUNK))
     pending = as_completed([client.submit(solve_task, chunk, tt_bits, book_ref, pure=False)
