@@ -7,29 +7,18 @@ shape only depends on which children score best.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from ai.opening_book import canonical_key, from_bytes, position_key
+from tests.tools_loader import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _builder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_opening_book", ROOT / "tools" / "make_opening_book.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-mob = _builder()
+mob = load_tool("make_opening_book")
 
 
 class FakeScores(dict):  # type: ignore[type-arg]

@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import sqlite3
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.tools_loader import load_tool
 
-
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("book_costs", ROOT / "tools" / "book_costs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-costs_tool = _tool()
+costs_tool = load_tool("book_costs")
 
 
 def _store(path: Path, rows: list[tuple[str, int]]) -> Path:
