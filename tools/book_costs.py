@@ -17,6 +17,7 @@ import argparse
 import gzip
 import sqlite3
 import sys
+from contextlib import closing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,13 +48,12 @@ def write_costs(path: Path, costs: dict[str, int]) -> None:
 
 def merge(store: Path, out: Path, ply: int, min_nodes: int) -> tuple[int, int]:
     """Merge the store's solves of ``ply`` with at least ``min_nodes`` nodes into ``out``: (new, total)."""
-    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
-    rows = db.execute("SELECT moves, nodes FROM solved WHERE nodes >= ? AND length(moves) = ?", (min_nodes, ply))
-    costs = read_costs(out)
+    costs = read_costs(out)  # a damaged file stops the merge before the store is opened
     before = len(costs)
-    for moves, nodes in rows:
-        costs[moves] = max(int(nodes), costs.get(moves, 0))
-    db.close()
+    with closing(sqlite3.connect(f"file:{store}?mode=ro", uri=True)) as db:
+        query = "SELECT moves, nodes FROM solved WHERE nodes >= ? AND length(moves) = ?"
+        for moves, nodes in db.execute(query, (min_nodes, ply)):
+            costs[moves] = max(int(nodes), costs.get(moves, 0))
     write_costs(out, costs)
     return len(costs) - before, len(costs)
 
