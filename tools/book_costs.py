@@ -7,7 +7,7 @@ A store seeded from the shipped book (``make_opening_book.py --seed``, a new che
 not what each solve cost, and the book is built over several sessions whose stores do not survive. The
 costly positions are the ones worth a deeper look (many of their columns are slow all-columns analyses one
 ply past the book, though a solve's nodes predict its all-columns nodes only loosely: Spearman 0.43 on 40
-random-game positions, docs/opening-book.md), so each session merged
+random-game positions, docs/opening-book.md), so each session merges
 its own into this file (``moves,nodes`` a line, sorted by moves; a position already listed keeps the
 larger count), which the repository keeps.
 """
