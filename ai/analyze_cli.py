@@ -65,8 +65,8 @@ def _print_table(data: dict[str, Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     from ai.hybrid import HybridSearcher
     from ai.mcts import supports
-    from game import get_game
-    from game.errors import GameError
+    from game.rules import get_game
+    from game.rules.errors import GameError
 
     try:
         spec = get_game(args.game)

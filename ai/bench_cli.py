@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     from ai.jit import NUMBA_AVAILABLE
     from ai.mcts import Searcher
-    from game import get_game
+    from game.rules import get_game
 
     spec = get_game("connect4")
     Searcher(spec, seed=1).warm_up()

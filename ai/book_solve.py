@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from ai.results import SearchId, Solution, SolvedMove
-from game.connect4 import Connect4Position
+from game.rules.connect4 import Connect4Position
 
 
 def book_solution(spec: Any, position: Any, search_id: SearchId) -> Solution | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai.results import PonderEnd, SearchResult
-from game.base import GameSpec, Position
+from game.rules.base import GameSpec, Position
 
 MAX_PONDER_MS = 30 * 60 * 1000.0  # a ponder is ended from outside long before this
 PONDER_NICENESS = 19  # the lowest priority of the normal class (not SCHED_IDLE: see yield_to_the_rest)

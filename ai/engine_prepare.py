@@ -12,9 +12,9 @@ import threading
 from collections.abc import Callable
 
 from ai.results import ErrorReply, Preparing, Reply
-from game import get_game
-from game.base import GameSpec
-from game.errors import GameError
+from game.rules import get_game
+from game.rules.base import GameSpec
+from game.rules.errors import GameError
 
 BACKGROUND_GAMES = ("connect4", "tictactoe", "mnk:6x6:4", "gomoku", "uttt")
 

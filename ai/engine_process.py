@@ -30,8 +30,8 @@ from ai.book_solve import book_solution
 from ai.engine_ponder import MAX_PONDER_MS, PonderRun, end_report, yield_to_the_rest
 from ai.engine_prepare import Preparer
 from ai.results import OptionSet, Ready, ReadyOk, Reply, Solution, SolvedMove
-from game import get_game
-from game.base import GameSpec, Position
+from game.rules import get_game
+from game.rules.base import GameSpec, Position
 
 VERSION = "0.2.0"
 NAME = "connect4-mcts"
@@ -380,7 +380,7 @@ def _process_age_ms() -> float:
 
 
 def _game_names() -> list[str]:
-    from game import GAME_NAMES
+    from game.rules import GAME_NAMES
 
     return list(GAME_NAMES)
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ai.solver import Solver, win_score
-from game.connect4 import Connect4Position
+from game.rules.connect4 import Connect4Position
 
 FIRST_PASS_NODES = 20_000  # step 4: node budget per column in the first pass (x4 per pass)
 WEAK_SHARE = 0.3  # a weak root solve not done by this share of the budget ...

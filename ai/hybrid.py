@@ -33,7 +33,7 @@ from typing import Any
 
 from ai.exact_root import RootFacts, RootSolver, bounds_class
 from ai.results import MoveStats, SearchResult
-from game.connect4 import Connect4Position
+from game.rules.connect4 import Connect4Position
 
 SETTLED_SHARE = 0.25  # with early_stop, a search whose best move is proven ends after this share of the budget
 SOLVER_MARGIN_S = 0.003  # the solver's deadline comes this much before the search's
@@ -63,7 +63,7 @@ class _Halt(threading.Event):
 
 
 def solver_supports(spec: Any) -> bool:
-    from game.connect4 import Connect4Spec
+    from game.rules.connect4 import Connect4Spec
 
     return isinstance(spec, Connect4Spec) and spec.width * (spec.height + 1) <= 64
 
@@ -127,7 +127,7 @@ class HybridSearcher:
         if self._exact_ok:
             from ai import solver_kernel
             from ai.solver import Solver
-            from game.connect4 import Connect4Spec
+            from game.rules.connect4 import Connect4Spec
 
             small = Solver(tt_bits=solver_kernel.MIN_TT_BITS)
             RootSolver(small, Connect4Spec(4, 4).parse_position("1234"), deadline=None).start().join()

@@ -57,7 +57,7 @@ def book_moves(position: Any) -> tuple[int, ...]:
     """The moves the opening book proves to keep the result (empty outside the book); in a lost position
     only the slowest losses (every move keeps a loss: the one that resists longest is the book's move)."""
     from ai.opening_book import load
-    from game.connect4 import Connect4Position
+    from game.rules.connect4 import Connect4Position
 
     if not isinstance(position, Connect4Position):
         return ()

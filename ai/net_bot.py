@@ -154,8 +154,8 @@ class NetBot:
         return None
 
     def _update(self, message: dict[str, Any]) -> dict[str, Any] | None:
-        from game.errors import GameError
         from game.net.states import action_to_move
+        from game.rules.errors import GameError
 
         state = message.get("state") or {}
         try:
@@ -215,9 +215,9 @@ class NetBot:
 
 
 def run(args: argparse.Namespace) -> int:
-    from game import get_game
-    from game.errors import GameError
     from game.net.wire import parse_address
+    from game.rules import get_game
+    from game.rules.errors import GameError
 
     try:
         spec = get_game(args.game)

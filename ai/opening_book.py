@@ -24,8 +24,8 @@ from functools import cache, cached_property
 
 import numpy as np
 
-from game.base import Position
-from game.connect4 import Connect4Position
+from game.rules.base import Position
+from game.rules.connect4 import Connect4Position
 
 BOOK_FILE = "opening_book.npz"
 CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)

@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass
 from typing import IO, Any
 
-from game.errors import GameError
-from game.mnk import MnkSpec
+from game.rules.errors import GameError
+from game.rules.mnk import MnkSpec
 
 K = 5
 MIN_SIDE, MAX_SIDE = 5, 19

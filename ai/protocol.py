@@ -15,8 +15,8 @@ from ai.levels import LEVEL_NAMES, Level, capped_iterations
 from ai.levels import level as level_named
 from ai.limits import MAX_ITERATIONS, MAX_LINE, MAX_MOVES_TEXT, MAX_THREADS, MAX_TIME_MS
 from ai.results import PROVEN_TEXT, BestMove, ChildLine, ErrorReply, Info, SearchResult
-from game import GameError, get_game
-from game.base import GameSpec, Position
+from game.rules import GameError, get_game
+from game.rules.base import GameSpec, Position
 
 
 class ProtocolError(ValueError):

@@ -11,9 +11,9 @@ import json
 import sys
 
 from ai import limits
-from game.connect4 import Connect4Spec
-from game.errors import GameError
-from game.registry import get_game
+from game.rules.connect4 import Connect4Spec
+from game.rules.errors import GameError
+from game.rules.registry import get_game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -27,8 +27,8 @@ from ai import solver_kernel as kernel
 from ai.opening_book import Book, load
 from ai.solver_board import KernelBoard
 from ai.solver_watchdog import Watchdog
-from game.connect4 import Connect4Position, Connect4Spec
-from game.errors import GameError
+from game.rules.connect4 import Connect4Position, Connect4Spec
+from game.rules.errors import GameError
 
 DEFAULT_TT_BITS = 20  # 1M entries of 8 bytes = 8 MiB (larger tables barely save nodes, and cost cache misses)
 FIRST_PASS_NODES = 20_000  # analyze_columns under a limit: node budget per column of the first pass

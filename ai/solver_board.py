@@ -6,7 +6,7 @@ import numpy as np
 
 from ai import solver_kernel as kernel
 from ai.opening_book import Book
-from game.connect4 import Connect4Spec
+from game.rules.connect4 import Connect4Spec
 
 
 class KernelBoard:

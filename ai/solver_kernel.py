@@ -1,6 +1,6 @@
 """Compiled core of the exact Connect 4 solver (negamax, alpha-beta, null windows, bound table).
 
-Bitboards follow Pascal Pons' layout (see ``game.connect4``): ``cur`` holds the stones of the
+Bitboards follow Pascal Pons' layout (see ``game.rules.connect4``): ``cur`` holds the stones of the
 side to move, ``mask`` all stones, column ``c`` owns bits ``c*(h+1) .. c*(h+1)+h-1``.
 Every word is a ``uint64`` (numpy scalar in plain Python) so the same source runs compiled
 and interpreted; shift counts stay plain ints.

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ai.jit import compilations
-from game import get_game
-from game.base import GameSpec
+from game.rules import get_game
+from game.rules.base import GameSpec
 
 SOLVER_UNIT = "connect4 solver"
 
@@ -84,7 +84,7 @@ def _warm_solver() -> None:
     from ai import solver_kernel
     from ai.exact_root import RootSolver
     from ai.solver import Solver
-    from game.connect4 import Connect4Spec
+    from game.rules.connect4 import Connect4Spec
 
     small = Solver(tt_bits=solver_kernel.MIN_TT_BITS)
     RootSolver(small, Connect4Spec(4, 4).parse_position("1234"), deadline=None).start().join()

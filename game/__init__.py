@@ -1,23 +1,8 @@
-"""Pure game rules: immutable positions, one notation, no pygame and no numba."""
+"""The game, on four floors (each imports only the floors below it, checked by import-linter):
 
-from game.base import DRAW, ONGOING, GameSpec, Outcome, Position, Status
-from game.connect4 import Connect4Position, Connect4Spec
-from game.errors import GameError, IllegalMoveError, NotationError, UnknownGameError
-from game.registry import GAME_NAMES, get_game
-
-__all__ = [
-    "DRAW",
-    "GAME_NAMES",
-    "ONGOING",
-    "Connect4Position",
-    "Connect4Spec",
-    "GameError",
-    "GameSpec",
-    "IllegalMoveError",
-    "NotationError",
-    "Outcome",
-    "Position",
-    "Status",
-    "UnknownGameError",
-    "get_game",
-]
+* ``game.rules``: the pure rules of every game (standard library only);
+* ``game.net``: the network protocol, server and client (on the rules);
+* ``game.play``: the pygame-free model of a game being played (session, settings, files, players,
+  the engine driver, heat and exact data), on the rules, the network and the engine client (``ai``);
+* ``game.ui`` (pygame) and ``game.text`` (the terminal), each standing on ``game.play``.
+"""

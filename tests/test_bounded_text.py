@@ -17,13 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_ui_fakes import FakeEngineClient
 
+from game.play.actions import Command, LoadFile
+from game.play.engine_driver import EngineDriver
+from game.play.session import Session
+from game.play.settings import AUTOSAVE_FILE, Settings, config_dir
 from game.ui import files, fonts
-from game.ui.actions import Command, LoadFile
-from game.ui.engine_driver import EngineDriver
 from game.ui.frame import LoadCard
 from game.ui.game_app import create_app, shutdown
-from game.ui.session import Session
-from game.ui.settings import AUTOSAVE_FILE, Settings, config_dir
 
 pytestmark = pytest.mark.timeout(120)
 FRAME_LIMIT_S = 2.0  # generous (the machine is shared): before the fix these frames took 6.6 s to minutes
@@ -163,7 +163,7 @@ def test_non_utf8_config_path_in_notices_draws(app, tmp_path: Path, monkeypatch:
     weird.mkdir()
     monkeypatch.setenv("CONNECT4_CONFIG_DIR", str(weird))
     (weird / AUTOSAVE_FILE).write_text("garbage\x00")
-    from game.ui.settings import load_autosave
+    from game.play.settings import load_autosave
 
     _saved, notice = load_autosave()
     assert notice is not None and "\udcff" in notice

@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from game import Status, get_game
-from game.connect4 import Connect4Spec
+from game.rules import Status, get_game
+from game.rules.connect4 import Connect4Spec
 
 A212693 = (1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275)  # oeis.org/A212693, n = 0..8
 MAX_PLY = 8

@@ -20,7 +20,7 @@ from typing import TypeVar
 
 import pytest
 
-from game.ui.savefile import SaveFileError, parse_game_text
+from game.play.savefile import SaveFileError, parse_game_text
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENING = "1122"  # a bot would never start like this: a new game could not pass for the restored one

@@ -17,7 +17,7 @@ from engine_helpers import ROOT, EngineProcess
 
 from ai import limits, protocol
 from ai.engine_process import Engine, default_threads
-from game import get_game
+from game.rules import get_game
 from tests.positions import OFF_BOOK_SEARCH
 
 pytestmark = pytest.mark.timeout(300)

@@ -12,7 +12,7 @@ from fake_engine import FakeClock, ScriptedEngine, Spawner, bestmove
 from ai.client import EngineClient
 from ai.engine_session import EngineSession, EngineUnavailable
 from ai.results import ChildLine, ErrorReply, Info
-from game import get_game
+from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(30)
 C4 = get_game("connect4")

@@ -14,9 +14,9 @@ from typing import TypeVar
 
 import pytest
 
-from game.ui.safe_read import NotRegularFileError, read_regular_text
-from game.ui.savefile import SaveFileError, load_game
-from game.ui.settings import AUTOSAVE_FILE, SETTINGS_FILE, Settings, load_autosave, load_settings
+from game.play.safe_read import NotRegularFileError, read_regular_text
+from game.play.savefile import SaveFileError, load_game
+from game.play.settings import AUTOSAVE_FILE, SETTINGS_FILE, Settings, load_autosave, load_settings
 
 T = TypeVar("T")
 

@@ -131,7 +131,7 @@ def test_the_engine_starts_a_search_that_is_not_exact_before_the_solver_is_compi
 
     from ai import warmup
     from ai.engine_prepare import Preparer
-    from game import get_game
+    from game.rules import get_game
 
     spec = get_game("connect4")
     search_unit = warmup._units(spec, exact=False)[0][0]

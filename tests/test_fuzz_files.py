@@ -15,10 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game import get_game
-from game.ui.players import DIFFICULTY_KEYS, MODES
-from game.ui.savefile import SaveFileError, game_to_json, load_game, parse_game_text
-from game.ui.settings import (
+from game.play.players import DIFFICULTY_KEYS, MODES
+from game.play.savefile import SaveFileError, game_to_json, load_game, parse_game_text
+from game.play.settings import (
     AUTOSAVE_FILE,
     SETTINGS_FILE,
     THEME_KEYS,
@@ -26,6 +25,7 @@ from game.ui.settings import (
     load_autosave,
     load_settings,
 )
+from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -179,7 +179,7 @@ ENDLESS_FILE = r"""
 import resource, sys
 sys.path.insert(0, sys.argv[1])
 resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # a bug shows as MemoryError, not a dead machine
-from game.ui.savefile import SaveFileError, load_game
+from game.play.savefile import SaveFileError, load_game
 try:
     load_game("/dev/zero")
 except SaveFileError as exc:

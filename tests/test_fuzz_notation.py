@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game import GameError, get_game
+from game.rules import GameError, get_game
 
 GAMES = ["connect4", "connect4:8x7", "connect4:4x4", "tictactoe", "mnk:6x6:4", "mnk:19x3:3", "gomoku", "uttt"]
 SPECS = {name: get_game(name) for name in GAMES}

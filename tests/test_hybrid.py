@@ -19,8 +19,8 @@ from ai.hybrid import HybridSearcher, merge, solver_supports
 from ai.mcts import Searcher, supports
 from ai.results import MoveStats, SearchResult
 from ai.solver import Solver
-from game import get_game
-from game.connect4 import Connect4Spec
+from game.rules import get_game
+from game.rules.connect4 import Connect4Spec
 from tests.engine_helpers import EngineProcess
 from tests.positions import WIN_IN_ONE_OFF_BOOK, sample
 
@@ -231,7 +231,7 @@ def test_root_solver_runs_without_numba() -> None:
     code = (
         "from ai.exact_root import RootSolver\n"
         "from ai.solver import Solver\n"
-        "from game.connect4 import Connect4Spec\n"
+        "from game.rules.connect4 import Connect4Spec\n"
         "pos = Connect4Spec(5, 4).parse_position('3322')\n"
         "solver = Solver(tt_bits=19)\n"
         "root = RootSolver(solver, pos, deadline=None).start()\n"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from game.ui.savefile import game_to_json, load_game
-from game.ui.session import Session
-from game.ui.settings import AUTOSAVE_FILE, SETTINGS_FILE, Settings, load_autosave, load_settings, save_settings
+from game.play.savefile import game_to_json, load_game
+from game.play.session import Session
+from game.play.settings import AUTOSAVE_FILE, SETTINGS_FILE, Settings, load_autosave, load_settings, save_settings
 
 pytestmark = pytest.mark.timeout(60)
 BOM = b"\xef\xbb\xbf"

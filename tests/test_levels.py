@@ -11,7 +11,7 @@ from ai import levels, protocol, wire
 from ai.levels import LEVELS, Level, choose, move_probabilities, move_weights
 from ai.protocol import Go, ProtocolError
 from ai.results import BestMove, MoveStats, SearchResult
-from game import get_game
+from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(60)
 SPEC = get_game("connect4")
@@ -118,7 +118,7 @@ def test_bestmove_carries_the_chosen_move_the_level_and_how_it_was_chosen() -> N
 
 def test_in_a_lost_book_position_the_book_move_resists_longest() -> None:
     from ai.opening_book import load
-    from game.connect4 import Connect4Position
+    from game.rules.connect4 import Connect4Position
 
     lost = SPEC.parse_position("444")  # the second player loses whatever it plays
     assert isinstance(lost, Connect4Position)

@@ -12,7 +12,7 @@ from ai.mcts import Searcher, supports
 from ai.mcts.games import adapter_for
 from ai.mcts.kernels import gen_children, play, playout
 from ai.mcts.layout import DRAW, LOSS, UNKNOWN, WIN
-from game import get_game
+from game.rules import get_game
 
 C4 = get_game("connect4")
 

@@ -66,7 +66,7 @@ def test_bench_json_reports_rates() -> None:
 
 def test_plain_python_search_without_numba() -> None:
     code = (
-        "from ai.mcts import Searcher\nfrom game import get_game\n"
+        "from ai.mcts import Searcher\nfrom game.rules import get_game\n"
         "spec = get_game('connect4:5x4')\ns = Searcher(spec, seed=1)\n"
         "s.set_position(spec.parse_position('121212'))\nr = s.search(iterations=60)\n"
         "print(r.best_move, r.iterations, r.proven)\n"

@@ -17,7 +17,7 @@ from ai.mcts import Searcher, supports
 from ai.mcts.games import MNK_KEEP, MNK_NEAR, MNK_SMALL_BOARD, adapter_for
 from ai.mcts.kernels import gen_children, play, playout
 from ai.mcts.layout import DRAW, LOSS, UNKNOWN, WIN
-from game import get_game
+from game.rules import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 TTT = get_game("tictactoe")
@@ -149,7 +149,7 @@ def test_playout_scores_for_the_leaf_mover() -> None:
 @functools.cache
 def _value(spec, stones0: int, stones1: int) -> int:  # type: ignore[no-untyped-def]
     """Exact value for the side to move (+1 / 0 / -1) by memoised negamax."""
-    from game.mnk import MnkPosition
+    from game.rules.mnk import MnkPosition
 
     pos = MnkPosition(spec, stones0, stones1)
     if pos.outcome.is_over:
@@ -291,7 +291,7 @@ def test_uttt_plays_a_game_winning_move() -> None:
 
 def test_plain_python_runs_the_same_search() -> None:
     code = (
-        "import json\nfrom ai.mcts import Searcher\nfrom game import get_game\nout = []\n"
+        "import json\nfrom ai.mcts import Searcher\nfrom game.rules import get_game\nout = []\n"
         "for name, moves in [('tictactoe', 'b2'), ('mnk:6x6:4', 'c3 d4'), ('gomoku', 'h8 h9'), ('uttt', 'e5 e6')]:\n"
         "    spec = get_game(name)\n"
         "    s = Searcher(spec, seed=4, max_nodes=50_000)\n"

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from game.connect4 import Connect4Spec
-from game.errors import GameError
+from game.rules.connect4 import Connect4Spec
+from game.rules.errors import GameError
 from tests.net_helpers import ROOT, play_seed_client, start_server
 
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game import get_game
 from game.net.states import action_to_move, move_to_action, state_of, winners_of
 from game.net.wire import Action, BadLine, Command, Hello, LineBuffer, LineTooLong, parse_client_line
+from game.rules import get_game
 
 
 @pytest.mark.timeout(30)

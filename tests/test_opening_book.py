@@ -33,7 +33,7 @@ from ai.opening_book import (
 from ai.results import MoveStats, SearchResult
 from ai.solver import NO_FLOOR, Solver
 from ai.solver_board import KernelBoard
-from game.connect4 import Connect4Spec
+from game.rules.connect4 import Connect4Spec
 from tests.positions import OFF_BOOK_SEARCH, WIN_IN_ONE_OFF_BOOK
 
 SPEC = Connect4Spec()

@@ -8,7 +8,7 @@ import pytest
 
 from ai.hybrid import HybridSearcher
 from ai.ponder import Ponderer
-from game import get_game
+from game.rules import get_game
 
 
 @pytest.mark.timeout(60)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from game import Status, get_game
+from game.rules import Status, get_game
 from tests.positions import FILES, positions_dir
 
 PLY_RANGES = {  # stones already played, from the README of the files

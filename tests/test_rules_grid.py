@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference import RefKInARow, RefUttt
 
-from game import IllegalMoveError, NotationError, Status, get_game
-from game.grid import board_range, cell_to_text, text_to_cell
-from game.mnk import MnkSpec
-from game.uttt import ANY_BOARD, BOARD_CELLS, UtttSpec, board_name
+from game.rules import IllegalMoveError, NotationError, Status, get_game
+from game.rules.grid import board_range, cell_to_text, text_to_cell
+from game.rules.mnk import MnkSpec
+from game.rules.uttt import ANY_BOARD, BOARD_CELLS, UtttSpec, board_name
 
 MNK_GAMES = ["tictactoe", "mnk:6x6:4", "mnk:4x3:3", "mnk:5x1:3", "mnk:2x6:2", "mnk:7x5:4"]
 ALL_GRID_GAMES = [*MNK_GAMES, "gomoku", "uttt"]

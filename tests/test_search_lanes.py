@@ -10,7 +10,7 @@ import pytest
 
 from ai.mcts import Searcher
 from ai.mcts import search as search_module
-from game import get_game
+from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -11,8 +11,8 @@ import pytest
 from ai import solver_kernel as kernel
 from ai.solver import Solver
 from ai.solver_board import KernelBoard
-from game import get_game
-from game.connect4 import Connect4Spec
+from game.rules import get_game
+from game.rules.connect4 import Connect4Spec
 
 TT_BITS = kernel.MIN_TT_BITS
 NEAR_BASE = 1 << TT_BITS  # the near table right after the main one

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from test_crash_restore import _kill, _launch, _wait_for
 
-from game.ui import settings as settings_mod
-from game.ui.autosave import unfinished_since
-from game.ui.instance_lock import autosave_name, claim, lock_name
-from game.ui.savefile import SaveFileError, parse_game_text
+from game.play import settings as settings_mod
+from game.play.autosave import unfinished_since
+from game.play.instance_lock import autosave_name, claim, lock_name
+from game.play.savefile import SaveFileError, parse_game_text
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX processes and signals")
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,8 +29,8 @@ HOLDER = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
 from pathlib import Path
-from game.ui.autosave import unfinished_since
-from game.ui.instance_lock import claim
+from game.play.autosave import unfinished_since
+from game.play.instance_lock import claim
 slot = claim(Path(sys.argv[2]), unfinished_since)
 print(slot.number, flush=True)
 sys.stdin.read()  # hold the slot until the test closes stdin (or kills us)
@@ -150,7 +150,7 @@ def test_two_real_apps_in_one_home_keep_both_games(tmp_path: Path) -> None:
 def test_without_file_locks_the_pid_decides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
 
-    from game.ui import instance_lock
+    from game.play import instance_lock
 
     def no_locks(_fd: int) -> bool:
         raise OSError(errno.ENOLCK, "No locks available")

@@ -6,15 +6,15 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
 
-from game.ui.actions import Command
-from game.ui.engine_driver import EngineDriver
+from game.play.actions import Command
+from game.play.engine_driver import EngineDriver
+from game.play.players import BotSetting
+from game.play.session import Session
+from game.play.settings import Settings
 from game.ui.eval_graph import x_of
 from game.ui.frame import HelpCard
 from game.ui.game_app import create_app, shutdown
 from game.ui.move_list import move_cells
-from game.ui.players import BotSetting
-from game.ui.session import Session
-from game.ui.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -229,7 +229,7 @@ def test_narrow_window_folds_the_panel_into_a_menu(hotseat):
 
 
 def test_a_solver_level_is_one_line_in_the_difficulty_list(monkeypatch):
-    from game.ui import players
+    from game.play import players
 
     solver = players.Difficulty("solver", "Solver", "solve", 300)
     monkeypatch.setattr(players, "DIFFICULTIES", (*players.DIFFICULTIES, solver))

@@ -10,10 +10,11 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient, make_test_app
 
-from game.ui import autoplay, game_app
-from game.ui.actions import ToggleAutoplay
-from game.ui.players import BotSetting
-from game.ui.settings import Settings
+from game.play import autoplay
+from game.play.actions import ToggleAutoplay
+from game.play.players import BotSetting
+from game.play.settings import Settings
+from game.ui import game_app
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from game import get_game
-from game.capabilities import capabilities
-from game.ui.game_choices import GAME_CHOICES
+from game.play.game_choices import GAME_CHOICES
+from game.rules import get_game
+from game.rules.capabilities import capabilities
 
 pytestmark = pytest.mark.timeout(30)
 

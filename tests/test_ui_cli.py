@@ -10,10 +10,10 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game.play.players import BotSetting
+from game.play.session import Session
+from game.play.settings import Settings
 from game.ui.game_app import create_app, shutdown
-from game.ui.players import BotSetting
-from game.ui.session import Session
-from game.ui.settings import Settings
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -10,21 +10,21 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient, make_test_app
 
-from game import get_game
+from game.play.actions import ChangeChoice, Command, CycleBotLevel, DialogField, MoveCursor
+from game.play.engine_driver import Search
+from game.play.engine_events import absorb
+from game.play.heat import HeatData, HeatEntry, heat_from_info
+from game.play.players import BotSetting
+from game.play.session import EvalPoint, Session
+from game.play.themes import THEMES, heat_colour
+from game.rules import get_game
+from game.rules.uttt import board_of
 from game.ui import fonts, game_app, text
-from game.ui.actions import ChangeChoice, Command, CycleBotLevel, DialogField, MoveCursor
-from game.ui.engine_driver import Search
-from game.ui.engine_events import absorb
 from game.ui.eval_bar import label_of
 from game.ui.eval_graph import draw_graph, x_of, y_of
 from game.ui.frame import EvalBarState
-from game.ui.heat import HeatData, HeatEntry, heat_from_info
-from game.ui.players import BotSetting
-from game.ui.session import EvalPoint, Session
 from game.ui.side_panel import tooltip_rect
 from game.ui.status import TurnFacts, progress_of, turn_texts
-from game.ui.themes import THEMES, heat_colour
-from game.uttt import board_of
 
 pytestmark = pytest.mark.timeout(60)
 

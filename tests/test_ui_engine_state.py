@@ -11,10 +11,10 @@ from test_ui_fakes import FakeEngineClient
 
 from ai.client import EngineStatus
 from ai.results import Preparing
-from game.ui.engine_driver import EngineDriver
+from game.play.engine_driver import EngineDriver
+from game.play.session import Session
+from game.play.settings import Settings
 from game.ui.game_app import create_app, shutdown
-from game.ui.session import Session
-from game.ui.settings import Settings
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -11,15 +11,16 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
 
-from game import get_game
-from game.ui import controller, headless
-from game.ui.engine_driver import EngineDriver
-from game.ui.exact import EXACT_MS, Verdict, column_verdicts, score_verdict
+from game.play import controller
+from game.play.engine_driver import EngineDriver
+from game.play.exact import EXACT_MS, Verdict, column_verdicts, score_verdict
+from game.play.heat import HeatData, HeatEntry
+from game.play.players import BotSetting
+from game.play.session import Session
+from game.play.settings import Settings
+from game.rules import get_game
+from game.ui import headless
 from game.ui.game_app import create_app, shutdown
-from game.ui.heat import HeatData, HeatEntry
-from game.ui.players import BotSetting
-from game.ui.session import Session
-from game.ui.settings import Settings
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -231,7 +232,7 @@ def test_screenshot_without_an_engine_says_so(tmp_path, capsys):
 
 
 def test_an_unfinished_solve_is_retried_with_longer_budgets():
-    from game.ui.exact import EXACT_BUDGETS_MS, ExactCache
+    from game.play.exact import EXACT_BUDGETS_MS, ExactCache
 
     cache = ExactCache()
     assert cache.next_budget("connect4", "44") == EXACT_BUDGETS_MS[0]
@@ -267,7 +268,7 @@ def test_a_solution_line_is_not_taken_for_a_heatmap():
 
 
 def test_a_proven_position_settles_its_last_open_column_by_elimination():
-    from game.ui.exact import by_elimination
+    from game.play.exact import by_elimination
 
     loss = Verdict("loss in 1", "exact", "loss", 1)
     open_col = Verdict("49%", "estimate")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from game import get_game
-from game.ui.engine_driver import EngineDriver
+from game.play.engine_driver import EngineDriver
+from game.play.session import Session
+from game.play.settings import Settings
+from game.rules import get_game
 from game.ui.game_app import App, create_app
-from game.ui.session import Session
-from game.ui.settings import Settings
 
 
 class FakeEngineClient:

@@ -11,14 +11,11 @@ import pygame
 import pytest
 from test_ui_fakes import make_test_app
 
-from game.ui.actions import Command
-from game.ui.cli import prepare
-from game.ui.frame import LoadCard
-from game.ui.game_app import shutdown
-from game.ui.players import BotSetting
-from game.ui.savefile import SaveFileError, game_to_json, parse_game_text
-from game.ui.session import EvalPoint, Session
-from game.ui.settings import (
+from game.play.actions import Command
+from game.play.players import BotSetting
+from game.play.savefile import SaveFileError, game_to_json, parse_game_text
+from game.play.session import EvalPoint, Session
+from game.play.settings import (
     AUTOSAVE_FILE,
     SETTINGS_FILE,
     Settings,
@@ -27,6 +24,9 @@ from game.ui.settings import (
     load_settings,
     save_settings,
 )
+from game.ui.cli import prepare
+from game.ui.frame import LoadCard
+from game.ui.game_app import shutdown
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -9,17 +9,17 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
 
+from game.play.actions import ChangeChoice, Command, DialogField
+from game.play.engine_driver import EngineDriver
+from game.play.game_choices import GAME_CHOICES
+from game.play.players import BotSetting
+from game.play.session import Session
+from game.play.settings import Settings
+from game.rules.uttt import board_of
 from game.ui import files
-from game.ui.actions import ChangeChoice, Command, DialogField
 from game.ui.board_view import Connect4Geometry
-from game.ui.engine_driver import EngineDriver
 from game.ui.game_app import create_app, shutdown
-from game.ui.game_choices import GAME_CHOICES
 from game.ui.grid_view import GridGeometry
-from game.ui.players import BotSetting
-from game.ui.session import Session
-from game.ui.settings import Settings
-from game.uttt import board_of
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -231,9 +231,9 @@ def test_the_heatmap_tints_grid_cells(apps):
 
 
 def test_autosave_restores_the_right_game():
+    from game.play.savefile import game_to_json
+    from game.play.settings import save_settings, write_autosave
     from game.ui.cli import prepare
-    from game.ui.savefile import game_to_json
-    from game.ui.settings import save_settings, write_autosave
 
     spec = Session.from_text("uttt", "e5 d4").spec
     assert write_autosave(game_to_json(spec, [40, 30])) is None

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 from test_ui_fakes import make_test_app
 
-from game.ui.actions import ChangeChoice, Command, CycleBotLevel, DialogField, PlayMove, ToggleAutoplay, TypeText
+from game.play.actions import ChangeChoice, Command, CycleBotLevel, DialogField, PlayMove, ToggleAutoplay, TypeText
+from game.play.settings import Settings
 from game.ui.frame import NewGameCard
 from game.ui.game_app import App, shutdown
 from game.ui.net_game import NetGame
-from game.ui.settings import Settings
 
 pytestmark = pytest.mark.timeout(90)
 WIN_FOR_FIRST = (3, 3, 2, 2, 1, 1, 0)  # columns 4 4 3 3 2 2 1: the first player wins on the last one

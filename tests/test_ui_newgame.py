@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from test_ui_fakes import FakeEngineClient, make_test_app
 
-from game.ui.actions import ChangeChoice, Command, DialogField
+from game.play.actions import ChangeChoice, Command, DialogField
+from game.play.engine_driver import EngineDriver
+from game.play.game_files import game_json_with_evals, read_game
+from game.play.new_game import auto_threads, choice_rows
+from game.play.session import EvalPoint, Session
+from game.play.settings import Settings
 from game.ui.cli import first_launch
-from game.ui.engine_driver import EngineDriver
 from game.ui.frame import NewGameCard
 from game.ui.game_app import create_app, shutdown
-from game.ui.game_files import game_json_with_evals, read_game
-from game.ui.new_game import auto_threads, choice_rows
-from game.ui.session import EvalPoint, Session
-from game.ui.settings import Settings
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game import get_game
-from game.ui import controller
-from game.ui.heat import HeatData, HeatEntry, heat_from_info, share_text
-from game.ui.players import DIFFICULTIES, BotSetting, is_bot, step_custom
-from game.ui.session import Session
-from game.ui.settings import Settings
+from game.play import controller
+from game.play.heat import HeatData, HeatEntry, heat_from_info, share_text
+from game.play.players import DIFFICULTIES, BotSetting, is_bot, step_custom
+from game.play.session import Session
+from game.play.settings import Settings
+from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -12,11 +12,11 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient, make_test_app
 
-from game.ui.actions import Command, GoTo
+from game.play.actions import Command, GoTo
+from game.play.players import BotSetting
+from game.play.pondering import ponder_on
+from game.play.settings import Settings
 from game.ui.game_app import App, shutdown
-from game.ui.players import BotSetting
-from game.ui.pondering import ponder_on
-from game.ui.settings import Settings
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -184,9 +184,9 @@ def test_the_setting_is_persisted_and_a_bad_value_is_refused() -> None:
 
 
 def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> None:
-    from game.ui.engine_driver import EngineDriver, default_client_factory
+    from game.play.engine_driver import EngineDriver, default_client_factory
+    from game.play.session import Session
     from game.ui.game_app import create_app
-    from game.ui.session import Session
 
     settings = Settings(mode="vs-bot", human_player=1, window=(1000, 700), sound=False, eval_bar=False,
                         ponder="on", bots=[BotSetting("custom", 300), BotSetting("custom", 300)])

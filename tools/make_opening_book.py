@@ -45,8 +45,8 @@ from ai.opening_book import (  # noqa: E402
     position_key,
     to_bytes,
 )
-from game import get_game  # noqa: E402
-from game.connect4 import Connect4Position, Connect4Spec  # noqa: E402
+from game.rules import get_game  # noqa: E402
+from game.rules.connect4 import Connect4Position, Connect4Spec  # noqa: E402
 
 SKELETON_PLY = 3  # plies 0..2 follow the weak entries' moves; from ply 3 on, the exact scores' best moves
 DERIVED = -2  # the store's node count of a score taken from the children's (no search; -1: seeded)

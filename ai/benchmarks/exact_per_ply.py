@@ -21,8 +21,8 @@ import sys
 
 from ai.opening_book import load
 from ai.solver import Solver, default_threads, warm_up
-from game import get_game
-from game.connect4 import Connect4Position, Connect4Spec
+from game.rules import get_game
+from game.rules.connect4 import Connect4Position, Connect4Spec
 
 
 def sample(ply: int, rnd: random.Random, perfect_side: int | None) -> Connect4Position | None:

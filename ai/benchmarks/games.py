@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ai.mcts.search import Searcher
-from game import get_game
+from game.rules import get_game
 
 Player = Callable[[Any], int]  # position -> move
 

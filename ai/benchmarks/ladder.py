@@ -29,7 +29,7 @@ from typing import Any
 from ai.benchmarks.ladder_positions import DEFAULT_OUT
 from ai.benchmarks.level_games import RANDOM, LevelPlayer, play_game
 from ai.levels import LEVELS, Level
-from game import get_game
+from game.rules import get_game
 
 DEFAULT_LEVELS = (RANDOM, *LEVELS)
 CAPPED_TIME_MS = 60_000.0  # a capped level's time bound: its cap ends the search first

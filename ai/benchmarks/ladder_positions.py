@@ -30,7 +30,7 @@ from typing import Any
 from ai.benchmarks.level_games import LevelPlayer, play_game
 from ai.levels import Level
 from ai.solver import Solver
-from game import get_game
+from game.rules import get_game
 
 PAIRS = (("beginner", "easy"), ("easy", "medium"), ("medium", "hard"), ("hard", "easy"))
 # The levels as they were when the shipped set was built (the engine's levels were tuned on it afterwards):

@@ -14,7 +14,7 @@ from typing import Any
 
 from ai.hybrid import HybridSearcher
 from ai.levels import LEVELS, Level, choose, move_probabilities
-from game import get_game
+from game.rules import get_game
 
 RANDOM = "random"
 

@@ -198,7 +198,7 @@ def play_game(engine: Engine, spec: Any, move_ms: int, game_number: int) -> int:
 
 
 def games_phase(games: int, move_ms: int, game: str, engine_args: list[str], warmup: int, max_growth_mb: float) -> bool:
-    from game import get_game
+    from game.rules import get_game
 
     spec = get_game(game)
     engine = Engine(*engine_args)

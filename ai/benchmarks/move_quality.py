@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ai.hybrid import HybridSearcher
 from ai.mcts.search import DEFAULT_C
-from game import get_game
+from game.rules import get_game
 
 LATE_MS = 50  # a move answered more than this after the budget is reported
 

@@ -22,7 +22,7 @@ import time
 from ai.engine_session import EngineSession
 from ai.hybrid import HybridSearcher
 from ai.ponder import Ponderer
-from game import get_game
+from game.rules import get_game
 
 
 def play(spec: object, ponder_first: bool, own_ms: float, pace_ms: tuple[float, float], rng: random.Random,

@@ -31,7 +31,7 @@ from typing import Any
 
 from ai import solver as new_solver
 from ai.benchmarks.solver_files import DEFAULT_FILES, _load, _resolve
-from game.connect4 import Connect4Position, Connect4Spec
+from game.rules.connect4 import Connect4Position, Connect4Spec
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")

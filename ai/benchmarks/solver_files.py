@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from ai.solver import DEFAULT_TT_BITS, ColumnScores, Solver, warm_up
-from game import Connect4Position
-from game.connect4 import Connect4Spec
+from game.rules import Connect4Position
+from game.rules.connect4 import Connect4Spec
 
 DEFAULT_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1")
 

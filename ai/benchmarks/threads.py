@@ -20,7 +20,7 @@ from typing import Any
 
 from ai.benchmarks.games import bot, match
 from ai.mcts.search import Searcher
-from game import get_game
+from game.rules import get_game
 
 MIDDLE_GAME = "274552224131661"
 

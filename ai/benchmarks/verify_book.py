@@ -16,7 +16,7 @@ import time
 
 from ai.opening_book import book_lines, load
 from ai.solver import Solver
-from game.connect4 import Connect4Spec
+from game.rules.connect4 import Connect4Spec
 
 
 def main(argv: list[str] | None = None) -> int:

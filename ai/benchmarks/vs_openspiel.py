@@ -16,7 +16,7 @@ import sys
 import time
 
 from ai.hybrid import HybridSearcher
-from game import get_game
+from game.rules import get_game
 
 
 def main(argv: list[str] | None = None) -> int:

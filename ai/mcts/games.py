@@ -117,9 +117,9 @@ def _uttt() -> GameAdapter:
 
 def adapter_for(spec: Any) -> GameAdapter | None:
     """The adapter of ``spec``'s game, or None if no kernel plays it."""
-    from game.connect4 import Connect4Spec
-    from game.mnk import MnkSpec
-    from game.uttt import UtttSpec
+    from game.rules.connect4 import Connect4Spec
+    from game.rules.mnk import MnkSpec
+    from game.rules.uttt import UtttSpec
 
     if isinstance(spec, Connect4Spec):
         return _connect4(spec)

@@ -1,7 +1,7 @@
 """The Ultimate tic-tac-toe kernel: nine 9-bit local boards per player.
 
 State (int64[23]): ``[b]`` / ``[9 + b]`` the stones of player 0 / 1 in local board ``b`` (bit =
-local cell, row-major from the bottom-left, as in ``game.uttt``), ``[18]`` / ``[19]`` the boards
+local cell, row-major from the bottom-left, as in ``game.rules.uttt``), ``[18]`` / ``[19]`` the boards
 won by player 0 / 1, ``[20]`` the closed boards (won or full), ``[21]`` the board the side to
 move must play in (-1: any open board), ``[22]`` the ply. Moves are grid cells
 ``row * 9 + col``.
@@ -57,7 +57,7 @@ TRIPLES9 = np.array(_TRIPLES, dtype=np.int64)
 
 
 def uttt_state(position) -> np.ndarray:  # type: ignore[no-untyped-def]
-    """The kernel state of a ``game.uttt`` position."""
+    """The kernel state of a ``game.rules.uttt`` position."""
     state = np.zeros(STATE_LEN, dtype=np.int64)
     for cell in range(81):
         bit = 1 << int(CELL_LOCAL[cell])

@@ -18,8 +18,6 @@ import socket
 import time
 from typing import Any
 
-from game.base import GameSpec
-from game.errors import GameError
 from game.net.events import (
     ConnectionLost,
     Declined,
@@ -36,7 +34,9 @@ from game.net.events import (
 from game.net.states import move_to_action
 from game.net.wire import Address, LineBuffer, LineTooLong, encode
 from game.net.worker import Worker
-from game.registry import get_game
+from game.rules.base import GameSpec
+from game.rules.errors import GameError
+from game.rules.registry import get_game
 
 BACKOFF_S = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 GONE_AFTER_S = 90.0  # longer than the server's grace: after that the game is decided anyway

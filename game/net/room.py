@@ -12,11 +12,11 @@ import secrets
 import time
 from typing import Any, Protocol
 
-from game.base import GameSpec, Position
-from game.errors import GameError
 from game.net.states import action_to_move, move_to_action, points_of, state_of, winners_of
 from game.net.store import GameStore, StoredGame
 from game.net.wire import Notice, PlayerMessage, UpdateMessage
+from game.rules.base import GameSpec, Position
+from game.rules.errors import GameError
 
 DEFAULT_GRACE_S = 60.0
 

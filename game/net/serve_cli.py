@@ -96,8 +96,8 @@ def _stop_at_end_of_input(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from game.errors import GameError
-    from game.registry import get_game
+    from game.rules.errors import GameError
+    from game.rules.registry import get_game
 
     try:
         get_game(args.game)

@@ -22,7 +22,6 @@ import time
 from dataclasses import dataclass
 from functools import partial
 
-from game.errors import GameError
 from game.net.room import DEFAULT_GRACE_S, Room
 from game.net.store import GameStore
 from game.net.wire import (
@@ -38,7 +37,8 @@ from game.net.wire import (
     encode,
     parse_client_line,
 )
-from game.registry import get_game
+from game.rules.errors import GameError
+from game.rules.registry import get_game
 
 HELLO_WINDOW_S = 0.25
 # While many connections arrive at once (everyone reconnecting after a restart), clients are slow to

@@ -1,7 +1,7 @@
 """Positions <-> the seed protocol's STATE and ACTION objects, for each game (pure).
 
 Seat N (1 or 2) plays as the rules' player N - 1: seat 1 moves first (X in the grid games).
-Rows and columns are 0-based from the bottom-left, as in the rules (``game.base``).
+Rows and columns are 0-based from the bottom-left, as in the rules (``game.rules.base``).
 
 * Connect 4 (any size): pieces ``{"type": "disc", "player", "row", "column"}``; ACTION ``{"column": c}``.
 * Ultimate TTT: pieces with ``outer-row/outer-column/inner-row/inner-column``, ``boards`` (won or
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.base import GameSpec, Position, Status
-from game.connect4 import Connect4Spec
-from game.errors import IllegalMoveError
-from game.uttt import ANY_BOARD, UtttPosition, UtttSpec
+from game.rules.base import GameSpec, Position, Status
+from game.rules.connect4 import Connect4Spec
+from game.rules.errors import IllegalMoveError
+from game.rules.uttt import ANY_BOARD, UtttPosition, UtttSpec
 
 MARKS = ("X", "O")
 UTTT_KEYS = ("outer-row", "outer-column", "inner-row", "inner-column")

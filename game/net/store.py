@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.base import GameSpec, Position
-from game.registry import get_game
+from game.rules.base import GameSpec, Position
+from game.rules.registry import get_game
 
 APP_NAME = "connect4-mcts"
 DB_FILE = "server-games.sqlite3"

@@ -14,10 +14,10 @@ from typing import Any
 
 from rich.console import Console
 
-from game.errors import GameError
 from game.net.states import action_to_move, move_to_action
 from game.net.wire import parse_address
-from game.registry import get_game
+from game.rules.errors import GameError
+from game.rules.registry import get_game
 from game.text.render import SYMBOLS, render
 
 

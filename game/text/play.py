@@ -20,13 +20,13 @@ from rich.progress import BarColumn, Progress, TextColumn
 
 from ai.engine_session import EngineSession, EngineUnavailable
 from ai.limits import MAX_THREADS
-from game.base import Position, Status
-from game.errors import GameError
-from game.registry import get_game
+from game.play.players import DIFFICULTY_KEYS, difficulty
+from game.play.savefile import game_to_json
+from game.play.settings import load_autosave, write_autosave
+from game.rules.base import Position, Status
+from game.rules.errors import GameError
+from game.rules.registry import get_game
 from game.text.render import SYMBOLS, render, shares_of, top_moves
-from game.ui.players import DIFFICULTY_KEYS, difficulty
-from game.ui.savefile import game_to_json
-from game.ui.settings import load_autosave, write_autosave
 
 MODES = ("hotseat", "bot", "botbot")
 PONDER_LEVELS = ("hard", "perfect")

@@ -12,10 +12,10 @@ from typing import Any
 
 from rich.text import Text
 
-from game.base import Position
-from game.connect4 import Connect4Spec
-from game.grid import COLUMN_LETTERS
-from game.uttt import UtttPosition, UtttSpec, board_name, board_of
+from game.rules.base import Position
+from game.rules.connect4 import Connect4Spec
+from game.rules.grid import COLUMN_LETTERS
+from game.rules.uttt import UtttPosition, UtttSpec, board_name, board_of
 
 SYMBOLS = ("X", "O")
 STYLES = ("bold red", "bold yellow")

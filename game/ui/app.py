@@ -8,11 +8,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ai.limits import MAX_BENCH_SECONDS, check_range
+from game.play.limits import MAX_BENCH_SECONDS, check_range
+from game.play.players import DIFFICULTY_KEYS, MODES
+from game.play.settings import THEME_KEYS
 from game.ui.cli import run_app
 from game.ui.frame_bench import run_bench
-from game.ui.players import DIFFICULTY_KEYS, MODES
-from game.ui.settings import THEME_KEYS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

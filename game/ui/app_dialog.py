@@ -5,15 +5,15 @@
 
 from __future__ import annotations
 
-from game import GameSpec, get_game
-from game.capabilities import capabilities
-from game.errors import GameError
+from game.play.new_game import NewGameChoice, apply_choice, auto_threads, choice_from_settings, choice_rows
+from game.play.settings import Settings
+from game.play.themes import Theme
+from game.play.turns import EngineTurns
+from game.rules import GameSpec, get_game
+from game.rules.capabilities import capabilities
+from game.rules.errors import GameError
 from game.ui.frame import NewGameCard, Overlay
 from game.ui.net_game import NetGame
-from game.ui.new_game import NewGameChoice, apply_choice, auto_threads, choice_from_settings, choice_rows
-from game.ui.settings import Settings
-from game.ui.themes import Theme
-from game.ui.turns import EngineTurns
 
 
 class NewGameDialog:

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pygame
 
-from game.capabilities import GameCapabilities
+from game.play.session import Session
+from game.play.settings import Settings
+from game.play.themes import THEMES, Color, Theme
+from game.play.turns import EngineTurns
+from game.rules.capabilities import GameCapabilities
 from game.ui import window
 from game.ui.frame import NewGameCard, Overlay
 from game.ui.motion import Motion
-from game.ui.session import Session
-from game.ui.settings import Settings
 from game.ui.snapshot import TimedNotice
-from game.ui.themes import THEMES, Color, Theme
-from game.ui.turns import EngineTurns
 
 
 class AppQueries:

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 import pygame
 
+from game.play.exact import Verdict
+from game.play.heat import HeatData, share_text, verdict_text
+from game.play.themes import Theme, heat_colour, mix, shade
 from game.ui import text
 from game.ui.discs import draw_disc
-from game.ui.exact import Verdict
 from game.ui.frame import BoardScene
-from game.ui.heat import HeatData, share_text, verdict_text
-from game.ui.themes import Theme, heat_colour, mix, shade
 
 LABEL_ROWS = 2
 TOP_CELLS = 1.15  # the preview disc above the board

@@ -8,17 +8,17 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from game import get_game
-from game.capabilities import capabilities
-from game.errors import GameError
+from game.play.game_files import restore_evals
+from game.play.players import BotSetting
+from game.play.savefile import SaveFileError, load_game
+from game.play.session import Session
+from game.play.settings import SETTINGS_FILE, Settings, autosave_evals, config_dir, load_autosave, load_settings
+from game.rules import get_game
+from game.rules.capabilities import capabilities
+from game.rules.errors import GameError
 from game.ui import game_app, headless
 from game.ui.display_env import disable_unusable_caches
-from game.ui.game_files import restore_evals
 from game.ui.layout import MIN_SIZE
-from game.ui.players import BotSetting
-from game.ui.savefile import SaveFileError, load_game
-from game.ui.session import Session
-from game.ui.settings import SETTINGS_FILE, Settings, autosave_evals, config_dir, load_autosave, load_settings
 
 SMOKE_BUDGET_MS = 30
 SCREENSHOT_WAIT_MS = 3000  # longest wait for the analysis once the engine runs

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import pygame
 
-from game.ui.themes import Color, shade
+from game.play.themes import Color, shade
 
 
 @lru_cache(maxsize=64)

@@ -8,9 +8,9 @@ import math
 
 import pygame
 
+from game.play.themes import Color, Theme, mix
 from game.ui import text
 from game.ui.frame import EvalBarState
-from game.ui.themes import Color, Theme, mix
 
 
 def eased(shown: float, target: float | None, dt: float) -> float:

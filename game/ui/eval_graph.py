@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pygame
 
+from game.play.session import EvalPoint
+from game.play.themes import Color, Theme, mix
 from game.ui import text
-from game.ui.session import EvalPoint
-from game.ui.themes import Color, Theme, mix
 
 MIN_PLIES = 10
 LEGEND_H = 16

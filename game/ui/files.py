@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pygame
 
-from game.ui.savefile import SUFFIX, game_to_json, write_atomic
-from game.ui.session import Session
-from game.ui.settings import games_dir
+from game.play.savefile import SUFFIX, game_to_json, write_atomic
+from game.play.session import Session
+from game.play.settings import games_dir
 
 
 def save_game(session: Session, folder: Path | None = None) -> Path:

@@ -8,14 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from game import Position
-from game.capabilities import GameCapabilities
+from game.play.exact import Verdict
+from game.play.heat import HeatData
+from game.play.new_game import ChoiceRow
+from game.play.session import EvalPoint
+from game.play.themes import Color, Theme
+from game.rules import Position
+from game.rules.capabilities import GameCapabilities
 from game.ui.animation import DropAnimation
-from game.ui.exact import Verdict
-from game.ui.heat import HeatData
-from game.ui.new_game import ChoiceRow
-from game.ui.session import EvalPoint
-from game.ui.themes import Color, Theme
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,10 @@ import time
 
 import pygame
 
+from game.play.players import BotSetting
+from game.play.session import Session
+from game.play.settings import Settings
 from game.ui import game_app
-from game.ui.players import BotSetting
-from game.ui.session import Session
-from game.ui.settings import Settings
 
 
 def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = (1280, 800)) -> dict[str, float]:

@@ -12,12 +12,8 @@ from pathlib import Path
 
 import pygame
 
-from game import GameSpec
-from game.capabilities import GameCapabilities, capabilities
-from game.errors import GameError
-from game.ui import cursor as cursors
-from game.ui import files, layout, preferences, view, window
-from game.ui.actions import (
+from game.play import preferences
+from game.play.actions import (
     Action,
     ChangeChoice,
     Command,
@@ -29,15 +25,10 @@ from game.ui.actions import (
     ScrollMoves,
     TypeText,
 )
-from game.ui.animation import DropAnimation
-from game.ui.app_dialog import NewGameDialog
-from game.ui.app_queries import AppQueries
-from game.ui.controller import redo_target, refusal_text, undo_target
-from game.ui.engine_driver import EngineDriver, default_client_factory
-from game.ui.eval_bar import eased
-from game.ui.exact import Verdict
-from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
-from game.ui.game_files import (
+from game.play.controller import redo_target, refusal_text, undo_target
+from game.play.engine_driver import EngineDriver, default_client_factory
+from game.play.exact import Verdict
+from game.play.game_files import (
     SaveFileError,
     copy_position,
     game_json_with_evals,
@@ -45,19 +36,29 @@ from game.ui.game_files import (
     restore_evals,
     save_with_evals,
 )
-from game.ui.heat import HeatData
+from game.play.heat import HeatData
+from game.play.new_game import NewGameChoice
+from game.play.players import is_bot
+from game.play.preferences import is_preference, unpauses
+from game.play.session import Session
+from game.play.settings import Settings, games_dir, save_settings, write_autosave
+from game.play.turns import EngineTurns
+from game.rules import GameSpec
+from game.rules.capabilities import GameCapabilities, capabilities
+from game.rules.errors import GameError
+from game.ui import cursor as cursors
+from game.ui import files, layout, view, window
+from game.ui.animation import DropAnimation
+from game.ui.app_dialog import NewGameDialog
+from game.ui.app_queries import AppQueries
+from game.ui.eval_bar import eased
+from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
 from game.ui.input import InputContext, actions_for
 from game.ui.motion import Motion
 from game.ui.move_list import follow, scrolled
 from game.ui.net_game import NetGame
-from game.ui.new_game import NewGameChoice
-from game.ui.players import is_bot
-from game.ui.preferences import is_preference, unpauses
-from game.ui.session import Session
-from game.ui.settings import Settings, games_dir, save_settings, write_autosave
 from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
-from game.ui.turns import EngineTurns
 
 
 class App(AppQueries, NewGameDialog):
@@ -251,7 +252,7 @@ class App(AppQueries, NewGameDialog):
             folder = games_dir()
             self.overlay = LoadCard(tuple(files.saved_games(folder)), folder)
         elif c is Command.COPY:
-            self._report(copy_position(sess))
+            self._report(copy_position(sess, files.copy_text))
         elif c is Command.PASTE:
             pasted = files.paste_text()
             if not pasted or not pasted.strip():

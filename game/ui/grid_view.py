@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 import pygame
 
-from game.capabilities import GameCapabilities, PieceStyle
+from game.play.heat import HeatData, share_text, verdict_text
+from game.play.themes import Theme, heat_colour, mix, shade
+from game.rules.capabilities import GameCapabilities, PieceStyle
 from game.ui import text
 from game.ui.frame import BoardScene
-from game.ui.heat import HeatData, share_text, verdict_text
 from game.ui.marks import draw_piece
-from game.ui.themes import Theme, heat_colour, mix, shade
 
 PLACE_SECONDS = 0.16  # the scale-in of a new piece
 MAX_CELL = 150

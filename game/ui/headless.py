@@ -11,7 +11,7 @@ from typing import Protocol
 
 import pygame
 
-from game.ui.exact import EXACT_BUDGETS_MS
+from game.play.exact import EXACT_BUDGETS_MS
 
 STARTUP_WAIT_S = 60.0
 SMOKE_TIMEOUT_S = 120.0

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pygame
 
-from game.ui import actions
-from game.ui.actions import Action, Command, CycleTheme, GoTo, Hover, LoadFile, MoveCursor, PlayMove, ScrollMoves
+from game.play import actions
+from game.play.actions import Action, Command, CycleTheme, GoTo, Hover, LoadFile, MoveCursor, PlayMove, ScrollMoves
 from game.ui.eval_graph import ply_at
 from game.ui.frame import HelpCard, NewGameCard, Overlay
 from game.ui.layout import Layout

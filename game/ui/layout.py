@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from game.ui.actions import Command
+from game.play.actions import Command
 from game.ui.board_view import Connect4Geometry, connect4_geometry
 from game.ui.frame import Frame, LoadCard, NewGameCard
 from game.ui.grid_view import GridGeometry, grid_geometry

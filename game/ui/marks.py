@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.play.themes import Color, shade
 from game.ui.discs import draw_disc
-from game.ui.themes import Color, shade
 
 
 def draw_x(surface: pygame.Surface, colour: Color, rect: pygame.Rect, scale: float = 1.0, alpha: int = 255) -> None:

@@ -4,8 +4,8 @@ object and no drawing here (the frame reads ``animation`` and ``placed``)."""
 
 from __future__ import annotations
 
-from game import Position
-from game.capabilities import GameCapabilities
+from game.rules import Position
+from game.rules.capabilities import GameCapabilities
 from game.ui.animation import GRAVITY, DropAnimation
 from game.ui.sounds import Sounds
 

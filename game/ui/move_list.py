@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.play.themes import Color, Theme, mix
 from game.ui import text
-from game.ui.themes import Color, Theme, mix
 
 ROW_H = 22
 

@@ -17,16 +17,16 @@ import time
 from dataclasses import replace
 from typing import Protocol
 
-from game import GameSpec, get_game
-from game.errors import GameError
 from game.net import events as ev
 from game.net.client import NetClient
 from game.net.host import HostedServer, ServerFailed, ServerReady
 from game.net.wire import Address, parse_address
-from game.ui.actions import Command
+from game.play.actions import Command
+from game.play.session import Session
+from game.play.settings import Settings
+from game.rules import GameSpec, get_game
+from game.rules.errors import GameError
 from game.ui.frame import Banner, Frame, NetPanel
-from game.ui.session import Session
-from game.ui.settings import Settings
 
 REASONS = {"resign": "resigned", "time": "lost on time", "abandoned": "left the game"}
 

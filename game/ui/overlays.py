@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import pygame
 
+from game.play.actions import ChangeChoice, Command, LoadFile
+from game.play.themes import Theme
 from game.ui import fonts, text
-from game.ui.actions import ChangeChoice, Command, LoadFile
 from game.ui.frame import HelpCard, LoadCard, NewGameCard
-from game.ui.themes import Theme
 from game.ui.widgets import Button, draw_button, row_rects
 
 SHORTCUTS: tuple[tuple[str, str], ...] = (

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 
 import pygame
 
-from game.ui import autoplay, fonts, text
-from game.ui.actions import Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
+from game.play import autoplay
+from game.play.actions import Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
+from game.play.themes import Theme
+from game.ui import fonts, text
 from game.ui.frame import PanelModel
-from game.ui.themes import Theme
 from game.ui.widgets import Button, draw_button, row_rects
 
 TOOLTIPS = {Command.PONDER: "Think on your time: the bot searches while you think (on by default at Perfect)"}

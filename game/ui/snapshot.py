@@ -6,20 +6,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from game import Position
-from game.capabilities import GameCapabilities
+from game.play.engine_driver import EngineView, Search
+from game.play.exact import Verdict
+from game.play.heat import HeatData
+from game.play.players import MODE_LABELS, BotSetting, is_bot
+from game.play.pondering import ponder_applies, ponder_on
+from game.play.session import Session
+from game.play.settings import Settings
+from game.play.themes import Color, Theme
+from game.rules import Position
+from game.rules.capabilities import GameCapabilities
+from game.rules.uttt import UtttPosition
 from game.ui.animation import DropAnimation
-from game.ui.engine_driver import EngineView, Search
-from game.ui.exact import Verdict
 from game.ui.frame import Banner, BoardScene, EvalBarState, Frame, Notice, Overlay, PanelModel, PlayerRow, Status
-from game.ui.heat import HeatData
-from game.ui.players import MODE_LABELS, BotSetting, is_bot
-from game.ui.pondering import ponder_applies, ponder_on
-from game.ui.session import Session
-from game.ui.settings import Settings
 from game.ui.status import TurnFacts, engine_progress, progress_of, turn_texts
-from game.ui.themes import Color, Theme
-from game.uttt import UtttPosition
 
 NOTICE_SECONDS = 6.0
 ERROR_SECONDS = 9.0

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 import pygame
 
+from game.play.engine_driver import EngineView
+from game.play.themes import Color, Theme
 from game.ui import fonts, text
-from game.ui.engine_driver import EngineView
 from game.ui.frame import Notice, Progress, Status
-from game.ui.themes import Color, Theme
 from game.ui.widgets import draw_progress
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pygame
 
+from game.play.themes import Color
 from game.ui import fonts
-from game.ui.themes import Color
 
 MIN_SIZE = 10  # pixels: the smallest text the app draws
 

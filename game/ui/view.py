@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pygame
 
+from game.play.themes import Theme
 from game.ui import fonts, text
 from game.ui.board_view import Connect4Geometry, Connect4Painter
 from game.ui.eval_bar import draw_eval_bar
@@ -19,7 +20,6 @@ from game.ui.move_list import draw_moves
 from game.ui.overlays import draw_help, draw_load, draw_new_game
 from game.ui.side_panel import draw_panel, draw_tooltip
 from game.ui.status import draw_notice, draw_status
-from game.ui.themes import Theme
 from game.ui.widgets import draw_button
 
 _CONNECT4 = Connect4Painter()

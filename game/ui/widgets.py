@@ -9,9 +9,9 @@ from typing import Literal
 
 import pygame
 
+from game.play.actions import Action
+from game.play.themes import Color, Theme, mix
 from game.ui import text
-from game.ui.actions import Action
-from game.ui.themes import Color, Theme, mix
 
 ARROW_W = 26  # the clickable width of a selector's arrows
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pygame
 
+from game.play.themes import THEMES
 from game.ui import fonts
 from game.ui.discs import disc_sprite
 from game.ui.layout import MIN_SIZE
 from game.ui.resources import asset_path
-from game.ui.themes import THEMES
 
 FPS = 60
 IDLE_FPS = 20  # while no disc drops and the player has not acted for SMOOTH_SECONDS

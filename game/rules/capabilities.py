@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from game.base import GameSpec
-from game.connect4 import Connect4Spec
-from game.mnk import MnkSpec
-from game.uttt import UtttSpec
+from game.rules.base import GameSpec
+from game.rules.connect4 import Connect4Spec
+from game.rules.mnk import MnkSpec
+from game.rules.uttt import UtttSpec
 
 PieceStyle = Literal["discs", "marks", "stones"]
 

@@ -1,7 +1,7 @@
 """Saved games: a small JSON file with the game name and the moves in the project's notation.
 
 ``{"format": "connect4-mcts-game", "version": 1, "game": "connect4", "moves": "4453"}``, optionally with
-``"cursor"`` (the shown move) and ``"evals"`` (see ``game.ui.game_files``).
+``"cursor"`` (the shown move) and ``"evals"`` (see ``game.play.game_files``).
 Loading also accepts a bare position string (``4453``) or ``game: moves`` (colon and space) on one line.
 """
 
@@ -12,9 +12,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from game import GameSpec, get_game
-from game.errors import GameError
-from game.ui.safe_read import MAX_FILE_BYTES, excerpt, read_regular_text
+from game.play.safe_read import MAX_FILE_BYTES, excerpt, read_regular_text
+from game.rules import GameSpec, get_game
+from game.rules.errors import GameError
 
 FORMAT = "connect4-mcts-game"
 SUFFIX = ".c4game.json"

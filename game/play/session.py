@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from game import GameSpec, Position, get_game
+from game.rules import GameSpec, Position, get_game
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from game import GameSpec
-from game.errors import GameError
+from game.rules import GameSpec
+from game.rules.errors import GameError
 
 UNIFORM_SPREAD = 1e-6  # shares closer than this tell the moves apart no more
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 
-from game.base import DRAW, ONGOING, Outcome, Status
-from game.errors import IllegalMoveError, NotationError
+from game.rules.base import DRAW, ONGOING, Outcome, Status
+from game.rules.errors import IllegalMoveError, NotationError
 
 MIN_SIZE = 4
 MAX_WIDTH = 9  # moves are single digits

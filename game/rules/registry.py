@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from game.base import GameSpec
-from game.errors import NotationError, UnknownGameError
+from game.rules.base import GameSpec
+from game.rules.errors import NotationError, UnknownGameError
 
 GAME_NAMES = ("connect4", "connect4:WxH", "tictactoe", "mnk:MxN:K", "gomoku", "uttt")
 MAX_GRID = 19
@@ -23,24 +23,24 @@ def get_game(name: str = "connect4") -> GameSpec:
         raise UnknownGameError(f"game name must be a string, not {type(name).__name__}")
     text = name.strip().lower()
     if text == "connect4":
-        from game.connect4 import Connect4Spec
+        from game.rules.connect4 import Connect4Spec
 
         return Connect4Spec()
     if m := re.fullmatch(r"connect4:" + _SIZE, text):
-        from game.connect4 import Connect4Spec
+        from game.rules.connect4 import Connect4Spec
 
         return Connect4Spec(int(m[1]), int(m[2]))
     if text in ("tictactoe", "gomoku") or text.startswith("mnk:"):
         return _mnk(text)
     if text == "uttt":
-        from game.uttt import UtttSpec
+        from game.rules.uttt import UtttSpec
 
         return UtttSpec()
     raise UnknownGameError(f"unknown game {name!r}: expected one of {', '.join(GAME_NAMES)}")
 
 
 def _mnk(text: str) -> GameSpec:
-    from game.mnk import MnkSpec
+    from game.rules.mnk import MnkSpec
 
     if text == "tictactoe":
         return MnkSpec(3, 3, 3)

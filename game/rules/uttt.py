@@ -18,7 +18,7 @@ Rules (the standard ones):
 A winning ``Outcome.line`` holds all cells of the local boards that form the winning line(s) of
 boards (27 cells for one line). ``local_line(board)`` gives the three-in-a-row that won a board.
 
-Moves are cell indices ``row * 9 + col`` on the whole grid, written ``a1``-``i9`` (``game.grid``).
+Moves are cell indices ``row * 9 + col`` on the whole grid, written ``a1``-``i9`` (``game.rules.grid``).
 Each player's stones are one 81-bit Python int; boards won are 9-bit ints.
 """
 
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 
-from game.base import DRAW, ONGOING, Outcome, Status
-from game.errors import IllegalMoveError
-from game.grid import GridNotation, TwoStoneSets, cell_name
+from game.rules.base import DRAW, ONGOING, Outcome, Status
+from game.rules.errors import IllegalMoveError
+from game.rules.grid import GridNotation, TwoStoneSets, cell_name
 
 SIDE = 9
 CELLS = SIDE * SIDE

@@ -3,7 +3,7 @@
 ``CONNECT4_CONFIG_DIR`` overrides the directory (tests use a temporary one). Both files are
 written atomically and read only when they are small regular files; a file that cannot be read is
 reported in one line and kept aside (never deleted). Each running instance has its own autosave
-(``game.ui.instance_lock``).
+(``game.play.instance_lock``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from game.ui.autosave import keep_aside, restore, shown_folder, unfinished_since
-from game.ui.instance_lock import Slot, claim, waiting_games
-from game.ui.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, MODES, BotSetting
-from game.ui.safe_read import excerpt, read_regular_text
-from game.ui.savefile import GameTuple, game_to_json, read_evals, read_small_text, write_atomic
+from game.play.autosave import keep_aside, restore, shown_folder, unfinished_since
+from game.play.instance_lock import Slot, claim, waiting_games
+from game.play.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, MODES, BotSetting
+from game.play.safe_read import excerpt, read_regular_text
+from game.play.savefile import GameTuple, game_to_json, read_evals, read_small_text, write_atomic
 
 APP_NAME = "connect4-mcts"
 SETTINGS_FILE = "settings.json"

@@ -11,10 +11,10 @@ import os
 import time
 from pathlib import Path
 
-from game import GameSpec, get_game
-from game.errors import GameError
-from game.ui.safe_read import FileTooLargeError, excerpt, read_regular_bytes, read_regular_text
-from game.ui.savefile import GameTuple, SaveFileError, legal_prefix, parse_game_text, split_game_text
+from game.play.safe_read import FileTooLargeError, excerpt, read_regular_bytes, read_regular_text
+from game.play.savefile import GameTuple, SaveFileError, legal_prefix, parse_game_text, split_game_text
+from game.rules import GameSpec, get_game
+from game.rules.errors import GameError
 
 NOTICE_CHARS = 100  # a notice quotes at most this much of an error message
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from game.ui import autoplay
-from game.ui.actions import Action, Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
-from game.ui.players import step_custom
-from game.ui.pondering import ponder_applies, toggled
-from game.ui.settings import Settings
-from game.ui.themes import THEME_ORDER
+from game.play import autoplay
+from game.play.actions import Action, Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
+from game.play.players import step_custom
+from game.play.pondering import ponder_applies, toggled
+from game.play.settings import Settings
+from game.play.themes import THEME_ORDER
 
 TOGGLES = (Command.HEATMAP, Command.EXACT, Command.EVAL, Command.SOUND, Command.PONDER)
 

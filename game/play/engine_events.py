@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from game.errors import GameError
-from game.ui.engine_driver import Search
-from game.ui.exact import scores_from_solution
-from game.ui.heat import HeatData, engine_children, exact_score, heat_from_info
-from game.ui.session import Session
+from game.play.engine_driver import Search
+from game.play.exact import scores_from_solution
+from game.play.heat import HeatData, engine_children, exact_score, heat_from_info
+from game.play.session import Session
+from game.rules.errors import GameError
 
 RESULTS = ("win", "draw", "loss")
 

@@ -11,15 +11,15 @@ import itertools
 import random
 from typing import Any
 
-from game.capabilities import GameCapabilities
-from game.ui.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
-from game.ui.engine_driver import EngineDriver, Search
-from game.ui.engine_events import absorb
-from game.ui.exact import EXACT_BUDGETS_MS, ExactCache, Verdict, by_elimination, column_verdicts, scores_from_solution
-from game.ui.heat import HeatData
-from game.ui.pondering import wanted_ponder
-from game.ui.session import Session
-from game.ui.settings import Settings
+from game.play.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
+from game.play.engine_driver import EngineDriver, Search
+from game.play.engine_events import absorb
+from game.play.exact import EXACT_BUDGETS_MS, ExactCache, Verdict, by_elimination, column_verdicts, scores_from_solution
+from game.play.heat import HeatData
+from game.play.pondering import wanted_ponder
+from game.play.session import Session
+from game.play.settings import Settings
+from game.rules.capabilities import GameCapabilities
 
 SCREENSHOT_ITERATIONS = 20000  # a heatmap this well searched is worth a screenshot
 AHEAD_MAX_MS = EXACT_BUDGETS_MS[1]  # the solver's looks ahead at the next positions stop at this budget

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import cast
 
-from game import Position
-from game.capabilities import GameCapabilities
-from game.ui.engine_driver import SearchKind
-from game.ui.players import is_bot
-from game.ui.session import Session
-from game.ui.settings import Settings
-from game.uttt import UtttPosition, board_name, board_of
+from game.play.engine_driver import SearchKind
+from game.play.players import is_bot
+from game.play.session import Session
+from game.play.settings import Settings
+from game.rules import Position
+from game.rules.capabilities import GameCapabilities
+from game.rules.uttt import UtttPosition, board_name, board_of
 
 ANALYSIS_HEATMAP_MS = 20000  # analysis on a human's turn with the heatmap on
 ANALYSIS_EVAL_MS = 1500  # a short look for the eval bar and graph

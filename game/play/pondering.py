@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ai.level_table import level
-from game.ui.players import is_bot
-from game.ui.session import Session
-from game.ui.settings import Settings
+from game.play.players import is_bot
+from game.play.session import Session
+from game.play.settings import Settings
 
 PONDER_CHOICES = ("auto", "on", "off")
 PONDER_LEVELS = ("perfect", "custom")  # where "auto" thinks on the player's time

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from game import GameSpec
-from game.ui import files
-from game.ui.savefile import SUFFIX, SaveFileError, game_to_json, load_game, parse_game_text, read_evals, write_atomic
-from game.ui.session import Session
+from game.play.savefile import SUFFIX, SaveFileError, game_to_json, load_game, parse_game_text, read_evals, write_atomic
+from game.play.session import Session
+from game.rules import GameSpec
 
 MAX_TEXT = 100_000
 
@@ -79,11 +79,12 @@ def restore_evals(session: Session, evals: dict[int, tuple[float, bool]]) -> Non
             session.evals[ply] = value
 
 
-def copy_position(session: Session) -> tuple[str, bool]:
-    """Put the shown position on the clipboard (Connect 4 plain, other games as ``game: moves``)."""
+def copy_position(session: Session, copy_text: Callable[[str], bool]) -> tuple[str, bool]:
+    """Put the shown position on the clipboard with ``copy_text`` (False: no clipboard), Connect 4 plain,
+    other games as ``game: moves``."""
     moves = session.moves_text
     text = moves if session.spec.name == "connect4" else f"{session.spec.name}: {moves}"
-    if files.copy_text(text):
+    if copy_text(text):
         return f"Copied position {text or '(empty board)'}", True
     return f"No clipboard here; the position is {text or '(empty board)'}", False
 

@@ -6,7 +6,7 @@ diagonally) wins, and a full board without such a line is a draw. Overlines (mor
 count as wins, as in free-style Gomoku.
 
 Each player's stones are one Python int with bit ``row * width + col`` set for every stone,
-row 0 at the bottom. Notation (see ``game.grid``): ``a1`` is the bottom-left cell and a
+row 0 at the bottom. Notation (see ``game.rules.grid``): ``a1`` is the bottom-left cell and a
 position is the moves separated by spaces (``"b2 a1 c3"``).
 """
 
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 
-from game.base import DRAW, ONGOING, Outcome, Status
-from game.errors import IllegalMoveError, NotationError
-from game.grid import MAX_SIDE, GridNotation, TwoStoneSets
+from game.rules.base import DRAW, ONGOING, Outcome, Status
+from game.rules.errors import IllegalMoveError, NotationError
+from game.rules.grid import MAX_SIDE, GridNotation, TwoStoneSets
 
 # (dx, dy) of the four line directions: right, up, up-right, up-left.
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))

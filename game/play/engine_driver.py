@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ai.client import EngineClient
-from game.ui.pondering import PonderWant
+from game.play.pondering import PonderWant
 
 SearchKind = Literal["bot", "analysis", "solve", "exact"]  # "solve"/"exact" use the solve command
 INFO_MS = 100

@@ -11,12 +11,12 @@ import os
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from game import get_game
-from game.capabilities import capabilities
-from game.ui.actions import DialogField
-from game.ui.game_choices import GAME_CHOICES
-from game.ui.players import MODE_LABELS, MODES, BotSetting
-from game.ui.settings import NET_ROLES, Settings
+from game.play.actions import DialogField
+from game.play.game_choices import GAME_CHOICES
+from game.play.players import MODE_LABELS, MODES, BotSetting
+from game.play.settings import NET_ROLES, Settings
+from game.rules import get_game
+from game.rules.capabilities import capabilities
 
 NETWORK = "network"  # a dialog mode: the game is played on a server (the app then plays as hot-seat)
 DIALOG_MODES = (*MODES, NETWORK)

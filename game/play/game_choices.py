@@ -1,5 +1,5 @@
-"""The games the new-game dialog offers (names from ``game.registry``), in its order. Their titles come
-from each game's capability record (``game.capabilities``)."""
+"""The games the new-game dialog offers (names from ``game.rules.registry``), in its order. Their titles come
+from each game's capability record (``game.rules.capabilities``)."""
 
 from __future__ import annotations
 

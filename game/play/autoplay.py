@@ -8,8 +8,8 @@ bot's side makes it the player's again (the reverse). The game itself is not tou
 
 from __future__ import annotations
 
-from game.ui.players import PERFECT, BotSetting, is_bot
-from game.ui.settings import Settings
+from game.play.players import PERFECT, BotSetting, is_bot
+from game.play.settings import Settings
 
 
 def hands_over(settings: Settings, player: int) -> bool:

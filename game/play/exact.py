@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from game import GameSpec
-from game.ui.heat import HeatData, engine_children, exact_score
+from game.play.heat import HeatData, engine_children, exact_score
+from game.rules import GameSpec
 
 # the solver's first look at a position, then longer ones while it runs out: the engine's solver keeps its table,
 # so each look goes on from the last (past the ply-9 book a few positions need 3-5 s on two cores)

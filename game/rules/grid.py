@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from numbers import Integral
 from typing import Any, TypeVar
 
-from game.errors import IllegalMoveError, NotationError
+from game.rules.errors import IllegalMoveError, NotationError
 
 COLUMN_LETTERS = "abcdefghijklmnopqrs"
 MAX_SIDE = len(COLUMN_LETTERS)  # 19

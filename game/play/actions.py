@@ -79,7 +79,7 @@ class CycleBotLevel:
 
 @dataclass(frozen=True)
 class ToggleAutoplay:
-    """A player row's button: Perfect takes ``player``'s side, or the player takes it back (game/ui/autoplay.py)."""
+    """A player row's button: Perfect takes ``player``'s side, or the player takes it back (game/play/autoplay.py)."""
 
     player: int
 

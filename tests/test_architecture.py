@@ -1,0 +1,115 @@
+"""The layers are kept by structure: import-linter's contracts (``.importlinter``) pass on the tree, and
+each bad import below, added to a scratch copy of the tree, breaks them. The rules import the standard
+library only."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "game" / "rules"
+
+# (module file, the bad import added to it, the contract that must break)
+PROBES: list[tuple[str, str, str]] = [
+    ("game/ui/side_panel.py", "import ai.client", "The desktop app never imports the engine package"),
+    ("game/play/turns.py", "import ai.client", "The engine client is imported by one adapter"),
+    ("game/play/heat.py", "import ai.engine_transport", "Only the engine client spawns the engine process"),
+    ("game/rules/connect4.py", "import game.net.server", "The layers"),
+    ("game/rules/connect4.py", "import rich", "The rules import no third-party package"),
+    ("game/rules/connect4.py", "import numpy", "The rules import no third-party package"),
+    ("ai/solver.py", "import game.net.client", "The network client is used by"),
+    ("game/net/server.py", "import game.play.session", "The layers"),
+    ("game/play/session.py", "import pygame", "Only the desktop app (game.ui) imports pygame"),
+    ("game/text/play.py", "import game.ui.frame", "The layers"),
+    ("ai/mcts/search.py", "import numba", "Only the engine's compile helper"),
+    ("game/rules/base.py", "import game.play.settings", "The layers"),
+]
+
+
+def _lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    pytest.importorskip("importlinter", reason="import-linter is a development tool (requirements-dev.txt)")
+    code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    return subprocess.run(
+        [sys.executable, "-c", code, "--no-cache"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _scratch_tree(tmp_path: Path) -> Path:
+    tree = tmp_path / "tree"
+    skip = shutil.ignore_patterns("__pycache__", "*.npz", "*.pyc", "data")
+    for package in ("game", "ai"):
+        shutil.copytree(ROOT / package, tree / package, ignore=skip)
+    shutil.copy(ROOT / ".importlinter", tree / ".importlinter")
+    return tree
+
+
+@pytest.mark.timeout(120)
+def test_the_contracts_hold_on_the_tree(tmp_path: Path) -> None:
+    result = _lint_imports(_scratch_tree(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("module", "bad_import", "contract"), PROBES, ids=[f"{m}:{i}" for m, i, _ in PROBES])
+def test_a_bad_import_breaks_a_contract(tmp_path: Path, module: str, bad_import: str, contract: str) -> None:
+    tree = _scratch_tree(tmp_path)
+    path = tree / module
+    path.write_text(path.read_text(encoding="utf-8") + f"\n{bad_import}  # probe\n", encoding="utf-8")
+    result = _lint_imports(tree)
+    assert result.returncode != 0, f"{module} + {bad_import!r} was let through:\n{result.stdout}"
+    broken = [line for line in result.stdout.splitlines() if line.startswith(contract)]
+    assert broken, f"expected the contract {contract!r} to break:\n{result.stdout}"
+
+
+def _imported_top_names(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_rules_import_the_standard_library_only() -> None:
+    allowed = set(sys.stdlib_module_names) | {"__future__", "game"}
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(_imported_top_names(path) - allowed) for path in RULES.glob("*.py")
+    }
+    offenders = {name: extra for name, extra in offenders.items() if extra}
+    assert not offenders, f"the rules import more than the standard library: {offenders}"
+    project_imports = {
+        str(path.relative_to(ROOT))
+        for path in RULES.glob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and (node.module or "").startswith("game.")
+        and not (node.module or "").startswith("game.rules")
+    }
+    assert not project_imports, f"the rules import other floors of the game: {project_imports}"
+
+
+@pytest.mark.timeout(120)
+def test_the_import_graph_picture_is_current() -> None:
+    pytest.importorskip("grimp", reason="grimp comes with import-linter, a development tool")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "import_graph.py"), "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    svg = (ROOT / "docs" / "import-graph.svg").read_text(encoding="utf-8")
+    assert "#c00" not in svg.split("</defs>", 1)[1], "an arrow of the import graph points up"
