@@ -27,8 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="random seed (same seed + iterations = same result)")
     parser.add_argument("--threads", type=int, default=0, help="search threads (0 = all cores but one)")
     parser.add_argument("--json", action="store_true", help="one JSON object per position")
-    parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=True,
-                        help="Connect 4: run the exact solver beside the search (default on)")
+    parser.add_argument(
+        "--exact",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="Connect 4: run the exact solver beside the search (default on)",
+    )
 
 
 def result_to_json(spec: Any, position: Any, result: SearchResult) -> dict[str, Any]:
@@ -44,18 +48,28 @@ def result_to_json(spec: Any, position: Any, result: SearchResult) -> dict[str, 
         "max_depth": result.max_depth,
         "pv": [text(m) for m in result.pv],
         "children": [
-            {"move": text(c.move), "visits": c.visits, "value": round(c.value, 4), "proven": PROVEN_TEXT[c.proven],
-             "score": c.score}
+            {
+                "move": text(c.move),
+                "visits": c.visits,
+                "value": round(c.value, 4),
+                "proven": PROVEN_TEXT[c.proven],
+                "score": c.score,
+            }
             for c in result.children
         ],
     }
 
 
 def _print_table(data: dict[str, Any]) -> None:
-    print(f"position '{data['position']}'  best move {data['best_move']}  value {data['value']:.3f}"
-          + (f" (proven {data['proven']})" if data["proven"] else "") + (" exact" if data["exact"] else ""))
-    print(f"{data['iterations']:,} iterations in {data['elapsed_ms']:.0f} ms, depth {data['max_depth']}, "
-          f"pv {' '.join(data['pv'])}")
+    print(
+        f"position '{data['position']}'  best move {data['best_move']}  value {data['value']:.3f}"
+        + (f" (proven {data['proven']})" if data["proven"] else "")
+        + (" exact" if data["exact"] else "")
+    )
+    print(
+        f"{data['iterations']:,} iterations in {data['elapsed_ms']:.0f} ms, depth {data['max_depth']}, "
+        f"pv {' '.join(data['pv'])}"
+    )
     print(f"{'move':>5} {'visits':>10} {'value':>7}  {'proven':<6} score")
     for c in data["children"]:
         score = "" if c["score"] is None else str(c["score"])
@@ -110,8 +124,10 @@ def run(args: argparse.Namespace) -> int:
                 raise GameError(f"line too long (more than {limits.MAX_LINE} characters)")
             data = analyze(text)
         except GameError as exc:
-            data = {"position": limits.excerpt(text)[1:-1] if too_long else text[:limits.MAX_MOVES_TEXT],
-                    "error": _one_line(exc)}
+            data = {
+                "position": limits.excerpt(text)[1:-1] if too_long else text[: limits.MAX_MOVES_TEXT],
+                "error": _one_line(exc),
+            }
         print(json.dumps(data), flush=True)  # batch mode always writes JSON lines
     return 0
 

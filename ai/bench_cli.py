@@ -19,8 +19,9 @@ POSITIONS = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="search time per measurement (default 2)")
-    parser.add_argument("--threads", type=int, default=0,
-                        help="threads of the parallel measurement (0 = every core; 1 = skip it)")
+    parser.add_argument(
+        "--threads", type=int, default=0, help="threads of the parallel measurement (0 = every core; 1 = skip it)"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object")
 
 
@@ -65,8 +66,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: --seconds must be a positive number of at most {limits.MAX_BENCH_SECONDS:g}", file=sys.stderr)
         return 2
     if not 0 <= args.threads <= limits.MAX_THREADS:
-        print(f"error: --threads must be between 0 (every core) and {limits.MAX_THREADS}, not {args.threads}",
-              file=sys.stderr)
+        print(
+            f"error: --threads must be between 0 (every core) and {limits.MAX_THREADS}, not {args.threads}",
+            file=sys.stderr,
+        )
         return 2
     t0 = time.perf_counter()
     from ai.jit import NUMBA_AVAILABLE
@@ -84,9 +87,12 @@ def run(args: argparse.Namespace) -> int:
             row["label"] = label
             runs.append(row)
             if not args.json:
-                print(f"{label:<32} threads {n}: {row['iterations_per_s']:>10,} iterations/s "
-                      f"({row['iterations']:,} in {row['elapsed_ms']:.0f} ms, {row['iterations_per_cpu_s'] or 0:,} per "
-                      f"CPU second, depth {row['max_depth']})", flush=True)
+                print(
+                    f"{label:<32} threads {n}: {row['iterations_per_s']:>10,} iterations/s "
+                    f"({row['iterations']:,} in {row['elapsed_ms']:.0f} ms, {row['iterations_per_cpu_s'] or 0:,} per "
+                    f"CPU second, depth {row['max_depth']})",
+                    flush=True,
+                )
     report = {"numba": NUMBA_AVAILABLE, "jit_load_s": round(jit_load_s, 3), "peak_rss_mb": _peak_rss_mb(), "runs": runs}
     if args.json:
         print(json.dumps(report))

@@ -43,8 +43,16 @@ from ai.results import (
     Solution,
 )
 
-__all__ = ["MAX_THREADS", "EngineClient", "EngineStatus", "RestartPolicy", "RestartRecord", "default_command",
-           "default_threads"]
+__all__ = [
+    "MAX_THREADS",
+    "EngineClient",
+    "EngineStatus",
+    "RestartPolicy",
+    "RestartRecord",
+    "default_command",
+    "default_threads",
+]
+
 
 @dataclass
 class _Search:
@@ -68,9 +76,16 @@ class _Process:
 class EngineClient:
     """One engine process, restarted on failure. Call ``poll()`` (or ``poll_replies()``) each frame."""
 
-    def __init__(self, command: list[str] | None = None, *, threads: int | None = None,
-                 spawn: Callable[[], Transport] | None = None, clock: Callable[[], float] = time.monotonic,
-                 policy: RestartPolicy | None = None, expected_startup_s: float | None = None) -> None:
+    def __init__(
+        self,
+        command: list[str] | None = None,
+        *,
+        threads: int | None = None,
+        spawn: Callable[[], Transport] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        policy: RestartPolicy | None = None,
+        expected_startup_s: float | None = None,
+    ) -> None:
         self.command = command or default_command()
         self._spawn_transport = spawn or (lambda: ProcessTransport(self.command))
         self._clock = clock
@@ -140,12 +155,17 @@ class EngineClient:
         if self._closed:
             return EngineStatus("closed", "the engine is closed")
         if self._unavailable:
-            return EngineStatus("unavailable", f"the bot is not available: {self._pending_problem}",
-                                threads=self.threads, retry_in_s=retry)
+            return EngineStatus(
+                "unavailable",
+                f"the bot is not available: {self._pending_problem}",
+                threads=self.threads,
+                retry_in_s=retry,
+            )
         proc = self._proc
         if proc is None:
-            return EngineStatus("restarting", f"restarting the engine ({self._pending_problem})",
-                                threads=self.threads, retry_in_s=retry)
+            return EngineStatus(
+                "restarting", f"restarting the engine ({self._pending_problem})", threads=self.threads, retry_in_s=retry
+            )
         if proc.ready is None:
             return EngineStatus("starting", "starting the engine", threads=self.threads)
         game = self._current_game()
@@ -180,8 +200,15 @@ class EngineClient:
         self._prepare_game = game
         self._send({"cmd": "prepare", "game": game})
 
-    def go(self, *, time_ms: int | None = None, iterations: int | None = None, info_ms: int = 100,
-           exact: bool = True, level: str | None = None) -> int:
+    def go(
+        self,
+        *,
+        time_ms: int | None = None,
+        iterations: int | None = None,
+        info_ms: int = 100,
+        exact: bool = True,
+        level: str | None = None,
+    ) -> int:
         """Start a search; a ``level`` (ai/levels.py) decides the exactness and how the move is chosen."""
         command: dict[str, Any] = {"cmd": "go", "id": self._new_id(), "info_ms": info_ms}
         command.update({"exact": exact} if level is None else {"level": level})
@@ -342,7 +369,7 @@ class EngineClient:
             limit = max(p.min_startup_s, p.startup_factor * max(self._startup_samples))
         else:
             limit = p.first_startup_s
-        return min(limit * 2.0 ** self._startup_timeouts, 4 * p.first_startup_s)
+        return min(limit * 2.0**self._startup_timeouts, 4 * p.first_startup_s)
 
     # -- failures ---------------------------------------------------------------------------
     def _fail(self, problem: str, now: float) -> None:
@@ -361,8 +388,11 @@ class EngineClient:
             self._unavailable = True
             self._active = None
             self._ponder = None
-            self._outbox.append(EngineFailed(
-                f"{self._pending_problem}; the bot is not available (retrying every {delay:.0f} s or so)", delay))
+            self._outbox.append(
+                EngineFailed(
+                    f"{self._pending_problem}; the bot is not available (retrying every {delay:.0f} s or so)", delay
+                )
+            )
         self._next_spawn_at = now + delay
         if delay == 0:
             self._next_spawn_at = None

@@ -80,8 +80,7 @@ class Preparer:
         while True:
             name = self._next()
             try:
-                warmup.prepare(name, lambda p: self._report(
-                    Preparing(p.game, p.done, p.total, p.label, p.compiling)))
+                warmup.prepare(name, lambda p: self._report(Preparing(p.game, p.done, p.total, p.label, p.compiling)))
             except Exception as exc:  # noqa: BLE001 - a game that cannot compile must not stop the others
                 words = str(exc).splitlines()[0][:200] if str(exc) else ""
                 reason = f"cannot prepare {name}: {type(exc).__name__}: {words}"

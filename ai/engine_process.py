@@ -42,8 +42,12 @@ default_threads = limits.default_threads
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--threads", type=int, default=None,
-                        help=f"search threads (root parallelism; default all cores but one, here {default_threads()})")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help=f"search threads (root parallelism; default all cores but one, here {default_threads()})",
+    )
     parser.add_argument("--seed", type=int, default=None, help="random seed (reproducible searches)")
     parser.add_argument("--max-nodes", type=int, default=None, help="node budget of the whole process")
 
@@ -93,8 +97,15 @@ def _protocol_stdout() -> IO[str]:
 class Engine:
     """Holds the position and the searcher; runs one search or solve at a time."""
 
-    def __init__(self, out: IO[str], *, threads: int = 1, seed: int | None = None,
-                 max_nodes: int | None = None, preparer: Preparer | None = None) -> None:
+    def __init__(
+        self,
+        out: IO[str],
+        *,
+        threads: int = 1,
+        seed: int | None = None,
+        max_nodes: int | None = None,
+        preparer: Preparer | None = None,
+    ) -> None:
         self._out = out
         self._write_lock = threading.Lock()
         self._threads = threads
@@ -131,8 +142,11 @@ class Engine:
         dispatcher.start()
         for text, too_long in limits.bounded_lines(stdin):
             if too_long:
-                self.emit(protocol.error(f"line too long (more than {limits.MAX_LINE} characters): "
-                                         f"{limits.excerpt(text, 40)}"))
+                self.emit(
+                    protocol.error(
+                        f"line too long (more than {limits.MAX_LINE} characters): {limits.excerpt(text, 40)}"
+                    )
+                )
                 continue
             command = self._parse(text) if text else None
             if isinstance(command, protocol.Simple) and command.cmd == "isready":
@@ -166,8 +180,9 @@ class Engine:
         except protocol.ProtocolError as exc:
             self.emit(protocol.error(str(exc), _search_id_of(line)))
         except Exception as exc:  # noqa: BLE001 - a reader bug must not kill the engine
-            self.emit(protocol.error(f"internal error reading the line: {type(exc).__name__}: {exc}",
-                                     _search_id_of(line)))
+            self.emit(
+                protocol.error(f"internal error reading the line: {type(exc).__name__}: {exc}", _search_id_of(line))
+            )
         return None
 
     def _dispatch_safely(self, command: protocol.Command) -> bool:
@@ -227,8 +242,7 @@ class Engine:
                 self._searcher_obj.close()
                 self._searcher_obj = None
                 gc.collect()  # unmap the old trees now, not at some later collection
-            self._searcher_obj = HybridSearcher(spec, seed=self._seed, max_nodes=self._max_nodes,
-                                                threads=self._threads)
+            self._searcher_obj = HybridSearcher(spec, seed=self._seed, max_nodes=self._max_nodes, threads=self._threads)
             self._searcher_key = key
         return self._searcher_obj
 
@@ -295,16 +309,18 @@ class Engine:
             self.emit(protocol.result_message("bestmove", spec, result, go.search_id))
             return
         move, how = levels.choose(go.level, position, result, self._choice_rng)
-        self.emit(protocol.result_message("bestmove", spec, result, go.search_id, move=move, level=go.level.name,
-                                          choice=how))
+        self.emit(
+            protocol.result_message("bestmove", spec, result, go.search_id, move=move, level=go.level.name, choice=how)
+        )
 
     def _run_ponder(self, run: PonderRun, ponder: protocol.Ponder, received: float) -> None:
         """Search the pondered position until a command stops it (the tree is kept for the next search)."""
         yield_to_the_rest()
         searcher = self._searcher(run.spec)
         searcher.set_position(run.position)
-        run.result = searcher.search(time_ms=MAX_PONDER_MS, early_stop=False, stop_event=self._stop_event,
-                                     exact=ponder.exact)
+        run.result = searcher.search(
+            time_ms=MAX_PONDER_MS, early_stop=False, stop_event=self._stop_event, exact=ponder.exact
+        )
 
     def _end_ponder(self, following: Position) -> None:
         """End the ponder (if any) and report it; ``following`` is the position the next command leaves."""
@@ -329,15 +345,28 @@ class Engine:
         try:
             if self._stop_event.is_set():
                 return
-            columns = solver.analyze_columns(position, time_ms=solve.time_ms,  # type: ignore[arg-type]
-                                             threads=default_threads())  # a solve has the engine to itself
+            columns = solver.analyze_columns(
+                position,
+                time_ms=solve.time_ms,  # type: ignore[arg-type]
+                threads=default_threads(),
+            )  # a solve has the engine to itself
         finally:
             self._solving = False
         best = max((s for s in columns.scores if s is not None), default=None)
-        children = tuple(SolvedMove(spec.move_to_text(col), score)
-                         for col, score in enumerate(columns.scores) if col in position.legal_moves())
-        self.emit(Solution(solve.search_id, best if columns.complete else None, children, bool(columns.complete),
-                           round((time.perf_counter() - started) * 1000, 1)))
+        children = tuple(
+            SolvedMove(spec.move_to_text(col), score)
+            for col, score in enumerate(columns.scores)
+            if col in position.legal_moves()
+        )
+        self.emit(
+            Solution(
+                solve.search_id,
+                best if columns.complete else None,
+                children,
+                bool(columns.complete),
+                round((time.perf_counter() - started) * 1000, 1),
+            )
+        )
 
     def finish(self) -> None:
         """Stop the running search (it still reports its bestmove) and wait for it."""

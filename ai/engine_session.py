@@ -59,8 +59,16 @@ class EngineSession:
     def close(self) -> None:
         self.client.close()
 
-    def search(self, spec: Any, moves: str, *, time_ms: float, exact: bool = False, level: str | None = None,
-               on_info: Callable[[SearchResult], None] | None = None) -> SearchResult:
+    def search(
+        self,
+        spec: Any,
+        moves: str,
+        *,
+        time_ms: float,
+        exact: bool = False,
+        level: str | None = None,
+        on_info: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
         """Search ``moves`` (the game's notation) for ``time_ms``; ends a ponder first (see ``end_ponder``).
         A ``level`` (ai/levels.py) lets the engine choose the move by that level's rule (and its exactness)."""
         self.client.set_position(spec.name, moves)
@@ -115,9 +123,20 @@ class EngineSession:
 
 def to_result(spec: Any, reply: Info) -> SearchResult:
     """An ``info``/``bestmove`` line as a search result (moves as the game's move numbers)."""
-    children = tuple(MoveStats(spec.parse_move(c.move), c.visits, c.value, PROVEN_VALUE.get(c.proven or ""), c.score)
-                     for c in reply.children)
+    children = tuple(
+        MoveStats(spec.parse_move(c.move), c.visits, c.value, PROVEN_VALUE.get(c.proven or ""), c.score)
+        for c in reply.children
+    )
     best = reply.move if isinstance(reply, BestMove) else (reply.pv[0] if reply.pv else None)
     best_move = spec.parse_move(best) if best else max(children, key=lambda c: c.visits).move if children else -1
-    return SearchResult(best_move, reply.value, children, reply.iterations, reply.elapsed_ms, reply.max_depth,
-                        tuple(spec.parse_move(m) for m in reply.pv), reply.exact, PROVEN_VALUE.get(reply.proven or ""))
+    return SearchResult(
+        best_move,
+        reply.value,
+        children,
+        reply.iterations,
+        reply.elapsed_ms,
+        reply.max_depth,
+        tuple(spec.parse_move(m) for m in reply.pv),
+        reply.exact,
+        PROVEN_VALUE.get(reply.proven or ""),
+    )

@@ -58,8 +58,12 @@ class ProcessTransport:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         creation = {"creationflags": subprocess.CREATE_NO_WINDOW} if sys.platform == "win32" else {}  # type: ignore[attr-defined]
         self._proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=env, **creation,
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            **creation,
         )
         self._inbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)

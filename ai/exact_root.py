@@ -82,9 +82,16 @@ class Stopped(Exception):
 class RootSolver:
     """Runs the plan for one root in a daemon thread; ``facts`` is always a consistent snapshot."""
 
-    def __init__(self, solver: Solver, position: Connect4Position, *, deadline: float | None,
-                 max_nodes: int | None = None, on_update: Callable[[RootFacts], None] | None = None,
-                 hint: Callable[[], int | None] | None = None) -> None:
+    def __init__(
+        self,
+        solver: Solver,
+        position: Connect4Position,
+        *,
+        deadline: float | None,
+        max_nodes: int | None = None,
+        on_update: Callable[[RootFacts], None] | None = None,
+        hint: Callable[[], int | None] | None = None,
+    ) -> None:
         self.solver = solver
         self.position = position
         self.deadline = deadline  # time.perf_counter() value, or None
@@ -228,8 +235,9 @@ class RootSolver:
         if self._halt.is_set():
             raise Stopped
 
-    def _bounds(self, position: Connect4Position, alpha: int, beta: int,
-                until: float | None = None) -> tuple[int, int] | None:
+    def _bounds(
+        self, position: Connect4Position, alpha: int, beta: int, until: float | None = None
+    ) -> tuple[int, int] | None:
         """The solver's bounds; None if the call reached ``until`` (a time before the deadline)."""
         self._check()
         time_ms = self._time_left()
@@ -244,8 +252,9 @@ class RootSolver:
         return found
 
     # -- facts -----------------------------------------------------------------------------
-    def _update(self, *, root: tuple[int, int] | None = None, col: int | None = None,
-                bounds: tuple[int, int] | None = None) -> None:
+    def _update(
+        self, *, root: tuple[int, int] | None = None, col: int | None = None, bounds: tuple[int, int] | None = None
+    ) -> None:
         with self._lock:
             facts = self._facts
             if root is not None:

@@ -53,8 +53,11 @@ class _Halt(threading.Event):
         self.at: float | None = None
 
     def is_set(self) -> bool:
-        return (super().is_set() or any(e.is_set() for e in self.others)
-                or (self.at is not None and time.perf_counter() >= self.at))
+        return (
+            super().is_set()
+            or any(e.is_set() for e in self.others)
+            or (self.at is not None and time.perf_counter() >= self.at)
+        )
 
     @property
     def requested(self) -> bool:
@@ -155,8 +158,14 @@ class HybridSearcher:
         """Search the current position (see ``ai.mcts.Searcher.search``); ``exact`` adds the solver."""
         position = self.mcts.position
         if not (exact and self._exact_ok) or position.outcome.is_over or not _budget_ok(time_ms, iterations):
-            return self.mcts.search(time_ms=time_ms, iterations=iterations, on_info=on_info, info_ms=info_ms,
-                                    early_stop=early_stop, stop_event=stop_event)
+            return self.mcts.search(
+                time_ms=time_ms,
+                iterations=iterations,
+                on_info=on_info,
+                info_ms=info_ms,
+                early_stop=early_stop,
+                stop_event=stop_event,
+            )
         start = time.perf_counter()
         booked = book_result(position, start)
         if booked is not None:  # every column's exact score is a lookup: no search
@@ -181,9 +190,11 @@ class HybridSearcher:
                 halt.at = at
 
         root = RootSolver(
-            self.solver(), position,
+            self.solver(),
+            position,
             deadline=None if deadline is None else deadline - SOLVER_MARGIN_S,
-            max_nodes=None if iterations is None or time_ms is not None
+            max_nodes=None
+            if iterations is None or time_ms is not None
             else min(MAX_SOLVER_NODES, iterations * NODES_PER_ITERATION),
             on_update=on_update,
             hint=lambda: favourite[0],
@@ -206,8 +217,14 @@ class HybridSearcher:
 
         try:
             left_ms = None if time_ms is None else max(0.0, time_ms - (time.perf_counter() - start) * 1000.0)
-            result = self.mcts.search(time_ms=left_ms, iterations=iterations, on_info=mcts_info,
-                                      info_ms=min(info_ms, MARK_EVERY_MS), early_stop=False, stop_event=halt)
+            result = self.mcts.search(
+                time_ms=left_ms,
+                iterations=iterations,
+                on_info=mcts_info,
+                info_ms=min(info_ms, MARK_EVERY_MS),
+                early_stop=False,
+                stop_event=halt,
+            )
             if result.proven is not None and deadline is not None:  # MCTS is done: let the solver finish
                 while not halt.is_set() and root.running and time.perf_counter() < deadline:
                     time.sleep(0.001)
@@ -234,9 +251,17 @@ def book_result(position: Any, start: float) -> SearchResult | None:
     top = max(known.values())
     best = next(c for c in CENTRE_FIRST if known.get(c) == top)
     children = tuple(MoveStats(c, 0, _VALUE[_sign(s)], _sign(s), s) for c, s in sorted(known.items()))
-    return SearchResult(best_move=best, value=_VALUE[_sign(top)], children=children, iterations=0,
-                        elapsed_ms=(time.perf_counter() - start) * 1000.0, max_depth=0, pv=(best,), exact=True,
-                        proven=_sign(top))
+    return SearchResult(
+        best_move=best,
+        value=_VALUE[_sign(top)],
+        children=children,
+        iterations=0,
+        elapsed_ms=(time.perf_counter() - start) * 1000.0,
+        max_depth=0,
+        pv=(best,),
+        exact=True,
+        proven=_sign(top),
+    )
 
 
 def _sign(score: int) -> int:

@@ -26,13 +26,16 @@ class Level:
         return self.iterations is None
 
 
-LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("beginner", 40, 1.0, noise=0.2, wait_ms=1000),
-    Level("easy", 200, 1.0, book_plies=1, wait_ms=1000),
-    Level("medium", 1000, 0.6, book_plies=2, wait_ms=2000),
-    Level("hard", 400_000, 0.0, book_plies=6, wait_ms=3000),
-    Level("perfect", None, 0.0, exact=True, book_plies=99, wait_ms=5000),
-)}
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("beginner", 40, 1.0, noise=0.2, wait_ms=1000),
+        Level("easy", 200, 1.0, book_plies=1, wait_ms=1000),
+        Level("medium", 1000, 0.6, book_plies=2, wait_ms=2000),
+        Level("hard", 400_000, 0.0, book_plies=6, wait_ms=3000),
+        Level("perfect", None, 0.0, exact=True, book_plies=99, wait_ms=5000),
+    )
+}
 LEVEL_NAMES = tuple(LEVELS)
 
 

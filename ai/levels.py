@@ -26,8 +26,18 @@ from typing import Any, Literal
 from ai.level_table import LEVEL_NAMES, LEVELS, Level, capped_iterations, level
 from ai.results import MoveStats, SearchResult
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "Choice", "Level", "book_moves", "capped_iterations", "choose", "level",
-           "move_probabilities", "move_weights"]
+__all__ = [
+    "LEVELS",
+    "LEVEL_NAMES",
+    "Choice",
+    "Level",
+    "book_moves",
+    "capped_iterations",
+    "choose",
+    "level",
+    "move_probabilities",
+    "move_weights",
+]
 
 Choice = Literal["best", "book", "sampled"]
 
@@ -39,8 +49,11 @@ def move_weights(lv: Level, children: Sequence[MoveStats], best_move: int) -> di
         return {best_move: 1.0}
     spread = {best_move: 1.0}
     if lv.temperature > 0 and any(c.visits > 0 for c in children):
-        raw = {c.move: float(c.visits) ** (1.0 / lv.temperature) for c in children if c.proven != -1 or
-               all(o.proven == -1 for o in children)}
+        raw = {
+            c.move: float(c.visits) ** (1.0 / lv.temperature)
+            for c in children
+            if c.proven != -1 or all(o.proven == -1 for o in children)
+        }
         wins = [c.move for c in children if c.proven == 1]
         if wins:  # a proven win (e.g. a win in one found by the root expansion) is never passed up
             raw = {m: 1.0 for m in wins}

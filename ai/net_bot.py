@@ -34,21 +34,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--connect", required=True, metavar="HOST:PORT", help="the server's address")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--time-ms", type=float, default=None, help="thinking time per move (default 1000)")
-    budget.add_argument("--level", choices=LEVEL_NAMES, default=None,
-                        help="the app's playing levels: beginner, easy, medium, hard, perfect")
+    budget.add_argument(
+        "--level",
+        choices=LEVEL_NAMES,
+        default=None,
+        help="the app's playing levels: beginner, easy, medium, hard, perfect",
+    )
     parser.add_argument("--room", default=None, help="our server: play in this room (created if new)")
     parser.add_argument("--plain", action="store_true", help="send no hello line (seed protocol only)")
     parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="random seed of the search")
-    parser.add_argument("--ponder", action=argparse.BooleanOptionalAction, default=None,
-                        help="think on the opponent's time (default: on with --time-ms and at perfect, the "
-                             "levels whose strength is their time)")
+    parser.add_argument(
+        "--ponder",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="think on the opponent's time (default: on with --time-ms and at perfect, the "
+        "levels whose strength is their time)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
 
 
 class NetBot:
-    def __init__(self, args: argparse.Namespace, spec: Any, engine: EngineSession, time_ms: float, exact: bool,
-                 ponder: bool = False, level_name: str | None = None) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        spec: Any,
+        engine: EngineSession,
+        time_ms: float,
+        exact: bool,
+        ponder: bool = False,
+        level_name: str | None = None,
+    ) -> None:
         self.args = args
         self.spec = spec
         self.engine = engine
@@ -185,12 +201,15 @@ class NetBot:
 
         self._ponder_stop()  # still pondering if the opponent's move came without last_action (a rejoin)
         try:
-            result = self.engine.search(self.spec, self.position.to_text(), time_ms=self.time_ms, exact=self.exact,
-                                        level=self.level_name)
+            result = self.engine.search(
+                self.spec, self.position.to_text(), time_ms=self.time_ms, exact=self.exact, level=self.level_name
+            )
         except EngineUnavailable as exc:
             raise BotError(str(exc)) from None
-        self.say(f"we play {self.spec.move_to_text(result.best_move)} (win chance {result.value:.0%}, "
-                 f"{result.iterations:,} iterations in {result.elapsed_ms:.0f} ms)")
+        self.say(
+            f"we play {self.spec.move_to_text(result.best_move)} (win chance {result.value:.0%}, "
+            f"{result.iterations:,} iterations in {result.elapsed_ms:.0f} ms)"
+        )
         after = self.position.play(result.best_move)
         if self.ponder and not after.outcome.is_over:
             self.engine.ponder(self.spec, after.to_text(), exact=self.exact)  # think on the opponent's time
@@ -208,8 +227,10 @@ class NetBot:
         mine = winners.get(str(self.seat))
         outcome = {1: "we won", 0: "we lost", 0.5: "draw"}.get(mine, f"result {winners}")
         reason = f" ({message['reason']})" if message.get("reason") else ""
-        print(f"game over after {self.position.ply} moves: {outcome}{reason}; "
-              f"moves {self.position.to_text() or '-'}", flush=True)
+        print(
+            f"game over after {self.position.ply} moves: {outcome}{reason}; moves {self.position.to_text() or '-'}",
+            flush=True,
+        )
         if self.engine.ponders:
             self.say(f"pondering: predicted {self.engine.hits} of {self.engine.ponders} replies")
 
@@ -235,8 +256,9 @@ def run(args: argparse.Namespace) -> int:
     engine = EngineSession(threads=args.threads, seed=args.seed)
     uncapped = args.level is None or level(args.level).plays_by_time  # thinking ahead adds strength
     ponder = args.ponder if args.ponder is not None else (args.time_ms is not None or args.level == "perfect")
-    bot = NetBot(args, spec, engine, time_ms, exact=args.level == "perfect", ponder=ponder and uncapped,
-                 level_name=args.level)
+    bot = NetBot(
+        args, spec, engine, time_ms, exact=args.level == "perfect", ponder=ponder and uncapped, level_name=args.level
+    )
     try:
         return bot.play(address)
     except OSError as exc:

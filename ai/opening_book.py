@@ -126,8 +126,9 @@ class Book:
         return None if mirrored is None else BookEntry(mirrored.result, WIDTH - 1 - mirrored.move)
 
 
-def column_scores_from(position: Connect4Position,
-                       score_of: Callable[[Connect4Position], int | None]) -> tuple[int | None, ...] | None:
+def column_scores_from(
+    position: Connect4Position, score_of: Callable[[Connect4Position], int | None]
+) -> tuple[int | None, ...] | None:
     """Every column's score for the player who plays it (None: full) given ``score_of`` (the exact score of a
     position not over, for its side to move, or None), or None unless all are known or the game is over."""
     if position.outcome.is_over:
@@ -140,8 +141,7 @@ def column_scores_from(position: Connect4Position,
             continue
         child = position.play(col)
         if child.outcome.is_over:
-            scores.append((spec.width * spec.height + 1 - position.ply) // 2 if child.outcome.winner is not None
-                          else 0)
+            scores.append((spec.width * spec.height + 1 - position.ply) // 2 if child.outcome.winner is not None else 0)
             continue
         found = score_of(child)
         if found is None:
@@ -171,7 +171,9 @@ def to_bytes(book: Book) -> bytes:
     texts = sorted(book.weak)
     buffer = io.BytesIO()
     np.savez_compressed(
-        buffer, keys=book.keys, scores=book.scores,
+        buffer,
+        keys=book.keys,
+        scores=book.scores,
         weak_texts=np.array(texts, dtype="U42"),
         weak_results=np.array([book.weak[t].result for t in texts], dtype=np.int8),
         weak_moves=np.array([book.weak[t].move for t in texts], dtype=np.int8),
@@ -183,8 +185,10 @@ def from_bytes(data: bytes) -> Book:
     with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
         keys = arrays["keys"].astype(np.uint64)
         scores = arrays["scores"].astype(np.int8)
-        weak = {str(t): BookEntry(int(r), int(m)) for t, r, m in
-                zip(arrays["weak_texts"], arrays["weak_results"], arrays["weak_moves"], strict=True)}
+        weak = {
+            str(t): BookEntry(int(r), int(m))
+            for t, r, m in zip(arrays["weak_texts"], arrays["weak_results"], arrays["weak_moves"], strict=True)
+        }
     if keys.shape != scores.shape:
         raise ValueError("book keys and scores differ in length")
     return Book(keys, scores, weak)
@@ -246,7 +250,8 @@ def book_lines(book: Book, free_plies: int = 3) -> dict[int, str]:
                 continue
             for col, mover, child_current, child_mask in bitboard_children(current, mask):
                 if not has_four(mover):
-                    following.setdefault(canonical_key(child_current + child_mask),
-                                         (child_current, child_mask, moves + str(col + 1)))
+                    following.setdefault(
+                        canonical_key(child_current + child_mask), (child_current, child_mask, moves + str(col + 1))
+                    )
         level = following
     return found

@@ -243,8 +243,10 @@ class Brain:
         self.position = self.position.play(result.best_move)
         used = (time.perf_counter() - received) * 1000
         self.overshoots_ms.append(used - budget)
-        return [Reply(f"MESSAGE win chance {result.value:.0%}, {result.iterations} iterations, {used:.0f} ms"),
-                Reply(self._xy(result.best_move))]
+        return [
+            Reply(f"MESSAGE win chance {result.value:.0%}, {result.iterations} iterations, {used:.0f} ms"),
+            Reply(self._xy(result.best_move)),
+        ]
 
 
 def serve(brain: Brain, stdin: IO[str], stdout: IO[str]) -> int:

@@ -59,8 +59,9 @@ class Ponderer:
 
     def _run(self) -> None:
         try:
-            self._result = self.searcher.search(time_ms=MAX_PONDER_MS, early_stop=False, stop_event=self._stop,
-                                                exact=False)
+            self._result = self.searcher.search(
+                time_ms=MAX_PONDER_MS, early_stop=False, stop_event=self._stop, exact=False
+            )
         except BaseException as exc:  # noqa: BLE001 - handed to the caller by stop()
             self._error = exc
 

@@ -227,8 +227,16 @@ def error(message: str, search_id: Any = None) -> ErrorReply:
     return ErrorReply(message.splitlines()[0][:300] if message else "error", search_id)
 
 
-def result_message(kind: str, spec: GameSpec, result: SearchResult, search_id: Any, *,
-                   move: int | None = None, level: str | None = None, choice: str | None = None) -> Info:
+def result_message(
+    kind: str,
+    spec: GameSpec,
+    result: SearchResult,
+    search_id: Any,
+    *,
+    move: int | None = None,
+    level: str | None = None,
+    choice: str | None = None,
+) -> Info:
     """An ``info`` or ``bestmove`` reply from a search result; a level's bestmove gives the ``move`` its rule
     chose (else the search's best move), the level's name and how the move was chosen."""
     children = tuple(

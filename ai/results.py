@@ -195,5 +195,17 @@ class EngineAvailable:
 EngineReply = Ready | ReadyOk | Info | BestMove | Solution | ErrorReply | Preparing | OptionSet | PonderEnd
 ClientEvent = EngineRestarted | EngineFailed | EngineAvailable
 Reply = EngineReply | ClientEvent
-REPLY_TYPES: tuple[type, ...] = (Ready, ReadyOk, Info, BestMove, Solution, ErrorReply, Preparing, OptionSet,
-                                 PonderEnd, EngineRestarted, EngineFailed, EngineAvailable)
+REPLY_TYPES: tuple[type, ...] = (
+    Ready,
+    ReadyOk,
+    Info,
+    BestMove,
+    Solution,
+    ErrorReply,
+    Preparing,
+    OptionSet,
+    PonderEnd,
+    EngineRestarted,
+    EngineFailed,
+    EngineAvailable,
+)

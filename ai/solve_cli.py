@@ -19,10 +19,15 @@ from game.rules.registry import get_game
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("moves", nargs="?", default="", help="columns played from the empty board, e.g. 4453")
     parser.add_argument("--game", default="connect4", help="connect4 (7x6) or connect4:WxH")
-    parser.add_argument("--time-ms", type=float, default=None,
-                        help="give up after this long (unknown scores; default and at most one hour)")
-    parser.add_argument("--threads", type=int, default=0,
-                        help="threads scoring the columns side by side (0 = every core, at most 7)")
+    parser.add_argument(
+        "--time-ms",
+        type=float,
+        default=None,
+        help="give up after this long (unknown scores; default and at most one hour)",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=0, help="threads scoring the columns side by side (0 = every core, at most 7)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -52,22 +57,31 @@ def run(args: argparse.Namespace) -> int:
     from ai.solver import analyze_columns, default_threads, warm_up
 
     warm_up()  # load the compiled code before the clock starts
-    result = analyze_columns(position, time_ms=limits.MAX_TIME_MS if args.time_ms is None else args.time_ms,
-                             threads=args.threads or default_threads())
+    result = analyze_columns(
+        position,
+        time_ms=limits.MAX_TIME_MS if args.time_ms is None else args.time_ms,
+        threads=args.threads or default_threads(),
+    )
     score = result.best_score
     if args.json:
         columns = [{"move": spec.move_to_text(c), "score": s} for c, s in enumerate(result.scores)]
-        print(json.dumps({
-            "position": position.to_text(),
-            "score": score,
-            "columns": columns,
-            "complete": result.complete,
-            "elapsed_ms": round(result.elapsed_ms, 3),
-        }))
+        print(
+            json.dumps(
+                {
+                    "position": position.to_text(),
+                    "score": score,
+                    "columns": columns,
+                    "complete": result.complete,
+                    "elapsed_ms": round(result.elapsed_ms, 3),
+                }
+            )
+        )
         return 0
     shown = "unknown" if score is None else str(score)
-    print(f"position {position.to_text() or '(start)'}: score {shown} for the side to move"
-          f"{'' if result.complete else ' (time limit reached)'}")
+    print(
+        f"position {position.to_text() or '(start)'}: score {shown} for the side to move"
+        f"{'' if result.complete else ' (time limit reached)'}"
+    )
     marks = [str(s) if s is not None else ("?" if position.can_play(c) else "-") for c, s in enumerate(result.scores)]
     print("columns: " + " ".join(marks) + "   (1.." + str(spec.width) + "; - full, ? unknown)")
     print(f"solved in {result.elapsed_ms:.1f} ms, {result.nodes} nodes")

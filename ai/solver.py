@@ -93,8 +93,9 @@ def _new_ctl() -> np.ndarray:
 class Solver:
     """Reusable exact solver. Calls from several threads take turns; ``stop`` never waits."""
 
-    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, *, use_book: bool = True, book: Book | None = None,
-                 threads: int = 1) -> None:
+    def __init__(
+        self, tt_bits: int = DEFAULT_TT_BITS, *, use_book: bool = True, book: Book | None = None, threads: int = 1
+    ) -> None:
         """``book``: exact scores the search takes as leaves (default: the shipped book unless ``use_book`` is
         False, e.g. to prove the book's entries again with the solver alone). ``threads`` > 1: helper threads
         search the same position over the shared table (with other tie-breaks), the first answer wins."""
@@ -127,14 +128,21 @@ class Solver:
         for ctl in list(self._ctls):
             ctl[kernel.STOP] = 1
 
-    def solve(self, position: Connect4Position, *, time_ms: float | None = None,
-              max_nodes: int | None = None) -> SolveResult:
+    def solve(
+        self, position: Connect4Position, *, time_ms: float | None = None, max_nodes: int | None = None
+    ) -> SolveResult:
         """Exact score of ``position`` for its side to move."""
         with self._lock:
             return self._solve(position, time_ms, max_nodes)
 
-    def analyze_columns(self, position: Connect4Position, *, time_ms: float | None = None,
-                        max_nodes: int | None = None, threads: int | None = None) -> ColumnScores:
+    def analyze_columns(
+        self,
+        position: Connect4Position,
+        *,
+        time_ms: float | None = None,
+        max_nodes: int | None = None,
+        threads: int | None = None,
+    ) -> ColumnScores:
         """Score of every column for the player who plays it (None for a full column).
 
         With a limit, the columns are searched in passes with growing node budgets (the table
@@ -146,8 +154,15 @@ class Solver:
         with self._lock:
             return self._analyze(position, time_ms, max_nodes, self.threads if threads is None else max(1, threads))
 
-    def bounds(self, position: Connect4Position, alpha: int, beta: int, *, time_ms: float | None = None,
-               max_nodes: int | None = None) -> tuple[int, int] | None:
+    def bounds(
+        self,
+        position: Connect4Position,
+        alpha: int,
+        beta: int,
+        *,
+        time_ms: float | None = None,
+        max_nodes: int | None = None,
+    ) -> tuple[int, int] | None:
         """Bounds ``(lo, hi)`` on the score, narrowed by null-window searches only until the score is
         known to be ``<= alpha``, ``>= beta`` or exactly (``lo == hi``); None if a limit stopped it.
         ``bounds(p, -1, 1)`` is a weak solve (win / draw / loss), much cheaper than ``solve``."""
@@ -162,8 +177,13 @@ class Solver:
         with self._lock:
             board = self._prepare(position)
             cells = board.w * board.h
-            data = kernel.tt_probe(self._tt, self.tt_bits, np.uint64(position.current + position.mask),
-                                   kernel.near_shift_of(board.near_shift, cells - position.ply), self._near_base(board))
+            data = kernel.tt_probe(
+                self._tt,
+                self.tt_bits,
+                np.uint64(position.current + position.mask),
+                kernel.near_shift_of(board.near_shift, cells - position.ply),
+                self._near_base(board),
+            )
             col = int(kernel.tt_column(np.uint64(data))) if data else -1
             return col if 0 <= col < board.w and position.can_play(col) else None
 
@@ -187,10 +207,33 @@ class Solver:
             med = min(max(med, alpha, lo), beta - 1, hi - 1)
             self._ctl[kernel.MAX_NODES] = self._max_nodes
             self._ctl[kernel.ABORTED] = 0
-            r = int(kernel.negamax(cur, mask, position.ply, med, med + 1, board.w, board.h, board.bottom, board.board,
-                                   board.colmask, board.order, self._tt, self.tt_bits, board.near_shift,
-                                   self._near_base(board), board.stk_u, board.stk_i, board.moves, board.keys,
-                                   self._ctl, board.book_keys, board.book_vals, board.book_ply))
+            r = int(
+                kernel.negamax(
+                    cur,
+                    mask,
+                    position.ply,
+                    med,
+                    med + 1,
+                    board.w,
+                    board.h,
+                    board.bottom,
+                    board.board,
+                    board.colmask,
+                    board.order,
+                    self._tt,
+                    self.tt_bits,
+                    board.near_shift,
+                    self._near_base(board),
+                    board.stk_u,
+                    board.stk_i,
+                    board.moves,
+                    board.keys,
+                    self._ctl,
+                    board.book_keys,
+                    board.book_vals,
+                    board.book_ply,
+                )
+            )
             if self._ctl[kernel.ABORTED]:
                 return None
             if r <= med:
@@ -209,8 +252,9 @@ class Solver:
         nodes = int(self._ctl[kernel.NODES])
         return SolveResult(score, nodes, (time.perf_counter() - start) * 1000.0, score is not None)
 
-    def _analyze(self, position: Connect4Position, time_ms: float | None, max_nodes: int | None,
-                 threads: int) -> ColumnScores:
+    def _analyze(
+        self, position: Connect4Position, time_ms: float | None, max_nodes: int | None, threads: int
+    ) -> ColumnScores:
         board = self._prepare(position)
         spec = board.spec
         start = time.perf_counter()
@@ -238,8 +282,14 @@ class Solver:
         nodes = sum(int(ctl[kernel.NODES]) for ctl in self._ctls)
         return ColumnScores(tuple(scores), not to_search, nodes, (time.perf_counter() - start) * 1000.0)
 
-    def _search_columns(self, to_search: dict[int, Connect4Position], scores: list[int | None], budget: int,
-                        workers: int, floors: dict[int, int]) -> None:
+    def _search_columns(
+        self,
+        to_search: dict[int, Connect4Position],
+        scores: list[int | None],
+        budget: int,
+        workers: int,
+        floors: dict[int, int],
+    ) -> None:
         """Score the columns of ``to_search`` (removing the ones scored) on ``workers`` threads over the shared
         table. Each thread takes the next column in pass order: the lowest pass first (node budget
         ``budget * 4**pass``; one unlimited pass when ``budget`` is 0), then the original order, so the easy columns
@@ -304,8 +354,10 @@ class Solver:
                     help_column(tail_board, tail_ctl, col)
 
         rank_of = {col: rank for rank, col in enumerate(to_search)}
-        threads = [threading.Thread(target=work, args=(index, False), name="solver-column", daemon=True)
-                   for index in range(1, workers)]
+        threads = [
+            threading.Thread(target=work, args=(index, False), name="solver-column", daemon=True)
+            for index in range(1, workers)
+        ]
         for thread in threads:
             thread.start()
         work(0, workers == 1)
@@ -324,8 +376,13 @@ class Solver:
                 self._tt.fill(0)  # keys of another board size mean other positions
             book = (self._book if self._book is not None else load()) if self._use_book else None
             self._board = KernelBoard(position.spec, book)
-            self._helpers = [(KernelBoard(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)],
-                                          (i + 1) % NEAR_SLOTS), _new_ctl()) for i in range(self.threads - 1)]
+            self._helpers = [
+                (
+                    KernelBoard(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)], (i + 1) % NEAR_SLOTS),
+                    _new_ctl(),
+                )
+                for i in range(self.threads - 1)
+            ]
             self._column_workers.clear()  # made again for this board size when needed
             del self._ctls[1:]
         return self._board
@@ -343,8 +400,14 @@ class Solver:
         ctl = self._ctl
         return bool(ctl[kernel.STOP]) or (self._max_nodes > 0 and int(ctl[kernel.NODES]) >= self._max_nodes)
 
-    def _score(self, board: KernelBoard, position: Connect4Position, budget: int = 0,
-               ctl: np.ndarray | None = None, floor: int = NO_FLOOR) -> int | None:
+    def _score(
+        self,
+        board: KernelBoard,
+        position: Connect4Position,
+        budget: int = 0,
+        ctl: np.ndarray | None = None,
+        floor: int = NO_FLOOR,
+    ) -> int | None:
         """Score of ``position`` (None if stopped, or after ``budget`` more nodes when budget > 0). ``ctl``: the
         flags of one of several column threads, searching alone on ``board``'s stack (default: the solver's own,
         with the lazy-SMP helpers on big searches)."""
@@ -368,14 +431,35 @@ class Solver:
             result = self._kernel_solve(board, position, ctl, floor)
         return None if result == kernel.UNKNOWN else int(result)
 
-    def _kernel_solve(self, board: KernelBoard, position: Connect4Position, ctl: np.ndarray,
-                      floor: int = NO_FLOOR) -> int:
-        return int(kernel.solve_position(
-            np.uint64(position.current), np.uint64(position.mask), position.ply, board.w, board.h, board.bottom,
-            board.board, board.colmask, board.order, self._tt, self.tt_bits, board.near_shift, self._near_base(board),
-            board.stk_u, board.stk_i, board.moves, board.keys, ctl, board.book_keys, board.book_vals, board.book_ply,
-            floor,
-        ))
+    def _kernel_solve(
+        self, board: KernelBoard, position: Connect4Position, ctl: np.ndarray, floor: int = NO_FLOOR
+    ) -> int:
+        return int(
+            kernel.solve_position(
+                np.uint64(position.current),
+                np.uint64(position.mask),
+                position.ply,
+                board.w,
+                board.h,
+                board.bottom,
+                board.board,
+                board.colmask,
+                board.order,
+                self._tt,
+                self.tt_bits,
+                board.near_shift,
+                self._near_base(board),
+                board.stk_u,
+                board.stk_i,
+                board.moves,
+                board.keys,
+                ctl,
+                board.book_keys,
+                board.book_vals,
+                board.book_ply,
+                floor,
+            )
+        )
 
     def _solve_parallel(self, board: KernelBoard, position: Connect4Position, floor: int) -> int:
         """Lazy SMP: helpers search the same position (shared table, GIL released); the first answer wins."""
@@ -424,8 +508,13 @@ def solve(position: Connect4Position, *, time_ms: float | None = None, max_nodes
     return shared_solver().solve(position, time_ms=time_ms, max_nodes=max_nodes)
 
 
-def analyze_columns(position: Connect4Position, *, time_ms: float | None = None,
-                    max_nodes: int | None = None, threads: int | None = None) -> ColumnScores:
+def analyze_columns(
+    position: Connect4Position,
+    *,
+    time_ms: float | None = None,
+    max_nodes: int | None = None,
+    threads: int | None = None,
+) -> ColumnScores:
     """Score of every column for the player who plays it (see ``Solver.analyze_columns``)."""
     return shared_solver().analyze_columns(position, time_ms=time_ms, max_nodes=max_nodes, threads=threads)
 

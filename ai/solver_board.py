@@ -12,8 +12,9 @@ from game.rules.connect4 import Connect4Spec
 class KernelBoard:
     """Geometry words of one board size, in the types the kernel expects."""
 
-    def __init__(self, spec: Connect4Spec, book: Book | None, order: tuple[int, ...] | None = None,
-                 near_slot: int = 0) -> None:
+    def __init__(
+        self, spec: Connect4Spec, book: Book | None, order: tuple[int, ...] | None = None, near_slot: int = 0
+    ) -> None:
         """``near_slot``: which of the solver's near tables searches on this board use (one per thread searching
         at the same time)."""
         w, h = spec.width, spec.height

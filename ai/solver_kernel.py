@@ -232,8 +232,23 @@ def book_score(book_keys, book_vals, key):
 
 
 @jit
-def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, book_keys, book_vals, book_ply,
-            child_table, near_base):
+def etc_cut(
+    cur,
+    mask,
+    ply,
+    beta,
+    w,
+    bottom,
+    colmask,
+    possible,
+    tt,
+    tt_bits,
+    book_keys,
+    book_vals,
+    book_ply,
+    child_table,
+    near_base,
+):
     """Enhanced transposition cutoff: ``score * 16 + column`` of a child whose stored upper bound (or book
     score) proves the node worth at least ``beta``, else UNKNOWN. ``child_table``: the children's table
     (``near_shift_of``). Down to 15 empty cells: 10% fewer nodes and 1.04-1.07x faster than only above 22
@@ -258,8 +273,31 @@ def etc_cut(cur, mask, ply, beta, w, bottom, colmask, possible, tt, tt_bits, boo
 
 
 @jit
-def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, near_base,
-            stk_u, stk_i, moves, keys, ctl, book_keys, book_vals, book_ply):
+def negamax(
+    cur0,
+    mask0,
+    ply0,
+    alpha0,
+    beta0,
+    w,
+    h,
+    bottom,
+    board,
+    colmask,
+    order,
+    tt,
+    tt_bits,
+    near_shift,
+    near_base,
+    stk_u,
+    stk_i,
+    moves,
+    keys,
+    ctl,
+    book_keys,
+    book_vals,
+    book_ply,
+):
     """Fail-hard alpha-beta score of a position whose side to move cannot win at once.
 
     Returns v: the score is <= v if v <= alpha0, >= v if v >= beta0, exactly v otherwise.
@@ -278,8 +316,9 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
     while True:
         if state == _ENTER:
             nodes += 1
-            if (nodes & CHECK_EVERY) == 0 and (ctl[STOP] != 0 or ctl[PEER_DONE] != 0
-                                               or (max_nodes > 0 and nodes > max_nodes)):
+            if (nodes & CHECK_EVERY) == 0 and (
+                ctl[STOP] != 0 or ctl[PEER_DONE] != 0 or (max_nodes > 0 and nodes > max_nodes)
+            ):
                 ctl[ABORTED] = 1
                 ctl[NODES] = nodes
                 return 0
@@ -319,12 +358,28 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
                     value = b
                     continue
             if cells - ply > ETC_EMPTY:  # far from the leaves: a child's stored bound may cut at once
-                cut = etc_cut(cur, mask, ply, b, w, bottom, colmask, possible, tt, tt_bits, book_keys, book_vals,
-                              book_ply, near_shift_of(near_shift, cells - ply - 1), near_base)
+                cut = etc_cut(
+                    cur,
+                    mask,
+                    ply,
+                    b,
+                    w,
+                    bottom,
+                    colmask,
+                    possible,
+                    tt,
+                    tt_bits,
+                    book_keys,
+                    book_vals,
+                    book_ply,
+                    near_shift_of(near_shift, cells - ply - 1),
+                    near_base,
+                )
                 if cut != UNKNOWN:
                     value = cut >> 4
-                    tt_store(tt, tt_bits, key, near_shift_of(near_shift, cells - ply), near_base, value, NO_UPPER,
-                             cut & 15)
+                    tt_store(
+                        tt, tt_bits, key, near_shift_of(near_shift, cells - ply), near_base, value, NO_UPPER, cut & 15
+                    )
                     continue
             # the table's best move first; the others are ordered only if it does not cut
             if tt_col >= 0 and (possible & colmask[tt_col]) != U0:
@@ -347,8 +402,9 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
             pending = stk_i[d, _PENDING]
             if j == stk_i[d, _COUNT] and pending >= 0:
                 rest = stk_u[d, 2] & ~colmask[pending]
-                stk_i[d, _COUNT] = order_moves(moves, d, j, rest, stk_u[d, 0], stk_u[d, 1], w, h, board, colmask,
-                                               order, cells - ply0 - d)
+                stk_i[d, _COUNT] = order_moves(
+                    moves, d, j, rest, stk_u[d, 0], stk_u[d, 1], w, h, board, colmask, order, cells - ply0 - d
+                )
                 stk_i[d, _PENDING] = -1
             if j < stk_i[d, _COUNT]:
                 stk_i[d, _NEXT] = j + 1
@@ -377,8 +433,9 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
             score = -value
             col = moves[d, 2 * (stk_i[d, _NEXT] - 1)]
             if score >= stk_i[d, _BETA]:
-                tt_store(tt, tt_bits, keys[d], near_shift_of(near_shift, cells - ply0 - d), near_base, score, NO_UPPER,
-                         col)
+                tt_store(
+                    tt, tt_bits, keys[d], near_shift_of(near_shift, cells - ply0 - d), near_base, score, NO_UPPER, col
+                )
                 value = score
             else:
                 if score > stk_i[d, _ALPHA]:
@@ -390,8 +447,30 @@ def negamax(cur0, mask0, ply0, alpha0, beta0, w, h, bottom, board, colmask, orde
 
 
 @jit
-def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift, near_base, stk_u,
-                   stk_i, moves, keys, ctl, book_keys, book_vals, book_ply, floor):
+def solve_position(
+    cur,
+    mask,
+    ply,
+    w,
+    h,
+    bottom,
+    board,
+    colmask,
+    order,
+    tt,
+    tt_bits,
+    near_shift,
+    near_base,
+    stk_u,
+    stk_i,
+    moves,
+    keys,
+    ctl,
+    book_keys,
+    book_vals,
+    book_ply,
+    floor,
+):
     """Exact score of a position that is not over, or UNKNOWN if a limit stopped the search.
 
     Narrows [lo, hi] with null-window searches, probing near 0 first (most positions are
@@ -415,8 +494,31 @@ def solve_position(cur, mask, ply, w, h, bottom, board, colmask, order, tt, tt_b
         if at_floor:  # is the score above the floor?
             med = lo
             at_floor = False
-        r = negamax(cur, mask, ply, med, med + 1, w, h, bottom, board, colmask, order, tt, tt_bits, near_shift,
-                    near_base, stk_u, stk_i, moves, keys, ctl, book_keys, book_vals, book_ply)
+        r = negamax(
+            cur,
+            mask,
+            ply,
+            med,
+            med + 1,
+            w,
+            h,
+            bottom,
+            board,
+            colmask,
+            order,
+            tt,
+            tt_bits,
+            near_shift,
+            near_base,
+            stk_u,
+            stk_i,
+            moves,
+            keys,
+            ctl,
+            book_keys,
+            book_vals,
+            book_ply,
+        )
         if ctl[ABORTED] != 0:
             return UNKNOWN
         if r <= med:

@@ -111,8 +111,9 @@ def prepared(game: str | GameSpec, *, exact: bool = True) -> bool:
     return all(name in _prepared for name, _ in _units(spec, exact))
 
 
-def prepare(game: str | GameSpec, on_progress: Callable[[PrepareProgress], None] | None = None, *,
-            exact: bool = True) -> None:
+def prepare(
+    game: str | GameSpec, on_progress: Callable[[PrepareProgress], None] | None = None, *, exact: bool = True
+) -> None:
     """Compile or load everything a search of ``game`` needs (the solver only if ``exact``); call
     ``on_progress`` before the first step and after each one. Safe from several threads: a unit
     being prepared by another thread is waited for, and never prepared twice."""

@@ -16,7 +16,11 @@ class EngineProcess:
     def __init__(self, *extra: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, str(ROOT / "main.py"), "engine", *extra],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            bufsize=1,
         )
 
     def send(self, obj: Any) -> None:

@@ -33,9 +33,14 @@ class ScriptedEngine:
 
     next_pid = 1000
 
-    def __init__(self, *, silent: bool = False, prepared: tuple[str, ...] = ("connect4", "gomoku"),
-                 on_go: Callable[[ScriptedEngine, dict[str, Any]], None] | None = None,
-                 exits_with: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        silent: bool = False,
+        prepared: tuple[str, ...] = ("connect4", "gomoku"),
+        on_go: Callable[[ScriptedEngine, dict[str, Any]], None] | None = None,
+        exits_with: int | None = None,
+    ) -> None:
         ScriptedEngine.next_pid += 1
         self.pid = ScriptedEngine.next_pid
         self.sent: list[dict[str, Any]] = []
@@ -89,8 +94,7 @@ class ScriptedEngine:
         """As the engine: ``played`` when the new position adds one move to the pondered one."""
         assert self.pondering is not None
         pondered, ponder_id, self.pondering = self.moves, self.pondering["id"], None
-        played = moves[-1] if moves is not None and len(moves) == len(pondered) + 1 and moves[:-1] == pondered \
-            else None
+        played = moves[-1] if moves is not None and len(moves) == len(pondered) + 1 and moves[:-1] == pondered else None
         hit = played == self.predicted
         self.say(PonderEnd(ponder_id, self.predicted, played, hit, 500, 100.0, 400 if hit else 0))
 

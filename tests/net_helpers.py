@@ -26,9 +26,22 @@ SEED_TYPES = {"player", "update", "illegal", "error", "decline"}
 def start_server(db: Path, *args: str, port: int = 0) -> tuple[subprocess.Popen[str], int]:
     """``main.py serve`` on loopback; returns the process and its port."""
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db),
-         *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -82,8 +95,13 @@ def uttt_actions(state: dict[str, Any]) -> list[dict[str, int]]:
         boards = [(r, c) for r in range(3) for c in range(3) if (r, c) not in closed]
     else:
         boards = [(constraint["outer-row"], constraint["outer-column"])]
-    return [{"outer-row": R, "outer-column": C, "inner-row": r, "inner-column": c}
-            for R, C in boards for r in range(3) for c in range(3) if (R, C, r, c) not in taken]
+    return [
+        {"outer-row": R, "outer-column": C, "inner-row": r, "inner-column": c}
+        for R, C in boards
+        for r in range(3)
+        for c in range(3)
+        if (R, C, r, c) not in taken
+    ]
 
 
 def play_seed_client(port: int, game: str, seed: int, result: dict[str, Any]) -> None:

@@ -34,8 +34,11 @@ class FakeStore:
 
 
 def _weak() -> Any:
-    return mob.Book(mob.np.zeros(0, dtype=mob.np.uint64), mob.np.zeros(0, dtype=mob.np.int8),
-                    from_bytes((ROOT / "ai" / mob.BOOK_FILE).read_bytes()).weak)
+    return mob.Book(
+        mob.np.zeros(0, dtype=mob.np.uint64),
+        mob.np.zeros(0, dtype=mob.np.int8),
+        from_bytes((ROOT / "ai" / mob.BOOK_FILE).read_bytes()).weak,
+    )
 
 
 @pytest.mark.timeout(120)
@@ -87,8 +90,9 @@ class RecordingClient:
 def test_a_resumed_run_submits_only_the_positions_not_stored(tmp_path: Path) -> None:
     store = mob.Store(tmp_path / "db.sqlite")
     spec = mob.get_game("connect4")
-    positions = {canonical_key(position_key(spec.parse_position(t))): spec.parse_position(t)
-                 for t in ("4444", "4443", "4442")}
+    positions = {
+        canonical_key(position_key(spec.parse_position(t))): spec.parse_position(t) for t in ("4444", "4443", "4442")
+    }
     store.add("4442", 1, 10, 0.5)
     assert mob.Store(tmp_path / "db.sqlite").scores == store.scores  # persisted
     client = RecordingClient()
@@ -109,9 +113,25 @@ def test_one_and_two_workers_write_the_same_file(tmp_path: Path) -> None:
     outs = []
     for workers in (1, 2):
         out = tmp_path / f"book{workers}.npz"
-        run = subprocess.run([sys.executable, str(ROOT / "tools" / "make_opening_book.py"), "--depth", "4",
-                              "--second-depth", "0", "--workers", str(workers), "--db", str(db), "--out", str(out)],
-                             capture_output=True, text=True, timeout=200)
+        run = subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "tools" / "make_opening_book.py"),
+                "--depth",
+                "4",
+                "--second-depth",
+                "0",
+                "--workers",
+                str(workers),
+                "--db",
+                str(db),
+                "--out",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=200,
+        )
         assert run.returncode == 0, run.stderr[-2000:]
         assert "positions to solve" not in run.stdout
         outs.append(out.read_bytes())

@@ -26,8 +26,10 @@ def _store(path: Path, rows: list[tuple[str, int]]) -> Path:
 @pytest.mark.timeout(30)
 def test_costly_solves_of_the_ply_are_merged_sorted_keeping_the_larger_count(tmp_path: Path) -> None:
     out = tmp_path / "costly.csv.gz"
-    first = _store(tmp_path / "a.sqlite", [("4444444441", 9_000_000), ("1111111112", 5_000_000),
-                                          ("2222222223", 100), ("444444444", 8_000_000), ("", -1)])
+    first = _store(
+        tmp_path / "a.sqlite",
+        [("4444444441", 9_000_000), ("1111111112", 5_000_000), ("2222222223", 100), ("444444444", 8_000_000), ("", -1)],
+    )
     assert costs_tool.main(["--db", str(first), "--ply", "10", "--min-nodes", "1000000", "--out", str(out)]) == 0
     assert gzip.decompress(out.read_bytes()).decode() == "1111111112,5000000\n4444444441,9000000\n"
     written = out.read_bytes()
@@ -38,8 +40,9 @@ def test_costly_solves_of_the_ply_are_merged_sorted_keeping_the_larger_count(tmp
     assert costs_tool.read_costs(out) == {"1111111112": 5_000_000, "3333333331": 7_000_000, "4444444441": 9_000_000}
 
 
-def test_a_damaged_costs_file_is_one_line_of_error_and_left_as_it_was(tmp_path: Path,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_damaged_costs_file_is_one_line_of_error_and_left_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "costly.csv.gz"
     out.write_bytes(gzip.compress(b"1111111112,5000000\nnot a line\n"))
     damaged = out.read_bytes()

@@ -31,8 +31,12 @@ FRAME_LIMIT_S = 2.0  # generous (the machine is shared): before the fix these fr
 
 @pytest.fixture
 def app():  # type: ignore[no-untyped-def]
-    the_app = create_app(Settings(mode="hotseat", window=(900, 640), sound=False), Session.from_text("connect4"),
-                         persist=False, driver=EngineDriver(lambda: FakeEngineClient()))
+    the_app = create_app(
+        Settings(mode="hotseat", window=(900, 640), sound=False),
+        Session.from_text("connect4"),
+        persist=False,
+        driver=EngineDriver(lambda: FakeEngineClient()),
+    )
     yield the_app
     shutdown(the_app)
 
@@ -145,8 +149,12 @@ def test_autosave_with_50000_moves_opens_in_a_bounded_frame() -> None:
     args = argparse.Namespace(game=None, position=None, load=None, new=False)
     start = time.perf_counter()
     settings_, session, notices = prepare(args, headless=False)
-    app = create_app(Settings(mode="hotseat", window=(900, 640), sound=False), session, persist=False,
-                     driver=EngineDriver(lambda: FakeEngineClient()))
+    app = create_app(
+        Settings(mode="hotseat", window=(900, 640), sound=False),
+        session,
+        persist=False,
+        driver=EngineDriver(lambda: FakeEngineClient()),
+    )
     try:
         for notice in notices:
             app.set_notice(notice)

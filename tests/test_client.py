@@ -20,8 +20,9 @@ from tests.positions import OFF_BOOK_SEARCH
 pytestmark = pytest.mark.timeout(180)
 
 
-def wait_for(client: EngineClient, predicate: Callable[[dict[str, Any]], bool],
-             timeout: float = 120.0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def wait_for(
+    client: EngineClient, predicate: Callable[[dict[str, Any]], bool], timeout: float = 120.0
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     deadline = time.monotonic() + timeout
     seen: list[dict[str, Any]] = []
     while time.monotonic() < deadline:
@@ -56,7 +57,12 @@ def test_a_go_at_a_level_is_answered_by_the_levels_rule(client: EngineClient) ->
     search_id = client.go(time_ms=20_000, level="medium")  # the level decides the exactness: no "exact" sent
     best, _ = wait_for(client, lambda m: m["type"] in ("bestmove", "error"))
     assert (best["type"], best["id"], best["level"], best["choice"], best["move"]) == (
-        "bestmove", search_id, "medium", "book", "4")
+        "bestmove",
+        search_id,
+        "medium",
+        "book",
+        "4",
+    )
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSTOP])

@@ -31,15 +31,21 @@ pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POS
 
 
 def _env(config: Path) -> dict[str, str]:
-    return dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", CONNECT4_CONFIG_DIR=str(config),
-                PYGAME_HIDE_SUPPORT_PROMPT="1")
+    return dict(
+        os.environ,
+        SDL_VIDEODRIVER="dummy",
+        SDL_AUDIODRIVER="dummy",
+        CONNECT4_CONFIG_DIR=str(config),
+        PYGAME_HIDE_SUPPORT_PROMPT="1",
+    )
 
 
 def _launch(config: Path, log: Path, *extra: str) -> subprocess.Popen[bytes]:
     args = [sys.executable, str(ROOT / "main.py"), "--mode", "bot-vs-bot", "--bot-time", "30", "--mute", *extra]
     with open(log, "ab") as out:
-        return subprocess.Popen(args, cwd=ROOT, env=_env(config), stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            args, cwd=ROOT, env=_env(config), stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT
+        )
 
 
 def _saved_moves(config: Path) -> str | None:
@@ -102,6 +108,7 @@ def test_sigkilled_app_restores_every_move(tmp_path: Path) -> None:
 
     first = _launch(config, log, "--position", OPENING)
     try:
+
         def enough_moves() -> str | None:
             moves = _saved_moves(config)
             return moves if moves is not None and len(moves) >= len(OPENING) + 4 else None
@@ -132,6 +139,7 @@ def test_engine_killed_or_hung_under_the_running_app_play_goes_on(tmp_path: Path
     app = _launch(config, log, "--position", OPENING)
     old_engine: int | None = None
     try:
+
         def engine_pid() -> int | None:
             kids = _children(app.pid)
             return kids[0] if kids else None

@@ -168,8 +168,12 @@ def test_switching_games_releases_the_previous_searcher() -> None:
 @pytest.mark.timeout(60)
 def test_engine_reading_dev_zero_stays_small() -> None:
     with open(os.devnull if not os.path.exists("/dev/zero") else "/dev/zero", "rb") as zero:
-        proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "engine"], stdin=zero,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "main.py"), "engine"],
+            stdin=zero,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
     try:
         assert proc.stdout is not None
         proc.stdout.readline()  # ready

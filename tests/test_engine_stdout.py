@@ -14,20 +14,27 @@ from tests.positions import OFF_BOOK_SEARCH
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SEARCH = "\n".join(json.dumps(c) for c in [
-    {"cmd": "isready"},
-    {"cmd": "position", "game": "connect4", "moves": OFF_BOOK_SEARCH},
-    {"cmd": "go", "iterations": 300, "info_ms": 10, "id": 1},
-    {"cmd": "isready"},
-]) + "\n"
+SEARCH = (
+    "\n".join(
+        json.dumps(c)
+        for c in [
+            {"cmd": "isready"},
+            {"cmd": "position", "game": "connect4", "moves": OFF_BOOK_SEARCH},
+            {"cmd": "go", "iterations": 300, "info_ms": 10, "id": 1},
+            {"cmd": "isready"},
+        ]
+    )
+    + "\n"
+)
 REST = "\n".join(json.dumps(c) for c in [{"cmd": "bogus"}, {"cmd": "position", "moves": "9"}, {"cmd": "quit"}]) + "\n"
 
 
 def _run_engine(args: list[str], env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """Send a search, wait for its bestmove (it may wait for compiled code first), then the rest."""
     env = dict(os.environ, **env_extra)
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, cwd=ROOT)
+    proc = subprocess.Popen(
+        args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT
+    )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(SEARCH)
     proc.stdin.flush()
@@ -90,8 +97,12 @@ sys.exit(main.main(["engine", "--seed", "1"]))
 def test_stray_prints_and_warnings_inside_the_engine_go_to_stderr() -> None:
     done = _run_engine([sys.executable, "-c", STRAY_OUTPUT], {})
     assert done.returncode == 0, done.stderr[-2000:]
-    for text in ("stray print from the search", "stray warning from the search", "stray bytes written to fd 1",
-                 "stray sys.__stdout__ line"):
+    for text in (
+        "stray print from the search",
+        "stray warning from the search",
+        "stray bytes written to fd 1",
+        "stray sys.__stdout__ line",
+    ):
         assert text in done.stderr, f"{text!r} vanished"
     stdout = done.stdout
     # The one line printed before main() runs is outside the engine's control; everything after is protocol.

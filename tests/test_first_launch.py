@@ -29,8 +29,9 @@ PREPARE = (
 
 def _prepare_in_new_process(cache: Path, *games: str) -> list[list[object]]:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", PREPARE, *games], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=280)
+    done = subprocess.run(
+        [sys.executable, "-c", PREPARE, *games], capture_output=True, text=True, env=env, cwd=ROOT, timeout=280
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -57,7 +58,8 @@ def test_a_game_compiles_only_its_own_code_and_the_next_process_reuses_it(tmp_pa
 @pytest.mark.timeout(120)
 @pytest.mark.skipif(not jit_module.NUMBA_AVAILABLE, reason="the file cache exists only with numba")
 def test_a_cache_that_cannot_be_written_still_compiles_and_runs(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from numba.core import caching
 
     def full_disk(self: object, *args: object, **kwargs: object) -> None:
@@ -126,7 +128,8 @@ def test_a_search_without_the_solver_never_waits_for_the_solver(monkeypatch: pyt
 
 @pytest.mark.timeout(30)
 def test_the_engine_starts_a_search_that_is_not_exact_before_the_solver_is_compiled(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import threading
 
     from ai import warmup

@@ -19,16 +19,25 @@ ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("value", ["-1", "nan", "1e12", "inf", "0"])
 def test_bad_frame_bench_values_are_one_line_errors(value: str) -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "main.py"), f"--frame-bench={value}"], capture_output=True,
-                          text=True, env=ENV, timeout=50)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), f"--frame-bench={value}"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=50,
+    )
     assert done.returncode == 2, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "--frame-bench" in done.stderr
 
 
 @pytest.mark.timeout(90)
 def test_sigterm_ends_a_running_frame_benchmark(tmp_path: Path) -> None:
-    proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--frame-bench", "600"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(ENV, HOME=str(tmp_path)))
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "--frame-bench", "600"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(ENV, HOME=str(tmp_path)),
+    )
     try:
         time.sleep(4)  # inside the benchmark (or still waiting for the engine): both loops must obey
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""

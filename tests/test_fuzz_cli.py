@@ -54,8 +54,9 @@ class FakeSearcher:
 def fake_analyze_columns(position, *, time_ms=None, max_nodes=None, threads=None):  # type: ignore[no-untyped-def]
     assert threads is None or 1 <= threads <= 64, f"solver given threads={threads!r}"
     assert time_ms is None or time_ms >= 0, f"solver given time_ms={time_ms!r}"  # inf = no limit; never NaN
-    return SimpleNamespace(scores=(None,) * position.spec.width, best_score=None, complete=False, nodes=0,
-                           elapsed_ms=0.0)
+    return SimpleNamespace(
+        scores=(None,) * position.spec.width, best_score=None, complete=False, nodes=0, elapsed_ms=0.0
+    )
 
 
 @pytest.fixture()
@@ -97,14 +98,86 @@ def _run(main_fn, argv: list[str], capsys: pytest.CaptureFixture[str]) -> None: 
 
 
 SUBCOMMANDS = ["engine", "solve", "analyze", "bench"]
-FLAGS = ["--game", "--position", "--mode", "--human", "--bot", "--bot-time", "--theme", "--heatmap", "--no-eval",
-         "--mute", "--size", "--load", "--new", "--screenshot-wait", "--smoke", "--threads", "--seed",
-         "--max-nodes", "--time-ms", "--iterations", "--json", "--seconds", "--", "-", "--bogus", "-x"]
-VALUES = ["", "0", "1", "-1", "2", "64", "65", "1e9", "nan", "inf", "-inf", "1e400", "9" * 30, "0x10", "4453",
-          "1212121", "12121212", "a1 b2", "e5 e5", "connect4", "connect4:8x7", "connect4:3x3", "tictactoe",
-          "mnk:6x6:4", "mnk:99x9:9", "gomoku", "uttt", "chess", "hotseat", "vs-bot", "bot-vs-bot", "first",
-          "second", "random", "easy", "hard", "custom", "classic", "dark", "colorblind", "1280x800", "10x10",
-          "99999x99999", "x", "/nonexistent/file.json", "\x00", "\u0663", "--", "=", "-5"]
+FLAGS = [
+    "--game",
+    "--position",
+    "--mode",
+    "--human",
+    "--bot",
+    "--bot-time",
+    "--theme",
+    "--heatmap",
+    "--no-eval",
+    "--mute",
+    "--size",
+    "--load",
+    "--new",
+    "--screenshot-wait",
+    "--smoke",
+    "--threads",
+    "--seed",
+    "--max-nodes",
+    "--time-ms",
+    "--iterations",
+    "--json",
+    "--seconds",
+    "--",
+    "-",
+    "--bogus",
+    "-x",
+]
+VALUES = [
+    "",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "64",
+    "65",
+    "1e9",
+    "nan",
+    "inf",
+    "-inf",
+    "1e400",
+    "9" * 30,
+    "0x10",
+    "4453",
+    "1212121",
+    "12121212",
+    "a1 b2",
+    "e5 e5",
+    "connect4",
+    "connect4:8x7",
+    "connect4:3x3",
+    "tictactoe",
+    "mnk:6x6:4",
+    "mnk:99x9:9",
+    "gomoku",
+    "uttt",
+    "chess",
+    "hotseat",
+    "vs-bot",
+    "bot-vs-bot",
+    "first",
+    "second",
+    "random",
+    "easy",
+    "hard",
+    "custom",
+    "classic",
+    "dark",
+    "colorblind",
+    "1280x800",
+    "10x10",
+    "99999x99999",
+    "x",
+    "/nonexistent/file.json",
+    "\x00",
+    "\u0663",
+    "--",
+    "=",
+    "-5",
+]
 
 
 def _argv_strategy():  # type: ignore[no-untyped-def]
@@ -115,27 +188,54 @@ def _argv_strategy():  # type: ignore[no-untyped-def]
     return st.tuples(head, body).map(lambda hb: hb[0] + hb[1])
 
 
-@settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                    HealthCheck.too_slow])
+@settings(
+    max_examples=700, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(argv=_argv_strategy())
 def test_fuzz_argv(safe_main, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:  # type: ignore[no-untyped-def]
     _run(safe_main, argv, capsys)
 
 
 EXPLICIT = [
-    ["--bogus"], ["--size", "10x10"], ["--size", "x"], ["--bot-time", "5"], ["--bot-time", "nan"],
-    ["--game", "chess"], ["--game", "mnk:99x9:9"], ["--position", "12121212"], ["--position", "9"],
-    ["--game", "uttt", "--position", "e5 e5"], ["--load", "/nonexistent/file.json"], ["--mode", "solo"],
+    ["--bogus"],
+    ["--size", "10x10"],
+    ["--size", "x"],
+    ["--bot-time", "5"],
+    ["--bot-time", "nan"],
+    ["--game", "chess"],
+    ["--game", "mnk:99x9:9"],
+    ["--position", "12121212"],
+    ["--position", "9"],
+    ["--game", "uttt", "--position", "e5 e5"],
+    ["--load", "/nonexistent/file.json"],
+    ["--mode", "solo"],
     ["--screenshot-wait", "-1", "--screenshot", "/nonexistent/dir/x.png"],
-    ["engine", "--threads", "0"], ["engine", "--threads", "100000"], ["engine", "--max-nodes", "10"],
-    ["engine", "--max-nodes", "1000000000000"], ["engine", "--seed", "x"], ["engine", "extra"],
-    ["solve", "9"], ["solve", "1212121"], ["solve", "--game", "uttt"], ["solve", "--time-ms", "-1"],
-    ["solve", "--time-ms", "nan"], ["solve", "--time-ms", "inf", "4453"],
-    ["analyze"], ["analyze", "9"], ["analyze", "--time-ms", "0", ""], ["analyze", "--time-ms", "nan", ""],
-    ["analyze", "--iterations", "0", ""], ["analyze", "--game", "chess", ""], ["analyze", "-", "--json"],
-    ["analyze", "--time-ms", "inf", ""], ["bench", "--seconds", "inf"],  # a search that would never end
-    ["bench", "--seconds", "0"], ["bench", "--seconds", "nan"], ["bench", "--threads", "-1", "--seconds", "0.01"],
-    ["--help"], ["solve", "--help"],
+    ["engine", "--threads", "0"],
+    ["engine", "--threads", "100000"],
+    ["engine", "--max-nodes", "10"],
+    ["engine", "--max-nodes", "1000000000000"],
+    ["engine", "--seed", "x"],
+    ["engine", "extra"],
+    ["solve", "9"],
+    ["solve", "1212121"],
+    ["solve", "--game", "uttt"],
+    ["solve", "--time-ms", "-1"],
+    ["solve", "--time-ms", "nan"],
+    ["solve", "--time-ms", "inf", "4453"],
+    ["analyze"],
+    ["analyze", "9"],
+    ["analyze", "--time-ms", "0", ""],
+    ["analyze", "--time-ms", "nan", ""],
+    ["analyze", "--iterations", "0", ""],
+    ["analyze", "--game", "chess", ""],
+    ["analyze", "-", "--json"],
+    ["analyze", "--time-ms", "inf", ""],
+    ["bench", "--seconds", "inf"],  # a search that would never end
+    ["bench", "--seconds", "0"],
+    ["bench", "--seconds", "nan"],
+    ["bench", "--threads", "-1", "--seconds", "0.01"],
+    ["--help"],
+    ["solve", "--help"],
 ]
 
 
@@ -144,8 +244,17 @@ def test_hostile_argv(safe_main, capsys: pytest.CaptureFixture[str], argv: list[
     _run(safe_main, argv, capsys)
 
 
-@pytest.mark.parametrize("argv", [["engine", "--threads", "0"], ["engine", "--max-nodes", "1000000000000"],
-                                  ["--size", "10x10"], ["--game", "chess"], ["solve", "9"], ["--bogus"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["engine", "--threads", "0"],
+        ["engine", "--max-nodes", "1000000000000"],
+        ["--size", "10x10"],
+        ["--game", "chess"],
+        ["solve", "9"],
+        ["--bogus"],
+    ],
+)
 def test_known_bad_argv_is_rejected(safe_main, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(SystemExit) if argv == ["--bogus"] else _no_exit():
         assert safe_main(argv) == 2

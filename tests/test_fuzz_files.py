@@ -29,26 +29,69 @@ from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(300)
 
-FUZZ = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                         HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 
 json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.integers(-(10**30), 10**30), st.floats(allow_nan=False),
-    st.text(max_size=16), st.sampled_from(["connect4", "uttt", "gomoku", "4453", "a1 b2", "vs-bot", "dark", "medium"]),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(-(10**30), 10**30),
+    st.floats(allow_nan=False),
+    st.text(max_size=16),
+    st.sampled_from(["connect4", "uttt", "gomoku", "4453", "a1 b2", "vs-bot", "dark", "medium"]),
 )
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
 
 GAME_KEYS = ["format", "version", "game", "moves", "cursor"]
-SETTING_KEYS = ["mode", "human_player", "swap_colours", "bots", "theme", "sound", "heatmap", "eval_bar", "window",
-                "game", "version", "level", "custom_ms"]
+SETTING_KEYS = [
+    "mode",
+    "human_player",
+    "swap_colours",
+    "bots",
+    "theme",
+    "sound",
+    "heatmap",
+    "eval_bar",
+    "window",
+    "game",
+    "version",
+    "level",
+    "custom_ms",
+]
 
 # Hand-written hostile documents (each was a crash candidate).
 HOSTILE = [
-    "", " ", "\x00", "{", "}", "{}", "[]", "null", "4453\n", "connect4: 4453", "uttt: ", "gomoku:", "chess: e4",
-    ": :", "connect4:8x7: 1234", '{"moves": 44}', '{"game": 7, "moves": "44"}', '{"moves": "44", "cursor": -1}',
-    '{"moves": "44", "cursor": true}', '{"moves": "44", "cursor": 1e400}', '{"moves": "1111111"}',
-    '{"game": "uttt", "moves": "e5 e5"}', "\ufeff4453", "4453" * 30, '{"moves": "' + "12" * 40 + '"}',
+    "",
+    " ",
+    "\x00",
+    "{",
+    "}",
+    "{}",
+    "[]",
+    "null",
+    "4453\n",
+    "connect4: 4453",
+    "uttt: ",
+    "gomoku:",
+    "chess: e4",
+    ": :",
+    "connect4:8x7: 1234",
+    '{"moves": 44}',
+    '{"game": 7, "moves": "44"}',
+    '{"moves": "44", "cursor": -1}',
+    '{"moves": "44", "cursor": true}',
+    '{"moves": "44", "cursor": 1e400}',
+    '{"moves": "1111111"}',
+    '{"game": "uttt", "moves": "e5 e5"}',
+    "\ufeff4453",
+    "4453" * 30,
+    '{"moves": "' + "12" * 40 + '"}',
     "{" + '"a":' + "[" * 100_000 + "]" * 100_000 + "}",  # deeper than the JSON decoder's recursion limit
     '{"moves": "44", "cursor": ' + "9" * 5000 + "}",  # an integer beyond Python's int-parsing limit
     '{"window": ' + "[" * 50_000 + "]" * 50_000 + "}",
@@ -79,8 +122,13 @@ def test_hostile_saved_game_texts(text: str) -> None:
 
 
 @FUZZ
-@given(st.one_of(st.text(max_size=80), st.dictionaries(st.sampled_from(GAME_KEYS), json_values, max_size=5).map(
-    json.dumps), json_values.map(json.dumps)))
+@given(
+    st.one_of(
+        st.text(max_size=80),
+        st.dictionaries(st.sampled_from(GAME_KEYS), json_values, max_size=5).map(json.dumps),
+        json_values.map(json.dumps),
+    )
+)
 def test_fuzz_saved_game_text(text: str) -> None:
     _check_parse(text)
 
@@ -157,13 +205,21 @@ def test_hostile_settings_and_autosave_files(tmp_path: Path, text: str) -> None:
 
 
 @FUZZ
-@given(st.one_of(
-    st.dictionaries(st.sampled_from(SETTING_KEYS), json_values, max_size=6).map(json.dumps),
-    st.fixed_dictionaries({"bots": st.lists(st.dictionaries(st.sampled_from(["level", "custom_ms"]), json_values,
-                                                            max_size=2), max_size=3)}).map(json.dumps),
-    json_values.map(json.dumps),
-    st.text(max_size=60),
-).map(lambda t: t.encode("utf-8", errors="surrogatepass")) | st.binary(max_size=60))
+@given(
+    st.one_of(
+        st.dictionaries(st.sampled_from(SETTING_KEYS), json_values, max_size=6).map(json.dumps),
+        st.fixed_dictionaries(
+            {
+                "bots": st.lists(
+                    st.dictionaries(st.sampled_from(["level", "custom_ms"]), json_values, max_size=2), max_size=3
+                )
+            }
+        ).map(json.dumps),
+        json_values.map(json.dumps),
+        st.text(max_size=60),
+    ).map(lambda t: t.encode("utf-8", errors="surrogatepass"))
+    | st.binary(max_size=60)
+)
 def test_fuzz_settings_and_autosave_files(tmp_path_factory: pytest.TempPathFactory, content: bytes) -> None:
     directory = tmp_path_factory.mktemp("fuzz", numbered=True)
     _check_settings(directory, content)

@@ -22,8 +22,9 @@ _NOTATION_CHARS = string.digits + "abcdefghijklmnopqrsxyzABCS :-_\t\n\r\x00" + "
 notation_text = st.one_of(
     st.text(alphabet=_NOTATION_CHARS, max_size=40),
     st.text(max_size=40),
-    st.lists(st.sampled_from(["a1", "b2", "c3", "s19", "i9", "t1", "a0", "a01", "z9", "4", "7", "8", "0", "  "]),
-             max_size=12).map(" ".join),
+    st.lists(
+        st.sampled_from(["a1", "b2", "c3", "s19", "i9", "t1", "a0", "a01", "z9", "4", "7", "8", "0", "  "]), max_size=12
+    ).map(" ".join),
 )
 non_text = st.one_of(st.none(), st.integers(), st.floats(), st.binary(max_size=5), st.lists(st.text(max_size=2)))
 
@@ -59,8 +60,30 @@ def _must_reject(fn, value: object) -> None:  # type: ignore[no-untyped-def]
 
 
 # -- game names ------------------------------------------------------------------------------
-_NAME_PARTS = ["connect4", "mnk", "tictactoe", "gomoku", "uttt", ":", "x", "0", "1", "4", "7", "9", "15", "19", "20",
-               "99", "100", " ", "-", "\u0667", "CONNECT4", "Gomoku"]
+_NAME_PARTS = [
+    "connect4",
+    "mnk",
+    "tictactoe",
+    "gomoku",
+    "uttt",
+    ":",
+    "x",
+    "0",
+    "1",
+    "4",
+    "7",
+    "9",
+    "15",
+    "19",
+    "20",
+    "99",
+    "100",
+    " ",
+    "-",
+    "\u0667",
+    "CONNECT4",
+    "Gomoku",
+]
 
 
 @FUZZ

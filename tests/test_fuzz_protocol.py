@@ -80,7 +80,12 @@ def test_hostile_lines(line: str) -> None:
 
 
 _json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.integers(-(10**40), 10**40) | st.floats() | st.text(max_size=12)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(-(10**40), 10**40)
+    | st.floats()
+    | st.text(max_size=12)
     | st.sampled_from(["connect4", "uttt", "gomoku", "mnk:6x6:4", "4453", "a1 b2", "e5 e5"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=10,
@@ -88,9 +93,11 @@ _json_values = st.recursive(
 _command_objects = st.builds(
     lambda cmd, fields: {"cmd": cmd, **fields},
     st.sampled_from(["position", "go", "stop", "solve", "quit", "isready", "setoption", "prepare", "bogus", ""]),
-    st.dictionaries(st.sampled_from(["game", "moves", "time_ms", "iterations", "info_ms", "id", "exact", "cmd",
-                                     "name", "value"]),
-                    _json_values, max_size=5),
+    st.dictionaries(
+        st.sampled_from(["game", "moves", "time_ms", "iterations", "info_ms", "id", "exact", "cmd", "name", "value"]),
+        _json_values,
+        max_size=5,
+    ),
 )
 protocol_lines = st.one_of(
     _command_objects.map(json.dumps),
@@ -171,8 +178,7 @@ def test_fuzz_engine_handle(engine: RecordingEngine, line: str) -> None:
 
 def test_rejected_go_echoes_its_id(engine: RecordingEngine) -> None:
     engine.handle('{"cmd": "go", "time_ms": -1, "id": 42}')
-    assert engine.lines() == [{"type": "error", "message": '"time_ms" must be between 1 and 3.6e+06, got -1',
-                               "id": 42}]
+    assert engine.lines() == [{"type": "error", "message": '"time_ms" must be between 1 and 3.6e+06, got -1', "id": 42}]
     engine.handle('{"cmd": "position", "moves": "1212121"}')
     engine.handle('{"cmd": "go", "iterations": 10, "id": "x"}')
     (reply,) = engine.lines()

@@ -118,8 +118,9 @@ def test_pure_mcts_path_is_unchanged_without_exact() -> None:
     results = []
     for searcher in (hybrid, plain):
         searcher.set_position(position)
-        results.append(searcher.search(iterations=3000, exact=False) if searcher is hybrid
-                       else searcher.search(iterations=3000))
+        results.append(
+            searcher.search(iterations=3000, exact=False) if searcher is hybrid else searcher.search(iterations=3000)
+        )
     assert results[0].best_move == results[1].best_move
     assert results[0].children == results[1].children and not results[0].exact
     assert all(c.score is None for c in results[0].children)
@@ -154,8 +155,9 @@ class _StalledSolver:
     def table_move(self, position: object) -> None:
         return None
 
-    def bounds(self, position: object, alpha: int, beta: int, *, time_ms: float | None = None,
-               max_nodes: int | None = None) -> None:
+    def bounds(
+        self, position: object, alpha: int, beta: int, *, time_ms: float | None = None, max_nodes: int | None = None
+    ) -> None:
         self._wait(time_ms)
         return None
 
@@ -171,8 +173,9 @@ def test_info_keeps_coming_while_a_proven_search_waits_for_the_solver() -> None:
     searcher.set_position(C4.parse_position(WIN_IN_ONE_OFF_BOOK))  # not answered by the book
     times: list[float] = []
     start = time.perf_counter()
-    result = searcher.search(time_ms=1200.0, info_ms=50.0, early_stop=False,
-                             on_info=lambda r: times.append(time.perf_counter()))
+    result = searcher.search(
+        time_ms=1200.0, info_ms=50.0, early_stop=False, on_info=lambda r: times.append(time.perf_counter())
+    )
     end = time.perf_counter()
     assert result.proven == 1 and result.best_move == 1
     assert end - start > 1.0  # it did wait for the solver

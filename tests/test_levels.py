@@ -72,7 +72,9 @@ def test_choices_follow_the_probabilities() -> None:
     picks = Counter(choose(lv, SPEC.parse_position("44"), result, rng)[0] for _ in range(2000))
     assert 0.70 < picks[3] / 2000 < 0.80
     assert {how for _, how in (choose(lv, SPEC.parse_position("44"), result, rng) for _ in range(50))} == {
-        "best", "sampled"}
+        "best",
+        "sampled",
+    }
 
 
 def test_the_ladder_is_ordered_from_wild_to_exact() -> None:
@@ -95,12 +97,15 @@ def test_go_with_a_level_caps_the_iterations_and_takes_its_exactness() -> None:
     assert isinstance(cmd, Go) and cmd.exact and cmd.iterations is None
 
 
-@pytest.mark.parametrize(("line", "fragment"), [
-    ('{"cmd": "go", "time_ms": 100, "level": "grandmaster"}', '"level" must be one of'),
-    ('{"cmd": "go", "time_ms": 100, "level": 3}', '"level" must be one of'),
-    ('{"cmd": "go", "time_ms": 100, "level": "easy", "exact": true}', "cannot be given with"),
-    ('{"cmd": "go", "level": "perfect"}', "needs"),  # Perfect has no cap: it needs a time or iterations
-])
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ('{"cmd": "go", "time_ms": 100, "level": "grandmaster"}', '"level" must be one of'),
+        ('{"cmd": "go", "time_ms": 100, "level": 3}', '"level" must be one of'),
+        ('{"cmd": "go", "time_ms": 100, "level": "easy", "exact": true}', "cannot be given with"),
+        ('{"cmd": "go", "level": "perfect"}', "needs"),  # Perfect has no cap: it needs a time or iterations
+    ],
+)
 def test_bad_levels_are_one_line_errors(line: str, fragment: str) -> None:
     with pytest.raises(ProtocolError, match=fragment):
         protocol.parse_command(line)

@@ -283,7 +283,8 @@ def test_draw_contempt_scores_draws_below_half_for_the_root_side_only() -> None:
     kept = searcher.search(iterations=1)
     assert searcher.root_visits > 1
     assert [c.value for c in kept.children if c.proven is None] == pytest.approx(
-        [0.4] * sum(c.proven is None for c in kept.children))
+        [0.4] * sum(c.proven is None for c in kept.children)
+    )
 
 
 def test_draw_contempt_keeps_the_tree_only_for_the_same_side() -> None:

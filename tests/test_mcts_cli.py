@@ -15,7 +15,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _run(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, *args], cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=300,
+        [sys.executable, *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
         env={**os.environ, **(env or {})},
     )
 

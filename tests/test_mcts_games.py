@@ -47,8 +47,10 @@ def _dead_draw(pos) -> bool:  # type: ignore[no-untyped-def]
         return False
 
     def open_to(player: int) -> bool:
-        return any(all(pos.local_winner(b) == player or not (pos.closed_boards >> b) & 1 for b in line)
-                   for line in _BOARD_LINES)
+        return any(
+            all(pos.local_winner(b) == player or not (pos.closed_boards >> b) & 1 for b in line)
+            for line in _BOARD_LINES
+        )
 
     return not open_to(0) and not open_to(1)
 
@@ -327,9 +329,22 @@ def test_engine_process_and_analyze_serve_the_grid_games() -> None:
     finally:
         assert engine.close() == 0
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "analyze", "b2 a1", "--game", "tictactoe", "--iterations", "3000",
-         "--seed", "1", "--json"],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "analyze",
+            "b2 a1",
+            "--game",
+            "tictactoe",
+            "--iterations",
+            "3000",
+            "--seed",
+            "1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     answer = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -39,8 +39,12 @@ class SeedOnlyServer:
         conn.sendall(json.dumps(obj).encode() + b"\r\n")
 
     def _state(self, position: Any) -> dict[str, Any]:
-        pieces = [{"type": "disc", "player": owner + 1, "row": r, "column": c}
-                  for r in range(6) for c in range(7) if (owner := position.cell(r * 7 + c)) is not None]
+        pieces = [
+            {"type": "disc", "player": owner + 1, "row": r, "column": c}
+            for r in range(6)
+            for c in range(7)
+            if (owner := position.cell(r * 7 + c)) is not None
+        ]
         player = position.to_move + 1
         return {"pieces": pieces, "player": player, "previous_player": 3 - player}
 
@@ -72,9 +76,12 @@ class SeedOnlyServer:
                 self._send(by_seat[seat], {"type": "illegal", "message": message["message"]})
                 continue
             self.moves.append(column)
-            update: dict[str, Any] = {"type": "update", "board": None, "state": self._state(position),
-                                      "last_action": {"player": seat, "action": {"column": column},
-                                                      "sequence": len(self.moves)}}
+            update: dict[str, Any] = {
+                "type": "update",
+                "board": None,
+                "state": self._state(position),
+                "last_action": {"player": seat, "action": {"column": column}, "sequence": len(self.moves)},
+            }
             if position.outcome.is_over:
                 winner = position.outcome.winner
                 winners = {"1": 0.5, "2": 0.5} if winner is None else {str(winner + 1): 1, str(2 - winner): 0}
@@ -85,9 +92,21 @@ class SeedOnlyServer:
 
 
 def _bot(port: int, *args: str, time_ms: int = 30) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, str(ROOT / "main.py"), "bot", "--connect", f"127.0.0.1:{port}",
-                             "--time-ms", str(time_ms), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    return subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "bot",
+            "--connect",
+            f"127.0.0.1:{port}",
+            "--time-ms",
+            str(time_ms),
+            *args,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.mark.timeout(120)
@@ -128,10 +147,14 @@ def test_bot_errors_are_one_line() -> None:
     free.bind(("127.0.0.1", 0))
     port = free.getsockname()[1]
     free.close()
-    for args, code in ((["--connect", f"127.0.0.1:{port}"], 1), (["--connect", "nowhere"], 2),
-                       (["--connect", "127.0.0.1:1", "--game", "chess"], 2)):
-        proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "bot", *args], capture_output=True, text=True,
-                              timeout=20)
+    for args, code in (
+        (["--connect", f"127.0.0.1:{port}"], 1),
+        (["--connect", "nowhere"], 2),
+        (["--connect", "127.0.0.1:1", "--game", "chess"], 2),
+    ):
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "bot", *args], capture_output=True, text=True, timeout=20
+        )
         assert proc.returncode == code
         assert len(proc.stderr.strip().splitlines()) == 1
 

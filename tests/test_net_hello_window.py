@@ -30,8 +30,12 @@ def server_thread(tmp_path: Path, limits: Limits | None = None) -> Iterator[dict
 
     async def serve() -> None:
         game_server = GameServer("connect4", GameStore(tmp_path / "games.db"), limits)
-        running.update(server=game_server, port=(await game_server.start("127.0.0.1", 0))[1],
-                       loop=asyncio.get_running_loop(), stop=asyncio.Event())
+        running.update(
+            server=game_server,
+            port=(await game_server.start("127.0.0.1", 0))[1],
+            loop=asyncio.get_running_loop(),
+            stop=asyncio.Event(),
+        )
         ready.set()
         await running["stop"].wait()
         game_server.store.close()

@@ -229,11 +229,20 @@ def test_garbage_lines_never_cost_the_connection(server: int) -> None:
     rng = random.Random(19)
     _, _, seats = _seat_pair(server)
     first = seats[1]
-    samples = [b'{"type": "action", "message": {"column": 1.0}}', b'{"type": "action", "message": {"column": true}}',
-               b'{"type": "action", "message": "x"}', b"\xff\xfe\x00", b'{"type": "hello"}', b'{"type": "resign"}',
-               b'{"a": ' * 3000, b"1e99999", b'"' + b"9" * 4000 + b'"']
-    samples += [bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 300))).replace(b"\n", b" ")
-                for _ in range(60)]
+    samples = [
+        b'{"type": "action", "message": {"column": 1.0}}',
+        b'{"type": "action", "message": {"column": true}}',
+        b'{"type": "action", "message": "x"}',
+        b"\xff\xfe\x00",
+        b'{"type": "hello"}',
+        b'{"type": "resign"}',
+        b'{"a": ' * 3000,
+        b"1e99999",
+        b'"' + b"9" * 4000 + b'"',
+    ]
+    samples += [
+        bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 300))).replace(b"\n", b" ") for _ in range(60)
+    ]
     for raw in samples:
         first.sock.sendall(raw + b"\r\n")
         reply = first.receive()

@@ -58,8 +58,7 @@ def test_callbacks_run_only_after_the_commit_and_one_commit_per_iteration(tmp_pa
 
 
 @pytest.mark.timeout(20)
-def test_a_failed_commit_tells_nobody_until_the_retry_succeeds(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_commit_tells_nobody_until_the_retry_succeeds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(store_module, "RETRY_AFTER_S", 0.2)
     db = tmp_path / "games.db"
     store = GameStore(db)
@@ -91,8 +90,9 @@ def test_a_failed_commit_tells_nobody_until_the_retry_succeeds(tmp_path: Path,
 
 
 @pytest.mark.timeout(30)
-def test_the_server_writes_no_update_before_its_move_is_committed(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_server_writes_no_update_before_its_move_is_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from game.net import server as server_module
 
     events: list[tuple[str, int]] = []  # ("committed", moves stored) / ("update", its move number)
@@ -101,8 +101,9 @@ def test_the_server_writes_no_update_before_its_move_is_committed(tmp_path: Path
         """Logs each COMMIT with the longest game it stored (the callbacks run right after it)."""
 
         def flush(self) -> bool:
-            self.plies = [len(json.loads(params[0])) for sql, params in self._writes
-                          if sql.startswith("UPDATE games SET moves")]
+            self.plies = [
+                len(json.loads(params[0])) for sql, params in self._writes if sql.startswith("UPDATE games SET moves")
+            ]
             return super().flush()
 
     class LoggedConnection:

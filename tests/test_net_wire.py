@@ -21,7 +21,7 @@ def test_line_buffer_gives_back_the_lines_in_any_chunking(lines: list[bytes], ch
     buffer = LineBuffer(limit=100)
     out: list[str | LineTooLong] = []
     for i in range(0, len(data), chunk):
-        out += buffer.feed(data[i:i + chunk])
+        out += buffer.feed(data[i : i + chunk])
     assert out == [line.decode("utf-8", errors="replace").rstrip("\r") for line in lines]
 
 
@@ -39,9 +39,17 @@ def test_client_lines() -> None:
     assert parse_client_line('{"type": "action", "message": {"column": 3}}') == Action({"column": 3})
     assert parse_client_line('{"type": "hello", "room": "r", "clock_ms": 5000}') == Hello(room="r", clock_ms=5000)
     assert parse_client_line('{"type": "resign"}') == Command("resign")
-    for bad in ("", "[1]", "nul", '{"type": "move"}', '{"type": "action"}',
-                '{"type": "action", "seat": 3, "message": 1}', '{"type": "hello", "clock_ms": -1}',
-                '{"type": "hello", "room": ""}', "[" * 100_000):
+    for bad in (
+        "",
+        "[1]",
+        "nul",
+        '{"type": "move"}',
+        '{"type": "action"}',
+        '{"type": "action", "seat": 3, "message": 1}',
+        '{"type": "hello", "clock_ms": -1}',
+        '{"type": "hello", "room": ""}',
+        "[" * 100_000,
+    ):
         assert isinstance(parse_client_line(bad), BadLine), bad
 
 

@@ -210,8 +210,11 @@ def test_the_book_bounds_the_column_searches_below_it(moves: str) -> None:
     known = book.score(position)
     assert known is not None and book.column_scores(position) is None
     board = KernelBoard(SPEC, book)
-    bounds = {col: board.parent_floor(child.current, child.mask, child.ply)
-              for col, child in ((c, position.play(c)) for c in position.legal_moves()) if not child.outcome.is_over}
+    bounds = {
+        col: board.parent_floor(child.current, child.mask, child.ply)
+        for col, child in ((c, position.play(c)) for c in position.legal_moves())
+        if not child.outcome.is_over
+    }
     assert min(bounds.values()) >= -known and max(bounds.values()) > -known  # another parent bounds one tighter
     columns = Solver(threads=2, book=book).analyze_columns(position)
     assert columns.complete and columns.best_score == known

@@ -18,8 +18,11 @@ def _pyproject() -> dict[str, object]:
 def _data_files(package: str) -> list[str]:
     """Files of a package that are not Python sources (what importlib.resources reads)."""
     folder = ROOT / package
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
-                  if p.is_file() and p.suffix not in {".py", ".pyc"} and "__pycache__" not in p.parts)
+    return sorted(
+        str(p.relative_to(folder))
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix not in {".py", ".pyc"} and "__pycache__" not in p.parts
+    )
 
 
 @pytest.mark.parametrize("package", ["assets", "ai"])
@@ -37,7 +40,10 @@ def test_the_connect4_command_points_at_the_launcher() -> None:
     project = _pyproject()["project"]
     module, _, function = project["scripts"]["connect4"].partition(":")  # type: ignore[index]
     assert module == "main" and callable(getattr(main, function))
-    runtime = {line.split("==")[0].lower() for line in (ROOT / "requirements.txt").read_text().splitlines()
-               if line and not line.startswith("#")}
+    runtime = {
+        line.split("==")[0].lower()
+        for line in (ROOT / "requirements.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    }
     declared = {dep.split(">")[0].split("<")[0].split("=")[0].lower() for dep in project["dependencies"]}  # type: ignore[index]
     assert runtime == declared, "requirements.txt and pyproject's dependencies name different packages"

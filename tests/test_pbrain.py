@@ -60,6 +60,7 @@ def test_the_specs_build_a_pbrain_executable_beside_connect4(spec: str, monkeypa
         def build(*parts: Any, **options: Any) -> _Built:
             built.append(_Built(kind, *parts, **options))
             return built[-1]
+
         return build
 
     names = {kind: make(kind) for kind in ("Analysis", "PYZ", "EXE", "COLLECT")}

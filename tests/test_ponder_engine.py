@@ -44,8 +44,18 @@ def test_ponderend_round_trips_and_a_malformed_one_is_refused() -> None:
     line = wire.dumps(reply)
     assert json.loads(line)["type"] == "ponderend"
     assert wire.decode(json.loads(line)) == reply
-    empty = wire.decode({"type": "ponderend", "id": 7, "predicted": None, "played": None, "hit": False,
-                         "iterations": 0, "elapsed_ms": 1, "kept_visits": 0})
+    empty = wire.decode(
+        {
+            "type": "ponderend",
+            "id": 7,
+            "predicted": None,
+            "played": None,
+            "hit": False,
+            "iterations": 0,
+            "elapsed_ms": 1,
+            "kept_visits": 0,
+        }
+    )
     assert isinstance(empty, PonderEnd) and empty.predicted is None and empty.elapsed_ms == 1.0
     with pytest.raises(ValueError, match="hit"):
         wire.decode({**json.loads(line), "hit": "yes"})
@@ -74,9 +84,14 @@ def test_every_other_command_ends_the_ponder(rig, command: str) -> None:  # type
     client.set_position("connect4", "44")
     ponder_id = client.ponder()
     run_for(client, clock, 0.1)
-    {"stop": client.stop, "go": lambda: client.go(time_ms=100), "solve": client.solve,
-     "set_threads": lambda: client.set_threads(2), "new game": lambda: client.set_position("gomoku", ""),
-     "ponder": client.ponder}[command]()
+    {
+        "stop": client.stop,
+        "go": lambda: client.go(time_ms=100),
+        "solve": client.solve,
+        "set_threads": lambda: client.set_threads(2),
+        "new game": lambda: client.set_position("gomoku", ""),
+        "ponder": client.ponder,
+    }[command]()
     (end,) = ends(run_for(client, clock, 0.1))
     assert end.id == ponder_id and end.played is None and not end.hit
     assert client.pondering == (command == "ponder")
@@ -147,8 +162,11 @@ def test_a_predicted_reply_makes_the_next_search_start_ahead() -> None:
         engine.send({"cmd": "stop"})
         stopped = engine.read_until("ponderend", timeout=10)[0]
         assert (stopped["id"], stopped["played"], stopped["hit"]) == ("p3", None, False)
-        for ender in ({"cmd": "setoption", "name": "threads", "value": 1}, {"cmd": "go", "iterations": 5, "id": "g"},
-                      {"cmd": "position", "game": "uttt", "moves": ""}):
+        for ender in (
+            {"cmd": "setoption", "name": "threads", "value": 1},
+            {"cmd": "go", "iterations": 5, "id": "g"},
+            {"cmd": "position", "game": "uttt", "moves": ""},
+        ):
             engine.send({"cmd": "ponder", "id": "p4", "exact": False})
             engine.send(ender)
             other = engine.read_until("ponderend", timeout=10)[0]

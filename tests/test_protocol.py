@@ -91,8 +91,9 @@ _json_values = st.recursive(
 @settings(max_examples=2000, deadline=None)
 @given(
     st.sampled_from(["position", "go", "stop", "solve", "quit", "isready", "bogus"]),
-    st.dictionaries(st.sampled_from(["game", "moves", "time_ms", "iterations", "info_ms", "id", "exact"]),
-                    _json_values, max_size=5),
+    st.dictionaries(
+        st.sampled_from(["game", "moves", "time_ms", "iterations", "info_ms", "id", "exact"]), _json_values, max_size=5
+    ),
 )
 def test_fuzz_command_objects(cmd: str, fields: dict) -> None:
     line = json.dumps({"cmd": cmd, **fields})
@@ -136,15 +137,28 @@ def test_every_reply_round_trips_through_the_wire(reply: object) -> None:
     assert wire.decode(json.loads(line)) == reply
 
 
-@pytest.mark.parametrize("obj", [
-    {"type": "bestmove", "id": 1},  # fields missing
-    {"type": "readyok", "extra": 1, "type2": 2} | {"type": "nonsense"},
-    {"type": "preparing", "game": "x", "done": "1", "total": 2, "label": "", "compiling": False},  # wrong type
-    {"type": "option", "name": "threads", "value": True},  # a bool is not an int
-    {"type": "info", "id": 1, "iterations": 1, "elapsed_ms": float("nan"), "value": 0.5, "max_depth": 1, "pv": [],
-     "exact": False, "proven": None, "children": []},
-    ["type", "ready"],
-])
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"type": "bestmove", "id": 1},  # fields missing
+        {"type": "readyok", "extra": 1, "type2": 2} | {"type": "nonsense"},
+        {"type": "preparing", "game": "x", "done": "1", "total": 2, "label": "", "compiling": False},  # wrong type
+        {"type": "option", "name": "threads", "value": True},  # a bool is not an int
+        {
+            "type": "info",
+            "id": 1,
+            "iterations": 1,
+            "elapsed_ms": float("nan"),
+            "value": 0.5,
+            "max_depth": 1,
+            "pv": [],
+            "exact": False,
+            "proven": None,
+            "children": [],
+        },
+        ["type", "ready"],
+    ],
+)
 def test_malformed_replies_are_refused_in_one_line(obj: object) -> None:
     with pytest.raises(ValueError) as caught:
         wire.decode(obj)

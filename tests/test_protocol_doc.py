@@ -96,8 +96,7 @@ def test_what_an_extended_client_receives_has_the_documented_fields() -> None:
     assert set(welcome) == documented
     assert [m["type"] for m in mover[1:3]] == ["player", "update"]
     update = mover[3]  # after the move: the extension fields the doc lists
-    assert update["type"] == "update" and update["last_action"] == {"player": 1, "action": {"column": 3},
-                                                                     "sequence": 1}
+    assert update["type"] == "update" and update["last_action"] == {"player": 1, "action": {"column": 3}, "sequence": 1}
     assert update["moves"] == "4" and set(update["clocks_ms"]) == {"1", "2"} and update["game"] == "connect4"
     assert mover[4] == {"type": "pong", "message": None}
     error = mover[5]

@@ -21,8 +21,9 @@ def test_sixty_four_trees_run_on_at_most_one_thread_per_core() -> None:
     searcher.warm_up()
     before = threading.active_count()
     seen: list[int] = []
-    searcher.search(time_ms=300, on_info=lambda result: seen.append(threading.active_count()), info_ms=20,
-                    early_stop=False)
+    searcher.search(
+        time_ms=300, on_info=lambda result: seen.append(threading.active_count()), info_ms=20, early_stop=False
+    )
     searcher.close()
     cores = os.cpu_count() or 1
     assert seen, "no info callback ran"

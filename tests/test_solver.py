@@ -130,7 +130,13 @@ def random_position(spec, rng: random.Random, plies: int):
 
 
 SMALL_BOARDS = [
-    ("4x4", 2, 2), ("5x4", 7, 8), ("4x5", 7, 8), ("6x4", 11, 3), ("8x7", 44, 3), ("9x6", 42, 3), ("4x15", 48, 3),
+    ("4x4", 2, 2),
+    ("5x4", 7, 8),
+    ("4x5", 7, 8),
+    ("6x4", 11, 3),
+    ("8x7", 44, 3),
+    ("9x6", 42, 3),
+    ("4x15", 48, 3),
 ]
 
 
@@ -217,7 +223,11 @@ def test_bad_positions_are_rejected() -> None:
 def _run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(ROOT / "main.py"), "solve", *args],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
     )
 
 
@@ -233,8 +243,17 @@ def test_cli_json_output() -> None:
     assert out["elapsed_ms"] >= 0
 
 
-@pytest.mark.parametrize("args", [["44x"], ["4444444"], ["1212121"], ["12", "--game", "nope"],
-                                  ["12", "--game", "tictactoe"], ["12", "--game", "connect4:3x3"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["44x"],
+        ["4444444"],
+        ["1212121"],
+        ["12", "--game", "nope"],
+        ["12", "--game", "tictactoe"],
+        ["12", "--game", "connect4:3x3"],
+    ],
+)
 def test_cli_bad_input_exits_2(args: list[str]) -> None:
     done = _run_cli(*args)
     assert done.returncode == 2
@@ -249,8 +268,7 @@ def test_plain_python_solves_an_endgame() -> None:
         "from ai.solver import Solver; from game.rules import get_game; "
         f"print(Solver(tt_bits=19).solve(get_game('connect4').parse_position({moves!r})).score)"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout.strip()) == expected
     assert "numba is not available" in done.stderr
@@ -327,8 +345,9 @@ def test_an_idle_column_thread_finishes_a_column_still_running(monkeypatch: pyte
     stalled: list[bool] = []
     first = threading.Lock()
 
-    def stall_the_first_column(self: Solver, board: object, child: Connect4Position, ctl: np.ndarray,
-                               floor: int = NO_FLOOR) -> int:
+    def stall_the_first_column(
+        self: Solver, board: object, child: Connect4Position, ctl: np.ndarray, floor: int = NO_FLOOR
+    ) -> int:
         with first:  # both threads start a column at once: one stalls
             stall = not stalled and board in [worker[0] for worker in self._column_workers]
             if stall:

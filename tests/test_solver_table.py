@@ -82,7 +82,7 @@ def test_clear_forgets_the_near_table_too() -> None:
 
 def _near_tables_used(solver: Solver) -> list[int]:
     """The near slots holding entries (the tables after the main one in the solver's array)."""
-    near = solver._tt[1 << solver.tt_bits:].reshape(-1, 1 << kernel.NEAR_BITS)
+    near = solver._tt[1 << solver.tt_bits :].reshape(-1, 1 << kernel.NEAR_BITS)
     return [slot for slot in range(near.shape[0]) if near[slot].any()]
 
 

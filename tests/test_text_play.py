@@ -18,9 +18,14 @@ from tests.net_helpers import ROOT, LineSocket, start_server
 
 def _play(config: Path, lines: list[str], *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, CONNECT4_CONFIG_DIR=str(config), COLUMNS="80")
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), "play", "--text", *args],
-                          input="".join(line + "\n" for line in lines), capture_output=True, text=True,
-                          timeout=timeout, env=env)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "play", "--text", *args],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def _autosave(config: Path) -> dict[str, object]:
@@ -76,11 +81,25 @@ def test_uttt_and_gomoku_take_cells(tmp_path: Path) -> None:
 @pytest.mark.timeout(90)
 def test_join_a_network_game_against_our_bot(tmp_path: Path) -> None:
     server, port = start_server(tmp_path / "t.db")
-    bot = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "bot", "--connect", f"127.0.0.1:{port}",
-                            "--time-ms", "30", "--room", "tp"], stdout=subprocess.PIPE, text=True)
+    bot = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "bot",
+            "--connect",
+            f"127.0.0.1:{port}",
+            "--time-ms",
+            "30",
+            "--room",
+            "tp",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
-        proc = _play(tmp_path, [str(c) for c in (1, 2, 3, 5, 6, 7) * 7], "--connect", f"127.0.0.1:{port}",
-                     "--room", "tp")
+        proc = _play(
+            tmp_path, [str(c) for c in (1, 2, 3, 5, 6, 7) * 7], "--connect", f"127.0.0.1:{port}", "--room", "tp"
+        )
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert "joined connect4, room tp" in proc.stdout
         assert any(v in proc.stdout for v in ("You win", "You lose", "Draw"))
@@ -134,7 +153,7 @@ def test_leave_a_network_game_and_come_back_with_the_token(tmp_path: Path) -> No
         assert first.returncode == 0 and token, first.stdout
         again = _play(tmp_path, ["5"], "--connect", f"127.0.0.1:{port}", token[1], timeout=30)
         assert again.returncode == 0 and "joined connect4, room back" in again.stdout
-        mine = seen[-1][(2 - seat)::2]  # the terminal's moves: seat 1 plays the even plies
+        mine = seen[-1][(2 - seat) :: 2]  # the terminal's moves: seat 1 plays the even plies
         assert mine[:2] == "45", seen
     finally:
         opponent.close()

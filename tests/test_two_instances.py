@@ -38,8 +38,12 @@ sys.stdin.read()  # hold the slot until the test closes stdin (or kills us)
 
 
 def _holder(directory: Path) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(ROOT), str(directory)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(ROOT), str(directory)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None
     return proc, int(proc.stdout.readline())
 

@@ -120,8 +120,16 @@ def test_every_panel_button_can_be_clicked_without_error(hotseat):
     app.play_move(3)
     app.step([])
     commands = {b.action for b in app.layout.buttons if isinstance(b.action, Command)}
-    assert {Command.UNDO, Command.HEATMAP, Command.EVAL, Command.SOUND, Command.SAVE, Command.COPY,
-            Command.NEW_GAME, Command.HELP} <= commands
+    assert {
+        Command.UNDO,
+        Command.HEATMAP,
+        Command.EVAL,
+        Command.SOUND,
+        Command.SAVE,
+        Command.COPY,
+        Command.NEW_GAME,
+        Command.HELP,
+    } <= commands
     for index in range(len(app.layout.buttons)):
         app.overlay = app.choice = None
         app.step([])

@@ -43,13 +43,16 @@ def press(app: game_app.App, player: int) -> str:
     return button.label
 
 
-@pytest.mark.parametrize(("mode", "human", "player", "after"), [
-    ("hotseat", 0, 1, ("vs-bot", 0)),  # Yellow to Perfect: Red stays the human's
-    ("hotseat", 0, 0, ("vs-bot", 1)),
-    ("vs-bot", 0, 0, ("bot-vs-bot", 0)),  # the human's own side too: both sides are bots
-    ("vs-bot", 0, 1, ("hotseat", 0)),  # taking the bot's side: hot-seat
-    ("bot-vs-bot", 0, 1, ("vs-bot", 1)),  # taking one bot's side: you play it against the other
-])
+@pytest.mark.parametrize(
+    ("mode", "human", "player", "after"),
+    [
+        ("hotseat", 0, 1, ("vs-bot", 0)),  # Yellow to Perfect: Red stays the human's
+        ("hotseat", 0, 0, ("vs-bot", 1)),
+        ("vs-bot", 0, 0, ("bot-vs-bot", 0)),  # the human's own side too: both sides are bots
+        ("vs-bot", 0, 1, ("hotseat", 0)),  # taking the bot's side: hot-seat
+        ("bot-vs-bot", 0, 1, ("vs-bot", 1)),  # taking one bot's side: you play it against the other
+    ],
+)
 def test_toggle_moves_between_the_modes(mode: str, human: int, player: int, after: tuple[str, int]) -> None:
     settings = Settings(mode=mode, human_player=human, bots=[BotSetting("easy"), BotSetting("medium")])
     handing = autoplay.hands_over(settings, player)

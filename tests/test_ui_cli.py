@@ -21,8 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_main(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
+    )
 
 
 @pytest.mark.parametrize(
@@ -54,8 +55,13 @@ def test_screenshot_of_a_position_with_the_heatmap(tmp_path: Path):
 
 @pytest.mark.slow
 def test_a_bot_game_with_the_real_engine_finishes_and_shows_the_heatmap():
-    settings = Settings(mode="bot-vs-bot", heatmap=True, sound=False, window=(1000, 700),
-                        bots=[BotSetting("custom", 30), BotSetting("custom", 30)])
+    settings = Settings(
+        mode="bot-vs-bot",
+        heatmap=True,
+        sound=False,
+        window=(1000, 700),
+        bots=[BotSetting("custom", 30), BotSetting("custom", 30)],
+    )
     app = create_app(settings, Session.from_text("connect4", "4453"), persist=False)
     app.turns.min_bot_delay = 0.0
     app.motion.gravity *= 20

@@ -59,8 +59,15 @@ def _fresh_pygame() -> None:
 # 1 -------------------------------------------------------------------------------------------------
 def _line(kind: str, ply_moves: str, session: Session, value: float, children: list[dict], proven=None) -> None:
     search = Search(1, "bot", session.spec.name, ply_moves, len(session.spec.parse_moves(ply_moves)), 1000, 0.0)
-    msg = {"type": kind, "id": 1, "iterations": 1000, "value": value, "proven": proven, "children": children,
-           "move": children[0]["move"] if children else None}
+    msg = {
+        "type": kind,
+        "id": 1,
+        "iterations": 1000,
+        "value": value,
+        "proven": proven,
+        "children": children,
+        "move": children[0]["move"] if children else None,
+    }
     absorb(session, search, kind, msg)
 
 
@@ -69,8 +76,14 @@ def test_1_eval_graph_keeps_one_point_of_view_when_proofs_meet_estimates():
     s = Session.from_text("connect4", "4444")
     # Yellow (Perfect) to move after 5 moves proves its move 3 wins; Red's next estimates say 55% for Red
     s.play(2)
-    _line("bestmove", "44443", s, 1.0, [{"move": "3", "visits": 10, "value": 1.0, "proven": "win", "score": 9}],
-          proven="win")
+    _line(
+        "bestmove",
+        "44443",
+        s,
+        1.0,
+        [{"move": "3", "visits": 10, "value": 1.0, "proven": "win", "score": 9}],
+        proven="win",
+    )
     s.play(2)
     _line("bestmove", "444433", s, 0.55, [{"move": "1", "visits": 10, "value": 0.55, "proven": None}])
     series = s.eval_series()
@@ -140,11 +153,14 @@ def test_3_side_and_first_mover_choices_wait_for_a_new_game_and_the_bot_keeps_it
 # 4 -------------------------------------------------------------------------------------------------
 def test_4_heatmap_stresses_what_the_proofs_say_and_the_move_the_bot_plays():
     spec = get_game("connect4")
-    msg = {"iterations": 100, "children": [
-        {"move": "3", "visits": 77, "value": 0.6, "proven": "loss", "score": -4},
-        {"move": "4", "visits": 8, "value": 0.5, "proven": "draw", "score": 0},
-        {"move": "5", "visits": 15, "value": 0.4, "proven": "loss", "score": -9},
-    ]}
+    msg = {
+        "iterations": 100,
+        "children": [
+            {"move": "3", "visits": 77, "value": 0.6, "proven": "loss", "score": -4},
+            {"move": "4", "visits": 8, "value": 0.5, "proven": "draw", "score": 0},
+            {"move": "5", "visits": 15, "value": 0.4, "proven": "loss", "score": -9},
+        ],
+    }
     heat = heat_from_info(spec, 5, msg)
     assert heat is not None
     assert heat.best == 3  # column 4, the only draw, though the loss in column 3 has 77% of the visits
@@ -153,8 +169,15 @@ def test_4_heatmap_stresses_what_the_proofs_say_and_the_move_the_bot_plays():
     assert scored.best == 3  # a solver's win outranks the visits
     session = Session.from_text("connect4", "4444")
     search = Search(1, "bot", "connect4", "4444", 4, 5000, 0.0)
-    exact_play = {"type": "bestmove", "id": 1, "move": "3", "exact": True, "iterations": 900, "value": 0.5,
-                  "children": [{"move": "3", "visits": 20, "value": 0.5}, {"move": "5", "visits": 880, "value": 0.6}]}
+    exact_play = {
+        "type": "bestmove",
+        "id": 1,
+        "move": "3",
+        "exact": True,
+        "iterations": 900,
+        "value": 0.5,
+        "children": [{"move": "3", "visits": 20, "value": 0.5}, {"move": "5", "visits": 880, "value": 0.6}],
+    }
     got = absorb(session, search, "bestmove", exact_play)
     assert got.move == 2 and got.heat is not None and got.heat.best == 2  # the move the bot plays, not the visits
     won = HeatData(0, {5: HeatEntry(5, 0.01, 1.0, "win"), 6: HeatEntry(6, 0.99, 0.4)})
@@ -185,8 +208,17 @@ def test_5_10_12_all_text_fits_is_whole_and_readable(made, monkeypatch, size, ga
     monkeypatch.setattr(fonts, "blit_text", blit)
 
     monkeypatch.setattr(text, "draw", recording)
-    app, _ = made(game, moves, mode="vs-bot", size=size, heatmap=True, exact=True, eval_bar=True,
-                  theme="colorblind", bots=[BotSetting("custom", 2000), BotSetting("custom", 2000)])
+    app, _ = made(
+        game,
+        moves,
+        mode="vs-bot",
+        size=size,
+        heatmap=True,
+        exact=True,
+        eval_bar=True,
+        theme="colorblind",
+        bots=[BotSetting("custom", 2000), BotSetting("custom", 2000)],
+    )
     app.turns.exact_cache.put(app.session.spec.name, app.session.moves_text, {c: -14 + c for c in range(7)}, 1500)
     now = app.now
     for _ in range(4):
@@ -257,8 +289,13 @@ def test_7_uttt_cursor_starts_in_the_board_to_play_and_enter_plays(made):
     allowed = pos.allowed_boards()
     assert len(allowed) == 1
     elsewhere = next(c for c in range(81) if board_of(c) != allowed[0] and pos.cell(c) is None)
-    app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=app.layout.board.cell_rect(elsewhere).center, rel=(0, 0),
-                                 buttons=(0, 0, 0))])
+    app.step(
+        [
+            pygame.event.Event(
+                pygame.MOUSEMOTION, pos=app.layout.board.cell_rect(elsewhere).center, rel=(0, 0), buttons=(0, 0, 0)
+            )
+        ]
+    )
     app.step([key(pygame.K_RIGHT)])
     assert app.key_cursor is not None and board_of(app.key_cursor) == allowed[0]
     for k in (pygame.K_RIGHT, pygame.K_UP, pygame.K_RIGHT, pygame.K_DOWN):
@@ -305,8 +342,10 @@ def test_9_notices_are_whole_coloured_by_kind_and_expire(made):
     app.set_notice("Copied position b2 a1")
     app.step([], now=app.now + 1)
     assert app.notice is not None and not app.notice.notice.error
-    assert error_ink.get_at(app.layout.body.midbottom)[:3] != app.screen.get_at(app.layout.body.midbottom)[:3] or \
-        THEMES["classic"].error != THEMES["classic"].text
+    assert (
+        error_ink.get_at(app.layout.body.midbottom)[:3] != app.screen.get_at(app.layout.body.midbottom)[:3]
+        or THEMES["classic"].error != THEMES["classic"].text
+    )
     app.step([], now=app.now + 7)
     assert app.notice is None  # success notices expire
 
@@ -336,9 +375,12 @@ def test_11_board_keeps_its_place_when_overlays_are_toggled(made):
 
 @pytest.mark.parametrize("game", ["tictactoe", "gomoku", "uttt"])
 def test_11_result_banner_stays_off_the_board(made, game):
-    moves = {"tictactoe": "a1 b1 a2 b2 a3", "gomoku": "a1 b1 a2 b2 a3 b3 a4 b4 a5",
-             "uttt": "d4 c3 i7 i2 h6 e7 d1 b3 f8 g5 a5 c6 i9 h8 d5 b4 d2 a6 a9 a7 c2 i6 g7 b1 f3 h9 d7 a2 a4 "
-                     "b2 f5 i5 h5 f6 g9 b8 e6 d9 c7 g3 b7 e1 e2 d6 c8 i4 h3 e9 e8 f4 h2 e5 a8 b6"}[game]
+    moves = {
+        "tictactoe": "a1 b1 a2 b2 a3",
+        "gomoku": "a1 b1 a2 b2 a3 b3 a4 b4 a5",
+        "uttt": "d4 c3 i7 i2 h6 e7 d1 b3 f8 g5 a5 c6 i9 h8 d5 b4 d2 a6 a9 a7 c2 i6 g7 b1 f3 h9 d7 a2 a4 "
+        "b2 f5 i5 h5 f6 g9 b8 e6 d9 c7 g3 b7 e1 e2 d6 c8 i4 h3 e9 e8 f4 h2 e5 a8 b6",
+    }[game]
     app, _ = made(game, moves)
     app.step([])
     assert app.session.position.outcome.is_over

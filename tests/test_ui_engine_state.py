@@ -81,8 +81,9 @@ def test_a_first_launch_shows_the_real_fraction_of_the_compile_work_on_a_hot_sea
     client = StatefulClient()
     app = make("hotseat", client)
     try:
-        client.state = EngineStatus("preparing", "preparing the engine, first launch only",
-                                    Preparing("connect4", 1, 4, "connect4 moves", True))
+        client.state = EngineStatus(
+            "preparing", "preparing the engine, first launch only", Preparing("connect4", 1, 4, "connect4 moves", True)
+        )
         run(app, 2)
         progress = app.snapshot().status.progress
         assert progress is not None and progress.fraction == pytest.approx(0.25)
@@ -103,8 +104,12 @@ def test_the_threads_setting_reaches_the_engine() -> None:
         return client
 
     settings = Settings(mode="hotseat", window=(1000, 700), sound=False, search_threads=3)
-    app = create_app(settings, Session.from_text("connect4"), persist=False,
-                     driver=EngineDriver(factory, threads=settings.search_threads or None))
+    app = create_app(
+        settings,
+        Session.from_text("connect4"),
+        persist=False,
+        driver=EngineDriver(factory, threads=settings.search_threads or None),
+    )
     try:
         assert made == [3]
         app.turns.driver.set_threads(5)

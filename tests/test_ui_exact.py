@@ -92,8 +92,10 @@ def _random_position(game: str, ply: int, seed: int):
             return pos
 
 
-@pytest.mark.parametrize("game,ply", [("connect4:4x4", 4), ("connect4:4x4", 7), ("connect4:5x4", 8),
-                                      ("connect4:4x5", 9), ("connect4:5x4", 11)])
+@pytest.mark.parametrize(
+    "game,ply",
+    [("connect4:4x4", 4), ("connect4:4x4", 7), ("connect4:5x4", 8), ("connect4:4x5", 9), ("connect4:5x4", 11)],
+)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_solver_scores_become_the_right_number_of_moves(game, ply, seed):
     from ai.solver import analyze_columns
@@ -110,8 +112,9 @@ def test_solver_scores_become_the_right_number_of_moves(game, ply, seed):
 
 def test_verdicts_fall_back_to_estimates_then_unknown():
     spec = get_game("connect4")
-    heat = HeatData(4, {3: HeatEntry(3, 0.6, 0.61), 2: HeatEntry(2, 0.3, 0.4, "loss", -2),
-                        1: HeatEntry(1, 0.1, 1.0, "win")})
+    heat = HeatData(
+        4, {3: HeatEntry(3, 0.6, 0.61), 2: HeatEntry(2, 0.3, 0.4, "loss", -2), 1: HeatEntry(1, 0.1, 1.0, "win")}
+    )
     verdicts = column_verdicts(spec, 4, (0, 1, 2, 3), {0: None, 2: None, 3: None}, heat)
     assert verdicts[3].kind == "estimate" and verdicts[3].text == "61%"
     assert verdicts[2].kind == "exact" and verdicts[2].outcome == "loss"  # scored by the search's solver
@@ -340,8 +343,9 @@ def test_a_move_ends_the_look_ahead_and_the_shown_position_comes_first():
 
 
 def test_no_look_ahead_while_the_bot_thinks_on_the_players_time():
-    app, client = make_app(moves="4453", mode="vs-bot", exact=True,
-                           bots=(BotSetting("human"), BotSetting("perfect")), ponder="on")
+    app, client = make_app(
+        moves="4453", mode="vs-bot", exact=True, bots=(BotSetting("human"), BotSetting("perfect")), ponder="on"
+    )
     try:
         run_for(app, 0.5)
         assert _solved(client) == ["4453"] and client.ponders

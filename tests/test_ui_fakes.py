@@ -18,8 +18,13 @@ class FakeEngineClient:
     real engine: the stopped search still answers with a (stale) bestmove on the next poll.
     """
 
-    def __init__(self, polls_to_finish: int = 3, prefer: list[int] | None = None,
-                 refuse: tuple[str, ...] = (), unanswered: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        polls_to_finish: int = 3,
+        prefer: list[int] | None = None,
+        refuse: tuple[str, ...] = (),
+        unanswered: tuple[str, ...] = (),
+    ) -> None:
         self.polls_to_finish = polls_to_finish
         self.unanswered = unanswered  # positions whose ``solve`` never answers (a long solve, still running)
         self.prefer = prefer or []
@@ -65,26 +70,51 @@ class FakeEngineClient:
             return
         p["ended_by"] = by
         game, moves = position or self.position
-        played = moves[-1] if game == p["game"] and len(moves) == len(p["moves"]) + 1 \
-            and moves.startswith(p["moves"]) else None
+        played = (
+            moves[-1]
+            if game == p["game"] and len(moves) == len(p["moves"]) + 1 and moves.startswith(p["moves"])
+            else None
+        )
         predicted = self._best({"pos": get_game(p["game"]).parse_position(p["moves"])})
         predicted_text = get_game(p["game"]).move_to_text(predicted)
-        self._late.append({"type": "ponderend", "id": p["id"], "predicted": predicted_text, "played": played,
-                           "hit": played == predicted_text, "iterations": 100, "elapsed_ms": 10.0,
-                           "kept_visits": 50 if played == predicted_text else 0})
+        self._late.append(
+            {
+                "type": "ponderend",
+                "id": p["id"],
+                "predicted": predicted_text,
+                "played": played,
+                "hit": played == predicted_text,
+                "iterations": 100,
+                "elapsed_ms": 10.0,
+                "kept_visits": 50 if played == predicted_text else 0,
+            }
+        )
 
-    def go(self, *, time_ms: int | None = None, iterations: int | None = None, info_ms: int = 100,
-           exact: bool = True, level: str | None = None) -> int:
+    def go(
+        self,
+        *,
+        time_ms: int | None = None,
+        iterations: int | None = None,
+        info_ms: int = 100,
+        exact: bool = True,
+        level: str | None = None,
+    ) -> int:
         self._end_ponder("go")
         self._next_id += 1
         game, moves = self.position
         spec = get_game(game)
         pos = spec.parse_position(moves)
-        self.searches.append({"id": self._next_id, "game": game, "moves": moves, "time_ms": time_ms, "exact": exact,
-                              "level": level})
+        self.searches.append(
+            {"id": self._next_id, "game": game, "moves": moves, "time_ms": time_ms, "exact": exact, "level": level}
+        )
         if game in self.refuse:
-            self._late.append({"type": "error", "id": self._next_id,
-                               "message": f"search failed: ValueError: the MCTS search has no kernel for {game!r}"})
+            self._late.append(
+                {
+                    "type": "error",
+                    "id": self._next_id,
+                    "message": f"search failed: ValueError: the MCTS search has no kernel for {game!r}",
+                }
+            )
             return self._next_id
         self._active = {"id": self._next_id, "pos": pos, "spec": spec, "polls": 0, "time_ms": time_ms}
         return self._next_id
@@ -99,8 +129,16 @@ class FakeEngineClient:
         best = self._best({"pos": pos})
         children = [{"move": spec.move_to_text(m), "score": 5 if m == best else -1} for m in pos.legal_moves()]
         if moves not in self.unanswered:
-            self._late.append({"type": "solution", "id": self._next_id, "score": 5, "children": children,
-                               "complete": True, "elapsed_ms": 1})
+            self._late.append(
+                {
+                    "type": "solution",
+                    "id": self._next_id,
+                    "score": 5,
+                    "children": children,
+                    "complete": True,
+                    "elapsed_ms": 1,
+                }
+            )
         self.searches.append({"id": self._next_id, "moves": moves, "solve_ms": time_ms})
         return self._next_id
 
@@ -119,16 +157,29 @@ class FakeEngineClient:
         spec, best = active["spec"], self._best(active)
         n = 10 * (active["polls"] + 1)
         return [
-            {"move": spec.move_to_text(m), "visits": n * (5 if m == best else 1), "value": 0.6 if m == best else 0.4,
-             "proven": None, "score": None}
+            {
+                "move": spec.move_to_text(m),
+                "visits": n * (5 if m == best else 1),
+                "value": 0.6 if m == best else 0.4,
+                "proven": None,
+                "score": None,
+            }
             for m in active["pos"].legal_moves()
         ]
 
     def _info(self, active: dict[str, Any], kind: str = "info") -> dict[str, Any]:
         children = self._children(active)
-        return {"type": kind, "id": active["id"], "iterations": sum(c["visits"] for c in children),
-                "elapsed_ms": 100 * active["polls"], "value": 0.55, "max_depth": 3, "pv": [], "children": children,
-                "exact": False}
+        return {
+            "type": kind,
+            "id": active["id"],
+            "iterations": sum(c["visits"] for c in children),
+            "elapsed_ms": 100 * active["polls"],
+            "value": 0.55,
+            "max_depth": 3,
+            "pv": [],
+            "children": children,
+            "exact": False,
+        }
 
     def _bestmove(self, active: dict[str, Any]) -> dict[str, Any]:
         msg = self._info(active, "bestmove")
@@ -151,9 +202,15 @@ class FakeEngineClient:
         self.closed = True
 
 
-def make_test_app(game: str = "connect4", moves: str = "", mode: str = "hotseat",
-                  client: FakeEngineClient | None = None, size: tuple[int, int] = (1000, 700), persist: bool = False,
-                  **settings_kw: Any) -> tuple[App, FakeEngineClient]:
+def make_test_app(
+    game: str = "connect4",
+    moves: str = "",
+    mode: str = "hotseat",
+    client: FakeEngineClient | None = None,
+    size: tuple[int, int] = (1000, 700),
+    persist: bool = False,
+    **settings_kw: Any,
+) -> tuple[App, FakeEngineClient]:
     """A headless app on the fake engine (``persist``: it writes its settings and autosave, as the real app)."""
     settings_kw.setdefault("eval_bar", False)
     settings = Settings(mode=mode, window=size, sound=False, **settings_kw)

@@ -33,8 +33,13 @@ pytestmark = pytest.mark.timeout(120)
 
 def test_settings_round_trip_in_the_overridden_config_dir():
     assert str(config_dir()) == os.environ["CONNECT4_CONFIG_DIR"]
-    s = Settings(mode="bot-vs-bot", theme="colorblind", sound=False, window=(900, 650),
-                 bots=[BotSetting("hard"), BotSetting("custom", 300)])
+    s = Settings(
+        mode="bot-vs-bot",
+        theme="colorblind",
+        sound=False,
+        window=(900, 650),
+        bots=[BotSetting("hard"), BotSetting("custom", 300)],
+    )
     assert save_settings(s) is None
     loaded, notice = load_settings()
     assert notice is None
@@ -44,8 +49,13 @@ def test_settings_round_trip_in_the_overridden_config_dir():
 def test_corrupt_settings_file_is_reported_and_replaced_by_defaults():
     path = config_dir() / SETTINGS_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    for garbage in ("{not json", "[1, 2]", json.dumps({"mode": "chess"}), json.dumps({"bots": [{"level": "x"}]}),
-                    "\x00\xff"):
+    for garbage in (
+        "{not json",
+        "[1, 2]",
+        json.dumps({"mode": "chess"}),
+        json.dumps({"bots": [{"level": "x"}]}),
+        "\x00\xff",
+    ):
         path.write_text(garbage, encoding="latin-1")
         settings, notice = load_settings()
         assert settings == Settings()
@@ -120,7 +130,7 @@ def test_game_file_formats_and_errors():
     assert (spec.name, moves, cursor) == ("connect4", (3, 3, 4, 2), 2)
     assert parse_game_text("  4453\n")[1] == (3, 3, 4, 2)
     assert parse_game_text("connect4:8x7: 818")[0].name == "connect4:8x7"
-    for bad in ("{\"moves\": 12}", "{oops", "4448x", "1111111", "{\"game\": \"chess\", \"moves\": \"\"}"):
+    for bad in ('{"moves": 12}', "{oops", "4448x", "1111111", '{"game": "chess", "moves": ""}'):
         try:
             parse_game_text(bad)
         except SaveFileError as exc:
@@ -133,7 +143,7 @@ def test_loading_a_corrupt_file_keeps_the_game(tmp_path: Path):
     app, _ = make_test_app("connect4", "4453", size=(900, 640), eval_bar=True)
     try:
         bad = tmp_path / "bad.c4game.json"
-        bad.write_text("{\"game\": \"connect4\", \"moves\": \"4444444\"}")
+        bad.write_text('{"game": "connect4", "moves": "4444444"}')
         app.load(path=bad)
         assert app.session.moves_text == "4453"
         assert app.notice is not None and "bad.c4game.json" in app.notice.notice.text

@@ -201,8 +201,16 @@ def test_bot_plays_random_moves_when_the_engine_has_no_search_for_the_game(apps)
     assert len(app.session.line) == 2  # the bot answered anyway
     assert app.turns.driver.refused and any(s["game"] == "tictactoe" for s in client.searches)
     searches = len(client.searches)
-    app.step([click(cell_centre(app, next(c for c in ("a1", "c1", "a3", "c3") if app.session.spec.parse_move(c)
-                                         not in app.session.line)))])
+    app.step(
+        [
+            click(
+                cell_centre(
+                    app,
+                    next(c for c in ("a1", "c1", "a3", "c3") if app.session.spec.parse_move(c) not in app.session.line),
+                )
+            )
+        ]
+    )
     run_for(app, 1.0)
     assert len(app.session.line) == 4
     assert len(client.searches) == searches  # a refused game is not asked again
@@ -219,8 +227,9 @@ def test_a_grid_bot_game_with_the_fake_engine(apps):
 
 
 def test_the_heatmap_tints_grid_cells(apps):
-    app, client = apps("gomoku", "h8", mode="hotseat", client=FakeEngineClient(polls_to_finish=10_000, prefer=[0]),
-                       heatmap=True)
+    app, client = apps(
+        "gomoku", "h8", mode="hotseat", client=FakeEngineClient(polls_to_finish=10_000, prefer=[0]), heatmap=True
+    )
     run_for(app, 0.2)
     assert app.turns.heat is not None and app.turns.heat.best == 0
     before = app.screen.get_at(app.layout.board.cell_rect(0).center)
@@ -266,8 +275,9 @@ def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps):
 
 @pytest.mark.slow
 def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers():
-    settings = Settings(mode="vs-bot", window=(1000, 700), sound=False, heatmap=True,
-                        bots=[BotSetting("hard"), BotSetting("hard")])
+    settings = Settings(
+        mode="vs-bot", window=(1000, 700), sound=False, heatmap=True, bots=[BotSetting("hard"), BotSetting("hard")]
+    )
     app = create_app(settings, Session.from_text("tictactoe"), persist=False)
     app.turns.min_bot_delay = 0.0
     try:

@@ -90,8 +90,11 @@ def play(apps: list[App], columns: tuple[int, ...]) -> None:
         assert not other.human_can_play()  # only the side to move may play
         expected = [*app.session.line, column]
         app.apply(PlayMove(column))
-        pump(apps, lambda want=expected: all(a.session.line == want for a in apps),  # type: ignore[misc]
-             what=f"move {len(expected)}")
+        pump(
+            apps,
+            lambda want=expected: all(a.session.line == want for a in apps),  # type: ignore[misc]
+            what=f"move {len(expected)}",
+        )
 
 
 def drop(app: App) -> None:
@@ -180,10 +183,13 @@ def test_a_client_killed_mid_game_comes_back_with_its_token(pair: list[App]) -> 
     again.settings.net_role = "join"
     again.net = NetGame.resume(again.settings)
     apps[1] = again  # stopped with the others at the end
-    pump(apps, lambda: again.net is not None and again.net.state == "playing"
-         and again.session.line == host.session.line, what="the resume")
+    pump(
+        apps,
+        lambda: again.net is not None and again.net.state == "playing" and again.session.line == host.session.line,
+        what="the resume",
+    )
     assert again.net is not None and host.net is not None and {again.net.you, host.net.you} == {0, 1}
-    play(apps, WIN_FOR_FIRST[len(host.session.line):])
+    play(apps, WIN_FOR_FIRST[len(host.session.line) :])
     pump(apps, all_in(apps, "over"), what="game over")
     assert host.session.line == again.session.line == list(WIN_FOR_FIRST)
 
@@ -197,9 +203,17 @@ def test_the_server_sigkilled_mid_game_is_restarted_and_the_game_resumes(pair: l
     os.kill(old_pid, signal.SIGKILL)
     pump(apps, lambda: guest.net is not None and guest.net.state == "lost", what="the drop")
     assert "Reconnecting" in guest.snapshot().status.texts[1]
-    pump(apps, lambda: all(a.net is not None and a.net.state == "playing" for a in apps)
-         and host.net is not None and host.net.server is not None and host.net.server.pid != old_pid,
-         timeout=30, what="the server restarted and both back")
+    pump(
+        apps,
+        lambda: (
+            all(a.net is not None and a.net.state == "playing" for a in apps)
+            and host.net is not None
+            and host.net.server is not None
+            and host.net.server.pid != old_pid
+        ),
+        timeout=30,
+        what="the server restarted and both back",
+    )
     assert host.session.line == guest.session.line == list(WIN_FOR_FIRST[:4])
     play(apps, WIN_FOR_FIRST[4:])
     pump(apps, all_in(apps, "over"), what="game over")
@@ -309,6 +323,9 @@ def test_a_move_the_server_refuses_comes_off_the_board(pair: list[App]) -> None:
     waiting.session.play(0)  # out of turn, past the app's own guard (as a bug or a race would)
     waiting.net.sent_move(before, 0)
     # another line from the server (its view of the game) may take the move back before the refusal arrives
-    pump(apps, lambda: waiting.session.line == [3] and waiting.notice is not None
-         and "refused" in waiting.notice.notice.text, what="the refused move taken back, and said")
+    pump(
+        apps,
+        lambda: waiting.session.line == [3] and waiting.notice is not None and "refused" in waiting.notice.notice.text,
+        what="the refused move taken back, and said",
+    )
     assert waiting.session.line == [3] and waiting.notice is not None and waiting.notice.notice.error

@@ -25,8 +25,9 @@ pytestmark = pytest.mark.timeout(60)
 def test_first_launch_greets_with_the_dialog_and_nothing_moves_until_start():
     client = FakeEngineClient()
     settings = Settings(mode="bot-vs-bot", window=(1000, 700), sound=False)
-    app = create_app(settings, Session.from_text("connect4"), persist=False, driver=EngineDriver(lambda: client),
-                     first_launch=True)
+    app = create_app(
+        settings, Session.from_text("connect4"), persist=False, driver=EngineDriver(lambda: client), first_launch=True
+    )
     try:
         assert isinstance(app.overlay, NewGameCard) and app.overlay.first_launch
         now = app.now

@@ -78,12 +78,15 @@ def test_wanted_search_per_situation():
 
 def test_heat_from_an_info_line_ignores_bad_children():
     spec = get_game("connect4")
-    msg = {"iterations": 40, "children": [
-        {"move": "4", "visits": 30, "value": 0.6, "proven": None, "score": None},
-        {"move": "1", "visits": 10, "value": 0.4, "proven": "loss", "score": -3},
-        {"move": "x", "visits": 99},
-        "junk",
-    ]}
+    msg = {
+        "iterations": 40,
+        "children": [
+            {"move": "4", "visits": 30, "value": 0.6, "proven": None, "score": None},
+            {"move": "1", "visits": 10, "value": 0.4, "proven": "loss", "score": -3},
+            {"move": "x", "visits": 99},
+            "junk",
+        ],
+    }
     heat = heat_from_info(spec, 0, msg)
     assert heat is not None and set(heat.entries) == {3, 0}
     assert heat.entries[3].share == pytest.approx(0.75) and heat.best == 3
@@ -97,8 +100,10 @@ def test_colour_blind_discs_differ_by_a_mark_not_only_colour():
 
     grey = (128, 128, 128)
     ring, cross, plain = (disc_sprite(grey, 30, m) for m in (0, 1, None))
+
     def pixels(s: pygame.Surface) -> bytes:
         return pygame.image.tobytes(s, "RGBA")
+
     assert pixels(ring) != pixels(cross) != pixels(plain) and pixels(ring) != pixels(plain)
 
 
@@ -112,8 +117,9 @@ def test_share_labels_never_show_zero_for_a_visited_move() -> None:
 def test_a_search_that_visited_nothing_shows_dashes_not_zero_shares() -> None:
     """At a book position the engine settles every column without a visit: "0%" under every column read as
     "the engine likes nothing here"."""
-    settled = HeatData(3, {m: HeatEntry(m, 0.0, 1.0 if m in (1, 4) else 0.0, "win" if m in (1, 4) else "loss", None)
-                           for m in range(7)})
+    settled = HeatData(
+        3, {m: HeatEntry(m, 0.0, 1.0 if m in (1, 4) else 0.0, "win" if m in (1, 4) else "loss", None) for m in range(7)}
+    )
     assert not settled.visited
     assert share_text(0.0, settled.visited) == "–"
     searched = HeatData(3, {0: HeatEntry(0, 0.0, 0.4, None, None), 1: HeatEntry(1, 1.0, 0.6, None, None)})

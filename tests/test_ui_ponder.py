@@ -21,10 +21,12 @@ from game.ui.game_app import App, shutdown
 pytestmark = pytest.mark.timeout(60)
 
 
-def vs_bot(level: str = "custom", moves: str = "", ponder: str = "auto", human: int = 0,
-           **kw: object) -> tuple[App, FakeEngineClient]:
-    app, fake = make_test_app(moves=moves, mode="vs-bot", human_player=human, ponder=ponder,
-                              bots=[BotSetting(level), BotSetting(level)], **kw)
+def vs_bot(
+    level: str = "custom", moves: str = "", ponder: str = "auto", human: int = 0, **kw: object
+) -> tuple[App, FakeEngineClient]:
+    app, fake = make_test_app(
+        moves=moves, mode="vs-bot", human_player=human, ponder=ponder, bots=[BotSetting(level), BotSetting(level)], **kw
+    )
     app.hurry()
     return app, fake
 
@@ -56,12 +58,22 @@ def test_a_timed_bot_thinks_on_the_humans_time_and_says_so() -> None:
         shutdown(app)
 
 
-@pytest.mark.parametrize(("level", "setting", "expected"), [
-    ("easy", "auto", False), ("medium", "auto", False), ("hard", "auto", False), ("perfect", "auto", True),
-    ("custom", "auto", True), ("custom", "off", False), ("perfect", "off", False), ("random", "on", False),
-    ("medium", "on", False), ("hard", "on", False)])  # a fixed-search level stays as calibrated
-def test_the_default_follows_the_level_and_the_players_choice_wins(level: str, setting: str,
-                                                                   expected: bool) -> None:
+@pytest.mark.parametrize(
+    ("level", "setting", "expected"),
+    [
+        ("easy", "auto", False),
+        ("medium", "auto", False),
+        ("hard", "auto", False),
+        ("perfect", "auto", True),
+        ("custom", "auto", True),
+        ("custom", "off", False),
+        ("perfect", "off", False),
+        ("random", "on", False),
+        ("medium", "on", False),
+        ("hard", "on", False),
+    ],
+)  # a fixed-search level stays as calibrated
+def test_the_default_follows_the_level_and_the_players_choice_wins(level: str, setting: str, expected: bool) -> None:
     app, fake = vs_bot(level, ponder=setting)
     try:
         steps(app)
@@ -179,8 +191,9 @@ def test_the_setting_is_persisted_and_a_bad_value_is_refused() -> None:
         Settings.from_dict({"ponder": "sometimes"})
     assert ponder_on(Settings(mode="vs-bot", human_player=1, bots=[BotSetting("perfect"), BotSetting("easy")]))
     assert not ponder_on(Settings(mode="vs-bot", human_player=0, bots=[BotSetting("perfect"), BotSetting("easy")]))
-    assert not ponder_on(Settings(mode="vs-bot", human_player=1, ponder="on",
-                                  bots=[BotSetting("hard"), BotSetting("easy")]))
+    assert not ponder_on(
+        Settings(mode="vs-bot", human_player=1, ponder="on", bots=[BotSetting("hard"), BotSetting("easy")])
+    )
 
 
 def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> None:
@@ -188,11 +201,22 @@ def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> 
     from game.play.session import Session
     from game.ui.game_app import create_app
 
-    settings = Settings(mode="vs-bot", human_player=1, window=(1000, 700), sound=False, eval_bar=False,
-                        ponder="on", bots=[BotSetting("custom", 300), BotSetting("custom", 300)])
+    settings = Settings(
+        mode="vs-bot",
+        human_player=1,
+        window=(1000, 700),
+        sound=False,
+        eval_bar=False,
+        ponder="on",
+        bots=[BotSetting("custom", 300), BotSetting("custom", 300)],
+    )
     # "12121": the human (second) must block column 1; the bot expects it
-    app = create_app(settings, Session.from_text("connect4", "12121"), persist=False,
-                     driver=EngineDriver(default_client_factory, threads=1))
+    app = create_app(
+        settings,
+        Session.from_text("connect4", "12121"),
+        persist=False,
+        driver=EngineDriver(default_client_factory, threads=1),
+    )
     driver = app.turns.driver
     try:
         deadline = time.monotonic() + 90  # the engine's start-up (and a first launch's compiling)

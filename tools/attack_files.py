@@ -32,15 +32,22 @@ def launch(home: Path | bytes, *args: str) -> subprocess.Popen[bytes]:
     env.pop("CONNECT4_CONFIG_DIR", None)
     env_b = {k.encode(): v.encode() for k, v in env.items()}
     env_b[b"HOME"] = home if isinstance(home, bytes) else os.fsencode(home)
-    return subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--mute", *args], cwd=ROOT, env=env_b,  # type: ignore[arg-type]
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "--mute", *args],
+        cwd=ROOT,
+        env=env_b,  # type: ignore[arg-type]
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def window_of(proc: subprocess.Popen[bytes], timeout: float = 30.0) -> tuple[str | None, float]:
     start = time.monotonic()
     while time.monotonic() - start < timeout and proc.poll() is None:
-        found = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(proc.pid)],
-                               capture_output=True, text=True).stdout.split()
+        found = subprocess.run(
+            ["xdotool", "search", "--onlyvisible", "--pid", str(proc.pid)], capture_output=True, text=True
+        ).stdout.split()
         if found:
             return found[0], time.monotonic() - start
         time.sleep(0.05)
@@ -71,8 +78,9 @@ def responsive(window: str, limit: float = 30.0) -> float:
         answered = float("inf")
         while time.monotonic() - start < limit:
             shot(window, after)
-            same = subprocess.run(["compare", "-metric", "AE", str(before), str(after), "null:"],
-                                  capture_output=True, text=True)
+            same = subprocess.run(
+                ["compare", "-metric", "AE", str(before), str(after), "null:"], capture_output=True, text=True
+            )
             if same.returncode == 1:  # the images differ
                 answered = time.monotonic() - start
                 break
@@ -95,8 +103,9 @@ def terminate(proc: subprocess.Popen[bytes]) -> tuple[float, str]:
     return time.monotonic() - start, " | ".join(notes)
 
 
-def run_case(name: str, out: Path, home: Path | bytes, args: tuple[str, ...] = (),
-             action: Callable[[str], None] | None = None) -> None:
+def run_case(
+    name: str, out: Path, home: Path | bytes, args: tuple[str, ...] = (), action: Callable[[str], None] | None = None
+) -> None:
     t0 = time.monotonic()
     proc = launch(home, *args)
     window, opened = window_of(proc)
@@ -114,8 +123,10 @@ def run_case(name: str, out: Path, home: Path | bytes, args: tuple[str, ...] = (
     react = responsive(window)
     alive = proc.poll() is None
     took, notes = terminate(proc)
-    print(f"{name}: window after {opened:.2f} s; alive={alive}; F1 help card drawn after {react:.2f} s; "
-          f"SIGTERM exit {took:.2f} s; {notes}")
+    print(
+        f"{name}: window after {opened:.2f} s; alive={alive}; F1 help card drawn after {react:.2f} s; "
+        f"SIGTERM exit {took:.2f} s; {notes}"
+    )
 
 
 def write(home: Path, rel: Path, data: bytes) -> Path:
@@ -170,8 +181,12 @@ def main() -> int:
     owners: list[subprocess.Popen[bytes]] = []
 
     def paste(window: str) -> None:
-        owner = subprocess.Popen(["xclip", "-selection", "clipboard", "-loops", "2"], stdin=subprocess.PIPE,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        owner = subprocess.Popen(
+            ["xclip", "-selection", "clipboard", "-loops", "2"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         owner.communicate(big.encode(), timeout=10)  # xclip forks a child that serves the selection
         owners.append(owner)
         keys(window, "ctrl+v")
@@ -192,8 +207,9 @@ def main() -> int:
         for row_y in (375, 405):  # the two rows of the dialog in a 1120x760 window: click each, time the next frame
             keys(window, "ctrl+o")
             time.sleep(0.3)
-            subprocess.run(["xdotool", "mousemove", "--window", window, "560", str(row_y), "click", "1"],
-                           capture_output=True)
+            subprocess.run(
+                ["xdotool", "mousemove", "--window", window, "560", str(row_y), "click", "1"], capture_output=True
+            )
             print(f"   clicked row at y={row_y}: F1 help card drawn {responsive(window):.2f} s later")
             shot(window, out / f"load-dialog-clicked-{row_y}.png")
 
@@ -206,9 +222,11 @@ def main() -> int:
         fh.write(b"\x00garbage")
     run_case("non-utf8-home", out, odd_home, ("--mode", "hotseat"), lambda window: keys(window, "ctrl+o"))
 
-    for label, data in (("bom", b"\xef\xbb\xbf" + (game % "4453").encode()),
-                        ("illegal-after-6", (game % "4444444").encode()),
-                        ("unknown-game", b'{"game": "chess", "moves": "e4"}')):
+    for label, data in (
+        ("bom", b"\xef\xbb\xbf" + (game % "4453").encode()),
+        ("illegal-after-6", (game % "4444444").encode()),
+        ("unknown-game", b'{"game": "chess", "moves": "e4"}'),
+    ):
         home = fresh_home()
         write(home, CONFIG / "autosave.json", data)
         run_case(f"autosave-{label}", out, home, ("--mode", "hotseat"))

@@ -89,8 +89,10 @@ class Store:
 
     def __init__(self, path: Path) -> None:
         self.db = sqlite3.connect(str(path))
-        self.db.execute("CREATE TABLE IF NOT EXISTS solved (key TEXT PRIMARY KEY, moves TEXT, score INTEGER, "
-                        "nodes INTEGER, cpu_s REAL)")
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS solved (key TEXT PRIMARY KEY, moves TEXT, score INTEGER, "
+            "nodes INTEGER, cpu_s REAL)"
+        )
         self.scores: dict[int, int] = {int(k): s for k, s in self.db.execute("SELECT key, score FROM solved")}
 
     def add(self, text: str, score: int, nodes: int, cpu_s: float, *, commit: bool = True) -> None:
@@ -170,8 +172,7 @@ def tree_levels(depth: int, store: Store, weak: Book, trees: int = FIRST | SECON
     return levels
 
 
-def needed(levels: list[Level], depth: int,
-           min_ply: int = 0) -> dict[int, Connect4Position]:
+def needed(levels: list[Level], depth: int, min_ply: int = 0) -> dict[int, Connect4Position]:
     """Positions to score: every child (from ``min_ply`` on) of a tree node above ``depth`` (so the tree's
     nodes too)."""
     out: dict[int, Connect4Position] = {}
@@ -220,8 +221,9 @@ def derive(positions: dict[int, Connect4Position], store: Store) -> int:
     return derived
 
 
-def run_tasks(client: Any, positions: dict[int, Connect4Position], store: Store, tt_bits: int,
-              book_data: bytes | None, label: str) -> None:
+def run_tasks(
+    client: Any, positions: dict[int, Connect4Position], store: Store, tt_bits: int, book_data: bytes | None, label: str
+) -> None:
     from distributed import as_completed
 
     # siblings one after another: the worker's table keeps what they share (the order changes no score)
@@ -234,9 +236,13 @@ def run_tasks(client: Any, positions: dict[int, Connect4Position], store: Store,
     # tasks of CHUNK neighbours in sorted order (siblings share much of their trees: solved by one worker, one
     # after the other, they take 1.14x fewer nodes than spread over two at ply 9), a bounded window of them in flight
     # (submitting a whole level, 260,000 at ply 9, kept the client busy past the scheduler's heartbeat)
-    chunks = (tuple(todo[i:i + CHUNK]) for i in range(0, len(todo), CHUNK))
-    pending = as_completed([client.submit(solve_task, chunk, tt_bits, book_ref, pure=False)
-                            for chunk in itertools.islice(chunks, IN_FLIGHT)])
+    chunks = (tuple(todo[i : i + CHUNK]) for i in range(0, len(todo), CHUNK))
+    pending = as_completed(
+        [
+            client.submit(solve_task, chunk, tt_bits, book_ref, pure=False)
+            for chunk in itertools.islice(chunks, IN_FLIGHT)
+        ]
+    )
     done = 0
     for future in pending:
         for text, score, nodes, cpu_s in future.result():
@@ -253,16 +259,19 @@ def run_tasks(client: Any, positions: dict[int, Connect4Position], store: Store,
 
 def write_book(out: Path, keys: Iterable[int], store: Store, weak: Book) -> Book:
     chosen = sorted(k for k in set(keys) if k in store.scores)
-    book = Book(np.array(chosen, dtype=np.uint64), np.array([store.scores[k] for k in chosen], dtype=np.int8),
-                weak.weak)
+    book = Book(
+        np.array(chosen, dtype=np.uint64), np.array([store.scores[k] for k in chosen], dtype=np.int8), weak.weak
+    )
     out.write_bytes(to_bytes(book))
     return book
 
 
 def plan(args: argparse.Namespace) -> list[tuple[int, int]]:
     """(tree tag, depth) to build, in order of importance: the lines of Perfect moving first, then second."""
-    depths = ((FIRST, args.first_depth if args.first_depth is not None else args.depth),
-              (SECOND, args.second_depth if args.second_depth is not None else args.depth))
+    depths = (
+        (FIRST, args.first_depth if args.first_depth is not None else args.depth),
+        (SECOND, args.second_depth if args.second_depth is not None else args.depth),
+    )
     return [(tag, depth) for tag, depth in depths if depth > SKELETON_PLY]
 
 
@@ -282,8 +291,14 @@ def build(client: Any, args: argparse.Namespace) -> Book:
         leaves = to_bytes(write_book(out, keys, store, weak)) if keys else None
         for depth in range(SKELETON_PLY + 1, tree_depth + 1):  # ply by ply: the tree grows with the scores
             levels = tree_levels(depth - 1, store, weak, tag)
-            run_tasks(client, needed(levels, depth, SKELETON_PLY + 1), store, args.tt_bits, leaves,
-                      f"{name} player perfect, ply {depth}")
+            run_tasks(
+                client,
+                needed(levels, depth, SKELETON_PLY + 1),
+                store,
+                args.tt_bits,
+                leaves,
+                f"{name} player perfect, ply {depth}",
+            )
         keys |= set(needed(tree_levels(tree_depth - 1, store, weak, tag), tree_depth, SKELETON_PLY + 1))
     if args.top:  # the skeleton's plies, deepest first, with the book so far as exact leaves
         for ply in range(SKELETON_PLY, 0, -1):
@@ -307,8 +322,10 @@ def build(client: Any, args: argparse.Namespace) -> Book:
         keys |= set(level)
     book = write_book(out, keys, store, weak)
     count, cpu_s = store.cost(keys)
-    print(f"book: {len(book)} positions (to ply {book.max_ply}), {out.stat().st_size} bytes, "
-          f"{cpu_s / 3600:.3f} CPU hours of solving, {count / max(cpu_s, 1e-9):.2f} positions/s per worker")
+    print(
+        f"book: {len(book)} positions (to ply {book.max_ply}), {out.stat().st_size} bytes, "
+        f"{cpu_s / 3600:.3f} CPU hours of solving, {count / max(cpu_s, 1e-9):.2f} positions/s per worker"
+    )
     return book
 
 
@@ -316,21 +333,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=6, help="book positions down to this ply (both trees)")
     parser.add_argument("--first-depth", type=int, default=None, help="depth of the first-player-perfect tree")
-    parser.add_argument("--second-depth", type=int, default=None,
-                        help="depth of the second-player-perfect tree (0: leave it out)")
+    parser.add_argument(
+        "--second-depth", type=int, default=None, help="depth of the second-player-perfect tree (0: leave it out)"
+    )
     parser.add_argument("--workers", type=int, default=1, help="LocalCluster worker processes")
     parser.add_argument("--scheduler", default=None, help="address of a running Dask scheduler instead")
-    parser.add_argument("--db", default=str(ROOT / "build" / "opening_book.sqlite"),
-                        help="resumable store of solved positions")
+    parser.add_argument(
+        "--db", default=str(ROOT / "build" / "opening_book.sqlite"), help="resumable store of solved positions"
+    )
     parser.add_argument("--out", default=str(ROOT / "ai" / BOOK_FILE))
     parser.add_argument("--tt-bits", type=int, default=24)
     parser.add_argument("--top", action="store_true", help="also score the skeleton plies (slow)")
-    parser.add_argument("--full", type=int, default=0, metavar="N",
-                        help="also every position of plies 1..N (random openings), deepest first")
-    parser.add_argument("--seed", action="store_true",
-                        help="first take the shipped book's exact scores into the store (e.g. a new checkout)")
-    parser.add_argument("--write-only", action="store_true",
-                        help="solve nothing: write the book from what the store knows (e.g. after a stopped run)")
+    parser.add_argument(
+        "--full",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also every position of plies 1..N (random openings), deepest first",
+    )
+    parser.add_argument(
+        "--seed",
+        action="store_true",
+        help="first take the shipped book's exact scores into the store (e.g. a new checkout)",
+    )
+    parser.add_argument(
+        "--write-only",
+        action="store_true",
+        help="solve nothing: write the book from what the store knows (e.g. after a stopped run)",
+    )
     args = parser.parse_args(argv)
     if not plan(args) and not args.full:
         parser.error(f"a depth must be more than {SKELETON_PLY}")
@@ -343,8 +373,9 @@ def main(argv: list[str] | None = None) -> int:
         with Client(args.scheduler) as client:
             build(client, args)
         return 0
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=":0")
+    cluster = LocalCluster(
+        n_workers=args.workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0"
+    )
     with cluster, Client(cluster) as client:
         build(client, args)
     return 0

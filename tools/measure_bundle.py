@@ -28,8 +28,9 @@ WARM_RUNS = 3
 def engine_ready_s(exe: Path, env: dict[str, str], cwd: str) -> tuple[float, dict[str, object], str]:
     """Seconds from launch to the engine's ready line, the line, and the engine's stderr."""
     start = time.perf_counter()
-    proc = subprocess.Popen([str(exe), "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, cwd=cwd)
+    proc = subprocess.Popen(
+        [str(exe), "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd
+    )
     assert proc.stdout is not None and proc.stdin is not None
     line = proc.stdout.readline()
     elapsed = time.perf_counter() - start
@@ -44,8 +45,13 @@ def engine_ready_s(exe: Path, env: dict[str, str], cwd: str) -> tuple[float, dic
 def first_frame_s(exe: Path, env: dict[str, str], cwd: str, run: int) -> tuple[float, int]:
     shot = Path(cwd) / f"first-frame-{run}.png"
     start = time.perf_counter()
-    proc = subprocess.Popen([str(exe), "--screenshot", str(shot), "--screenshot-wait", "0", "--new"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    proc = subprocess.Popen(
+        [str(exe), "--screenshot", str(shot), "--screenshot-wait", "0", "--new"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=cwd,
+    )
     while not shot.exists() and proc.poll() is None and time.perf_counter() - start < 60:
         time.sleep(0.005)
     elapsed = time.perf_counter() - start
@@ -59,8 +65,13 @@ def main(argv: list[str]) -> int:
         print(f"measure_bundle: {exe} does not exist; build it first (see README)", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="connect4-measure-") as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"), HOME=str(Path(tmp) / "home"),
-                   SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+        env = dict(
+            os.environ,
+            NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"),
+            HOME=str(Path(tmp) / "home"),
+            SDL_VIDEODRIVER="dummy",
+            SDL_AUDIODRIVER="dummy",
+        )
         env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
         cold, message, err = engine_ready_s(exe, env, tmp)
         if message.get("type") != "ready":
@@ -76,8 +87,10 @@ def main(argv: list[str]) -> int:
         print(f"engine ready, warm cache: median {statistics.median(warm):.2f} s of {[round(w, 2) for w in warm]}")
         frames = [first_frame_s(exe, env, tmp, run) for run in range(WARM_RUNS)]
         codes = {code for _, code in frames}
-        print(f"launch to first frame: median {statistics.median(t for t, _ in frames):.2f} s of "
-              f"{[round(t, 2) for t, _ in frames]} (exit codes {sorted(codes)})")
+        print(
+            f"launch to first frame: median {statistics.median(t for t, _ in frames):.2f} s of "
+            f"{[round(t, 2) for t, _ in frames]} (exit codes {sorted(codes)})"
+        )
     return 0
 
 

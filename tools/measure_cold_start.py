@@ -33,8 +33,15 @@ def _fresh_env(home: Path) -> dict[str, str]:
 def first_move_s(command: list[str], home: Path, time_ms: int, exact: bool) -> tuple[float, float, str]:
     """Seconds to the engine's first line and to the bestmove of a Connect 4 search from the start."""
     started = time.perf_counter()
-    proc = subprocess.Popen([*command, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, env=_fresh_env(home), cwd=home)
+    proc = subprocess.Popen(
+        [*command, "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=_fresh_env(home),
+        cwd=home,
+    )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(json.dumps({"cmd": "position", "game": "connect4", "moves": ""}) + "\n")
     proc.stdin.write(json.dumps({"cmd": "go", "time_ms": time_ms, "id": 1, "exact": exact}) + "\n")
@@ -67,8 +74,10 @@ def measure(label: str, command: list[str], time_ms: int, warm_runs: int, exact:
         first, cold, move = first_move_s(command, home, time_ms, exact)
         print(f"{label}: cold (fresh HOME): first line {first:.2f} s, first bot move {cold:.2f} s (played {move})")
         warm = [first_move_s(command, home, time_ms, exact) for _ in range(warm_runs)]
-        print(f"{label}: warm: first line median {statistics.median(w[0] for w in warm):.2f} s, first bot move "
-              f"median {statistics.median(w[1] for w in warm):.2f} s of {[round(w[1], 2) for w in warm]}")
+        print(
+            f"{label}: warm: first line median {statistics.median(w[0] for w in warm):.2f} s, first bot move "
+            f"median {statistics.median(w[1] for w in warm):.2f} s of {[round(w[1], 2) for w in warm]}"
+        )
 
 
 def main(argv: list[str]) -> int:
@@ -76,11 +85,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--bundle", type=Path, default=None, help="also measure this built executable")
     parser.add_argument("--time-ms", type=int, default=1000, help="the bot's think time (default: Medium, 1000)")
     parser.add_argument("--warm-runs", type=int, default=2)
-    parser.add_argument("--exact", action="store_true",
-                        help="search with the exact solver (the Perfect level); default: MCTS only (Easy to Hard)")
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="search with the exact solver (the Perfect level); default: MCTS only (Easy to Hard)",
+    )
     args = parser.parse_args(argv)
-    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; search {args.time_ms} ms, "
-          f"{'exact (Perfect)' if args.exact else 'MCTS only (Easy to Hard)'}")
+    print(
+        f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; search {args.time_ms} ms, "
+        f"{'exact (Perfect)' if args.exact else 'MCTS only (Easy to Hard)'}"
+    )
     measure("source", [sys.executable, str(ROOT / "main.py")], args.time_ms, args.warm_runs, args.exact)
     if args.bundle is not None:
         if not args.bundle.exists():

@@ -52,8 +52,10 @@ def drive(brain: Brain, turn_ms: int) -> str:
     brain.send("END")
     code = brain.proc.wait(timeout=10)
     assert code == 0, f"END: exit status {code}"
-    return (f"pbrain: {len(ours)} moves, slowest {slowest * 1000:.0f} ms of timeout_turn {turn_ms} ms "
-            f"({slowest * 1000 / turn_ms:.0%}); END -> exit 0")
+    return (
+        f"pbrain: {len(ours)} moves, slowest {slowest * 1000:.0f} ms of timeout_turn {turn_ms} ms "
+        f"({slowest * 1000 / turn_ms:.0%}); END -> exit 0"
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -51,8 +51,9 @@ def prime(exe: Path) -> int:
     env.pop("NUMBA_CPU_NAME", None)  # the bundle's runtime hook chooses the portable target
     started = time.monotonic()
     deadline = started + TIMEOUT_S
-    proc = subprocess.Popen([str(exe), "engine", "--threads", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [str(exe), "engine", "--threads", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+    )
     assert proc.stdin is not None
     try:
         _read_until(proc, {"ready"}, deadline)

@@ -37,8 +37,18 @@ def main() -> int:
     # the tmux server keeps its own environment: pass the config dir explicitly (tests never touch the real one)
     env = [f"{k}={os.environ[k]}" for k in ("CONNECT4_CONFIG_DIR", "TERM") if k in os.environ]
     env_args = [a for pair in env for a in ("-e", pair)]
-    tmux("new-session", "-d", "-s", args.session, *env_args, "-x", width, "-y", height,
-         shlex.join(command) + "; sleep 60")
+    tmux(
+        "new-session",
+        "-d",
+        "-s",
+        args.session,
+        *env_args,
+        "-x",
+        width,
+        "-y",
+        height,
+        shlex.join(command) + "; sleep 60",
+    )
     moves = args.moves.split(",")
     cycle = itertools.cycle(moves)
     shots: list[tuple[str, str]] = []

@@ -55,15 +55,19 @@ class Twin:
     """A headless app of the same size: where its buttons and columns are, the real window's are."""
 
     def __init__(self, size: tuple[int, int]) -> None:
-        self.app: App = create_app(Settings(window=size, sound=False), Session.from_text("connect4"), persist=False,
-                                   driver=EngineDriver(None))
+        self.app: App = create_app(
+            Settings(window=size, sound=False), Session.from_text("connect4"), persist=False, driver=EngineDriver(None)
+        )
         self.app.step([])
 
     def button(self, action: object) -> tuple[int, int]:
         self.app.step([])
         for b in self.app.layout.buttons:
-            same_row = isinstance(action, ChangeChoice) and isinstance(b.action, ChangeChoice) \
+            same_row = (
+                isinstance(action, ChangeChoice)
+                and isinstance(b.action, ChangeChoice)
                 and b.action.field is action.field
+            )
             if b.action == action or same_row:
                 return (b.rect.right - 30, b.rect.centery) if isinstance(action, ChangeChoice) else b.rect.center
         raise LookupError(f"no button for {action}")
@@ -124,8 +128,12 @@ class Desktop:
 
     def crop(self, window: str, rect: tuple[int, int, int, int], path: Path) -> None:
         x, y, w, h = rect
-        subprocess.run(["import", "-window", window, "-crop", f"{w}x{h}+{x}+{y}", "+repage", str(path)],
-                       env=self.env, capture_output=True, timeout=30)
+        subprocess.run(
+            ["import", "-window", window, "-crop", f"{w}x{h}+{x}+{y}", "+repage", str(path)],
+            env=self.env,
+            capture_output=True,
+            timeout=30,
+        )
 
     def click_until_changed(self, window: str, at: tuple[int, int], region: tuple[int, int, int, int]) -> None:
         """Click, and click again (at most 3 times) while ``region`` of the window stays the same: a window
@@ -138,8 +146,12 @@ class Desktop:
                 deadline = time.monotonic() + 4.0
                 while time.monotonic() < deadline:
                     self.crop(window, region, after)
-                    diff = subprocess.run(["compare", "-metric", "AE", str(before), str(after), "null:"],
-                                          env=self.env, capture_output=True, text=True)
+                    diff = subprocess.run(
+                        ["compare", "-metric", "AE", str(before), str(after), "null:"],
+                        env=self.env,
+                        capture_output=True,
+                        text=True,
+                    )
                     if diff.returncode == 1:
                         return
                     time.sleep(0.3)
@@ -166,8 +178,14 @@ class Player:
     def launch(self) -> None:
         env = dict(self.desk.env, **self.env, CONNECT4_CONFIG_DIR=str(self.config), SDL_AUDIODRIVER="dummy")
         with open(self.config / f"stderr-{time.time():.0f}.txt", "wb") as log:
-            self.proc = subprocess.Popen([sys.executable, str(ROOT / "main.py")], cwd=ROOT, env=env,
-                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
+            self.proc = subprocess.Popen(
+                [sys.executable, str(ROOT / "main.py")],
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         self.window = self.desk.window_of(self.proc.pid)
         time.sleep(4.0)  # the first frames (the engine starts beside it)
         for _ in range(10):  # placed and sized (below the saved minimum too); a window still mapping may ignore it
@@ -230,8 +248,9 @@ def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> 
         config = work / name
         config.mkdir()
         (config / "settings.json").write_text(json.dumps({"window": list(size), "sound": False}))
-        players.append(Player(name, desk, {"CONNECT4_SERVER_DB": str(db), "CONNECT4_HOST_PORT": str(port)},
-                              config, place))
+        players.append(
+            Player(name, desk, {"CONNECT4_SERVER_DB": str(db), "CONNECT4_HOST_PORT": str(port)}, config, place)
+        )
     host, guest = players
     try:
         host.launch()
@@ -253,8 +272,9 @@ def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> 
         desk.click(guest.window, twin.button(ChangeChoice(DialogField.NET_ROLE, 1)))  # Host -> Join
         desk.click(guest.window, twin.button(ChangeChoice(DialogField.ADDRESS, 0)))
         if paste:  # the address through the clipboard: Ctrl+V in the field
-            subprocess.run(["xclip", "-selection", "clipboard"], input=f"127.0.0.1:{port}".encode(), env=desk.env,
-                           timeout=10)
+            subprocess.run(
+                ["xclip", "-selection", "clipboard"], input=f"127.0.0.1:{port}".encode(), env=desk.env, timeout=10
+            )
             desk.x("windowfocus", "--sync", guest.window)
             desk.x("key", "ctrl+v")
         else:
@@ -291,16 +311,21 @@ def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> 
                     if attempt == 2:
                         raise
                     taken += 10
-            print(f"[{tag}] move {ply + 1}: {mover.name} clicked column {column + 1}, stored after {taken:.2f} s",
-                  flush=True)
+            print(
+                f"[{tag}] move {ply + 1}: {mover.name} clicked column {column + 1}, stored after {taken:.2f} s",
+                flush=True,
+            )
             time.sleep(0.8)  # the disc falls in both windows
         moves, _, result = stored_game(db)  # type: ignore[misc]
         time.sleep(1.5)
         desk.shot(host.window, f"{tag}-12-host-end")
         desk.shot(guest.window, f"{tag}-13-guest-end")
         ok = moves == list(GAME) and result is not None and result.get("reason") == "rules"
-        print(f"[{tag}] stored moves {''.join(str(m + 1) for m in moves)}, result {result}: "
-              f"{'every move kept' if ok else 'WRONG'}", flush=True)
+        print(
+            f"[{tag}] stored moves {''.join(str(m + 1) for m in moves)}, result {result}: "
+            f"{'every move kept' if ok else 'WRONG'}",
+            flush=True,
+        )
         return 0 if ok else 1
     finally:
         for p in players:
@@ -350,8 +375,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1600x1000", help="window size WxH (default 1600x1000)")
     parser.add_argument("--out", type=Path, default=Path("/work/shots21"))
-    parser.add_argument("--paste", action="store_true",
-                        help="B pastes the address (xclip, Ctrl+V) instead of typing it")
+    parser.add_argument(
+        "--paste", action="store_true", help="B pastes the address (xclip, Ctrl+V) instead of typing it"
+    )
     parser.add_argument("--display", default=None, help="a running X display (default: start Xvfb :71)")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.lower().split("x"))
@@ -364,8 +390,11 @@ def main() -> int:
     display = args.display
     if display is None:
         display = ":71"
-        xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", f"{2 * size[0] + 40}x{size[1] + 40}x24", "-nolisten",
-                                 "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        xvfb = subprocess.Popen(
+            ["Xvfb", display, "-screen", "0", f"{2 * size[0] + 40}x{size[1] + 40}x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(1.0)
     try:
         return run((size[0], size[1]), args.out, display, args.paste)

@@ -27,8 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exact", action="store_true", help="with the solver (default: pure MCTS)")
     parser.add_argument("--game", default="connect4")
     args = parser.parse_args(argv)
-    proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "engine"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, bufsize=1)
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
     assert proc.stdin is not None and proc.stdout is not None
 
     def send(obj: dict) -> None:
@@ -58,9 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     send({"cmd": "quit"})
     proc.wait(timeout=10)
     q = statistics.quantiles(late, n=100)
-    print(f"{args.searches} searches of {args.time_ms:g} ms ({'exact' if args.exact else 'MCTS'}): "
-          f"bestmove after the budget: p50 {q[49]:+.1f} ms, p99 {q[98]:+.1f} ms, worst {max(late):+.1f} ms "
-          f"(negative = early stop)")
+    print(
+        f"{args.searches} searches of {args.time_ms:g} ms ({'exact' if args.exact else 'MCTS'}): "
+        f"bestmove after the budget: p50 {q[49]:+.1f} ms, p99 {q[98]:+.1f} ms, worst {max(late):+.1f} ms "
+        f"(negative = early stop)"
+    )
     return 0
 
 

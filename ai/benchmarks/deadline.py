@@ -22,9 +22,14 @@ POSITIONS = ("", "4453", "274552224131661", "44444", "1234567")
 
 
 def measure(threads: int, time_ms: float, runs: int, exact: bool = True) -> list[float]:
-    proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "engine", "--threads", str(threads)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            bufsize=1)
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "engine", "--threads", str(threads)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        bufsize=1,
+    )
     assert proc.stdin is not None and proc.stdout is not None
 
     def send(obj: dict[str, object]) -> None:
@@ -63,14 +68,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 64])
     parser.add_argument("--time-ms", type=float, default=500.0)
     parser.add_argument("--runs", type=int, default=8)
-    parser.add_argument("--exact", action=argparse.BooleanOptionalAction, default=True,
-                        help="Connect 4's exact solver beside the search (the app's default: on)")
+    parser.add_argument(
+        "--exact",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="Connect 4's exact solver beside the search (the app's default: on)",
+    )
     args = parser.parse_args(argv)
     for threads in args.threads:
         late = measure(threads, args.time_ms, args.runs, args.exact)
         over = sum(x > 50 for x in late)
-        print(f"threads {threads:>2}: bestmove after time_ms + median {statistics.median(late):.1f} ms, "
-              f"worst {max(late):.1f} ms; {over}/{len(late)} over +50 ms", flush=True)
+        print(
+            f"threads {threads:>2}: bestmove after time_ms + median {statistics.median(late):.1f} ms, "
+            f"worst {max(late):.1f} ms; {over}/{len(late)} over +50 ms",
+            flush=True,
+        )
     return 0
 
 

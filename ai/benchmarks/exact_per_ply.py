@@ -61,10 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     warm_up()
     solver = Solver(tt_bits=args.tt_bits, use_book=not args.no_book, threads=args.threads)
     book = load()
-    print(f"book: {len(book)} exact entries to ply {book.max_ply}{' (not used)' if args.no_book else ''}; "
-          f"lines: {args.lines}; cap {args.cap_ms:.0f} ms; {args.threads} thread(s)")
-    print(f"{'ply':>3} {'n':>3} {'median ms':>10} {'mean ms':>10} {'max ms':>10} {'<=1 s':>6} {'book':>5} "
-          f"{'unsolved':>8}")
+    print(
+        f"book: {len(book)} exact entries to ply {book.max_ply}{' (not used)' if args.no_book else ''}; "
+        f"lines: {args.lines}; cap {args.cap_ms:.0f} ms; {args.threads} thread(s)"
+    )
+    print(
+        f"{'ply':>3} {'n':>3} {'median ms':>10} {'mean ms':>10} {'max ms':>10} {'<=1 s':>6} {'book':>5} {'unsolved':>8}"
+    )
     rnd = random.Random(args.seed)
     all_within = 0
     total = 0
@@ -80,8 +83,11 @@ def main(argv: list[str] | None = None) -> int:
             result = solver.analyze_columns(position, time_ms=args.cap_ms)
             times.append(result.elapsed_ms if result.complete else float("inf"))
             if times[-1] > 1000.0:
-                slow.append(f"{position.to_text()} ({times[-1] / 1000:.2f} s)" if result.complete
-                            else f"{position.to_text()} (over the cap)")
+                slow.append(
+                    f"{position.to_text()} ({times[-1] / 1000:.2f} s)"
+                    if result.complete
+                    else f"{position.to_text()} (over the cap)"
+                )
             unsolved += not result.complete
             from_book += result.complete and result.nodes == 0
         done = [t for t in times if t != float("inf")]
@@ -90,8 +96,11 @@ def main(argv: list[str] | None = None) -> int:
         total += len(times)
         mean = f"{statistics.fmean(done):10.1f}" if done else f"{'-':>10}"
         worst = "  > cap" if unsolved else f"{max(done):10.1f}"
-        print(f"{ply:>3} {len(times):>3} {statistics.median(times):10.1f} {mean} {worst:>10} {within:>6} "
-              f"{from_book:>5} {unsolved:>8}", flush=True)
+        print(
+            f"{ply:>3} {len(times):>3} {statistics.median(times):10.1f} {mean} {worst:>10} {within:>6} "
+            f"{from_book:>5} {unsolved:>8}",
+            flush=True,
+        )
     print(f"all columns within 1 s: {all_within}/{total}")
     if slow:
         print(f"over 1 s: {', '.join(slow)}")

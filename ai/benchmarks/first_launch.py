@@ -60,8 +60,11 @@ def main(argv: list[str] | None = None) -> int:
                 value = r[key]
                 return "never" if value is None else f"{value:.2f} s"
 
-            print(f"{label:<18}: ready {s('ready_s')}, {args.game} prepared {s('prepared_s')}, first bot move "
-                  f"({args.move_ms} ms search) {s('bestmove_s')}; compiled: {r['compiled']}", flush=True)
+            print(
+                f"{label:<18}: ready {s('ready_s')}, {args.game} prepared {s('prepared_s')}, first bot move "
+                f"({args.move_ms} ms search) {s('bestmove_s')}; compiled: {r['compiled']}",
+                flush=True,
+            )
     return 0
 
 

@@ -32,8 +32,7 @@ from game.rules import get_game
 Player = Callable[[Any], int]  # position -> move
 
 
-def bot(spec: Any, time_ms: float, seed: int, threads: int, stats: dict[str, float],
-        contempt: float = 0.0) -> Player:
+def bot(spec: Any, time_ms: float, seed: int, threads: int, stats: dict[str, float], contempt: float = 0.0) -> Player:
     searcher = Searcher(spec, seed=seed, threads=threads, contempt=contempt)
     searcher.warm_up()
 
@@ -123,7 +122,11 @@ def play_game(spec: Any, players: tuple[Player, Player], start: Any = None) -> A
 
 
 def match(
-    spec: Any, games: int, make_a: Callable[[int], Player], make_b: Callable[[int], Player], label: str,
+    spec: Any,
+    games: int,
+    make_a: Callable[[int], Player],
+    make_b: Callable[[int], Player],
+    label: str,
     opening: Callable[[int], Any] | None = None,
 ) -> tuple[float, int, int, int]:
     """``games`` games of A against B, A first in the even games (from ``opening(g)`` when given, a position
@@ -144,10 +147,13 @@ def match(
             losses += 1
         score = (wins + 0.5 * draws) / (g + 1)
         where = "" if start_pos is None else f" from {start_pos.to_text()}"
-        print(f"  {label} game {g + 1}/{games}{where}: "
-              f"{'draw' if winner is None else ('win' if winner == a_side else 'loss')}"
-              f" in {pos.ply} plies as {'first' if a_side == 0 else 'second'}; tally +{wins} ={draws} -{losses}"
-              f" ({100 * score:.1f}%), {time.perf_counter() - start:.0f} s", flush=True)
+        print(
+            f"  {label} game {g + 1}/{games}{where}: "
+            f"{'draw' if winner is None else ('win' if winner == a_side else 'loss')}"
+            f" in {pos.ply} plies as {'first' if a_side == 0 else 'second'}; tally +{wins} ={draws} -{losses}"
+            f" ({100 * score:.1f}%), {time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
     return (wins + 0.5 * draws) / max(1, games), wins, draws, losses
 
 
@@ -179,11 +185,19 @@ def main(argv: list[str] | None = None) -> int:
 
     if not 0.0 <= args.contempt < 0.5:
         parser.error(f"--contempt must be in [0, 0.5), not {args.contempt:g}")
-    print(f"{args.game}: {games} games per match, bot {time_ms:g} ms per move, {args.threads} thread(s)"
-          + (f", draw contempt {args.contempt:g}" if args.contempt else ""), flush=True)
+    print(
+        f"{args.game}: {games} games per match, bot {time_ms:g} ms per move, {args.threads} thread(s)"
+        + (f", draw contempt {args.contempt:g}" if args.contempt else ""),
+        flush=True,
+    )
     if args.game == "tictactoe":
-        result = match(spec, games, strong, lambda g: bot(spec, time_ms, args.seed * 1000 + 2 * g + 1,
-                                                          args.threads, {}), "self-play")
+        result = match(
+            spec,
+            games,
+            strong,
+            lambda g: bot(spec, time_ms, args.seed * 1000 + 2 * g + 1, args.threads, {}),
+            "self-play",
+        )
         _report("tic-tac-toe self-play (first bot's score; all draws = 50%)", result, stats)
         print(f"draws: {result[2]}/{games}")
         return 0
@@ -198,8 +212,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.only in (None, "bot"):
         weak = args.weak_ms
-        r = match(spec, games, strong, lambda g: bot(spec, weak, args.seed * 1000 + 2 * g + 1, args.threads, {}),
-                  f"vs {weak:g} ms")
+        r = match(
+            spec,
+            games,
+            strong,
+            lambda g: bot(spec, weak, args.seed * 1000 + 2 * g + 1, args.threads, {}),
+            f"vs {weak:g} ms",
+        )
         _report(f"uttt {time_ms:g} ms bot vs {weak:g} ms bot", r, stats)
     if args.only in (None, "random"):
         stats.clear()

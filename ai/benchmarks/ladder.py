@@ -132,14 +132,19 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"error rate on {len(items)} positions where the choice matters ({args.file.name}): "
-          "share of moves that drop the game value")
+    print(
+        f"error rate on {len(items)} positions where the choice matters ({args.file.name}): "
+        "share of moves that drop the game value"
+    )
     print(f"  {'level':<9} {'rule':<36} {'expected':>8} {'drawn':>7}  {'95% interval':<14} {'ms/move':>8}")
     for name in names:
         expected, drawn, ms = error_rates(name, items, args.seed, args.perfect_ms)
         low, high = wilson(drawn, len(items))
-        print(f"  {name:<9} {rule_text(name, args.perfect_ms):<36} {expected:7.1f}% {100 * drawn / len(items):6.1f}%"
-              f"  {low:4.1f}-{high:4.1f}%    {ms:8.1f}", flush=True)
+        print(
+            f"  {name:<9} {rule_text(name, args.perfect_ms):<36} {expected:7.1f}% {100 * drawn / len(items):6.1f}%"
+            f"  {low:4.1f}-{high:4.1f}%    {ms:8.1f}",
+            flush=True,
+        )
     if args.games > 0:
         print(f"neighbouring levels, {args.games} games each from the empty board (points of the stronger):")
     for weak, strong in pairs if args.games > 0 else []:

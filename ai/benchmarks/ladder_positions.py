@@ -35,12 +35,15 @@ from game.rules import get_game
 PAIRS = (("beginner", "easy"), ("easy", "medium"), ("medium", "hard"), ("hard", "easy"))
 # The levels as they were when the shipped set was built (the engine's levels were tuned on it afterwards):
 # frozen here so the same command still writes the same file.
-SET_LEVELS = {lv.name: lv for lv in (
-    Level("beginner", 40, 1.0, noise=0.12),
-    Level("easy", 300, 1.0, book_plies=1),
-    Level("medium", 3000, 0.4, book_plies=2),
-    Level("hard", 400_000, 0.0, book_plies=6),
-)}
+SET_LEVELS = {
+    lv.name: lv
+    for lv in (
+        Level("beginner", 40, 1.0, noise=0.12),
+        Level("easy", 300, 1.0, book_plies=1),
+        Level("medium", 3000, 0.4, book_plies=2),
+        Level("hard", 400_000, 0.0, book_plies=6),
+    )
+}
 DEFAULT_OUT = Path(__file__).parent / "data" / "ladder_positions.jsonl"
 MIN_PLY = 4
 GAME_TIME_MS = 60_000.0  # the levels' caps end their searches; this bound only guards a stuck search
@@ -56,8 +59,12 @@ def judged(moves: str, scores: tuple[int | None, ...], game: str) -> dict[str, A
     best = max(known.values())
     preserving = [c + 1 for c, s in known.items() if sign(s) == sign(best)]
     return {
-        "moves": moves, "scores": list(scores), "ply": len(moves), "game": game,
-        "value_preserving_cols": preserving, "optimal_cols": [c + 1 for c, s in known.items() if s == best],
+        "moves": moves,
+        "scores": list(scores),
+        "ply": len(moves),
+        "game": game,
+        "value_preserving_cols": preserving,
+        "optimal_cols": [c + 1 for c, s in known.items() if s == best],
         "value_choice_matters": len(preserving) < len(known),
     }
 
@@ -68,8 +75,10 @@ def candidates(seed: int, games: int) -> list[tuple[str, str]]:
     for p, (a, b) in enumerate(PAIRS):
         for g in range(games):
             first, second = (a, b) if g % 2 == 0 else (b, a)
-            players = [LevelPlayer(first, seed * 1000 + p * 100 + 2 * g, GAME_TIME_MS, SET_LEVELS),
-                       LevelPlayer(second, seed * 1000 + p * 100 + 2 * g + 1, GAME_TIME_MS, SET_LEVELS)]
+            players = [
+                LevelPlayer(first, seed * 1000 + p * 100 + 2 * g, GAME_TIME_MS, SET_LEVELS),
+                LevelPlayer(second, seed * 1000 + p * 100 + 2 * g + 1, GAME_TIME_MS, SET_LEVELS),
+            ]
             try:
                 game = play_game(players[0], players[1])
             finally:
@@ -110,8 +119,9 @@ def build(seed: int, games: int, target: int, max_nodes: int) -> tuple[list[dict
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.benchmarks.ladder_positions",
-                                     description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m ai.benchmarks.ladder_positions", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--games", type=int, default=12, help="games per pair of levels")
     parser.add_argument("--target", type=int, default=320, help="positions where the choice matters")
@@ -128,9 +138,11 @@ def main(argv: list[str] | None = None) -> int:
         for item in chosen:
             fh.write(json.dumps(item, separators=(",", ":")) + "\n")
     plies = sorted(item["ply"] for item in chosen)
-    print(f"{len(chosen)} positions where the choice matters -> {args.out} "
-          f"(plies {plies[0] if plies else '-'}..{plies[-1] if plies else '-'}, median "
-          f"{plies[len(plies) // 2] if plies else '-'}); {counts}; {time.perf_counter() - started:.0f} s")
+    print(
+        f"{len(chosen)} positions where the choice matters -> {args.out} "
+        f"(plies {plies[0] if plies else '-'}..{plies[-1] if plies else '-'}, median "
+        f"{plies[len(plies) // 2] if plies else '-'}); {counts}; {time.perf_counter() - started:.0f} s"
+    )
     return 0 if len(chosen) >= args.target else 1
 
 

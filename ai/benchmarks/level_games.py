@@ -46,8 +46,9 @@ class LevelPlayer:
         self.searcher.set_position(position)
         if lv.iterations is not None:
             self.searcher.forget()
-        result = self.searcher.search(time_ms=self.time_ms, iterations=lv.iterations, exact=lv.exact,
-                                      early_stop=lv.iterations is None)  # as the engine: a capped level's whole cap
+        result = self.searcher.search(
+            time_ms=self.time_ms, iterations=lv.iterations, exact=lv.exact, early_stop=lv.iterations is None
+        )  # as the engine: a capped level's whole cap
         return choose(lv, position, result, self.rng)[0], move_probabilities(lv, position, result)[0]
 
     def close(self) -> None:

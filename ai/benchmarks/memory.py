@@ -56,7 +56,11 @@ class Engine:
     def __init__(self, *extra: str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, str(ROOT / "main.py"), "engine", *extra],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
         )
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -115,8 +119,9 @@ def node_cap(max_nodes: int | None) -> tuple[int, float]:
     return nodes, nodes * NODE_BYTES / MB
 
 
-def growth_against_cap(before_kb: int | None, peak_kb: int | None, max_nodes: int | None,
-                       slack_mb: float) -> tuple[int, float, float, bool]:
+def growth_against_cap(
+    before_kb: int | None, peak_kb: int | None, max_nodes: int | None, slack_mb: float
+) -> tuple[int, float, float, bool]:
     """(cap nodes, cap MB, MB grown from ``before_kb`` to ``peak_kb``, whether that stays within the cap + slack)."""
     nodes, cap_mb = node_cap(max_nodes)
     grown_mb = ((peak_kb or 0) - (before_kb or 0)) / 1024
@@ -136,19 +141,24 @@ def search_phase(seconds: float, engine_args: list[str], max_nodes: int | None, 
 
         engine.send({"cmd": "position", "game": "connect4", "moves": ""})
         started = time.monotonic()
-        engine.send({"cmd": "go", "time_ms": seconds * 1000, "info_ms": 500, "id": "long",
-                     "exact": False, "early_stop": False})
+        engine.send(
+            {"cmd": "go", "time_ms": seconds * 1000, "info_ms": 500, "id": "long", "exact": False, "early_stop": False}
+        )
         best = engine.until("bestmove", "long", timeout=seconds + 600, on_message=sample)
         wall = time.monotonic() - started
         peak = status_kb(engine.pid, "VmHWM")
     finally:
         engine.close()
     nodes, cap_mb, grown_mb, ok = growth_against_cap(before, peak, max_nodes, slack_mb)
-    print(f"search: {seconds:g} s on the start position ({wall:.1f} s wall): {best.get('iterations', 0):,} iterations, "
-          f"max depth {best.get('max_depth')}, best move {best.get('move')}")
-    print(f"search: RSS before {mb(before)}, last sample {mb(samples[-1] if samples else None)}, "
-          f"peak (VmHWM) {mb(peak)}; grew {grown_mb:.1f} MB against a node cap of {nodes:,} nodes = {cap_mb:.1f} MB "
-          f"(+{slack_mb:g} MB slack): {'within the cap' if ok else 'OVER THE CAP'}")
+    print(
+        f"search: {seconds:g} s on the start position ({wall:.1f} s wall): {best.get('iterations', 0):,} iterations, "
+        f"max depth {best.get('max_depth')}, best move {best.get('move')}"
+    )
+    print(
+        f"search: RSS before {mb(before)}, last sample {mb(samples[-1] if samples else None)}, "
+        f"peak (VmHWM) {mb(peak)}; grew {grown_mb:.1f} MB against a node cap of {nodes:,} nodes = {cap_mb:.1f} MB "
+        f"(+{slack_mb:g} MB slack): {'within the cap' if ok else 'OVER THE CAP'}"
+    )
     return ok
 
 
@@ -165,23 +175,39 @@ def every_game_phase(seconds: float, engine_args: list[str], max_nodes: int | No
             engine.send({"cmd": "go", "iterations": 50, "id": f"warm {game}"})
             engine.until("bestmove", f"warm {game}", timeout=600)
         before = status_kb(engine.pid, "VmRSS")
-        print(f"every game: RSS at start {mb(at_start)}, with every game's code loaded {mb(before)}; "
-              f"{seconds:g} s of search per game", flush=True)
+        print(
+            f"every game: RSS at start {mb(at_start)}, with every game's code loaded {mb(before)}; "
+            f"{seconds:g} s of search per game",
+            flush=True,
+        )
         for game in EVERY_GAME:
             engine.send({"cmd": "position", "game": game, "moves": ""})
-            engine.send({"cmd": "go", "time_ms": seconds * 1000, "info_ms": 1000, "id": game, "exact": False,
-                         "early_stop": False})
+            engine.send(
+                {
+                    "cmd": "go",
+                    "time_ms": seconds * 1000,
+                    "info_ms": 1000,
+                    "id": game,
+                    "exact": False,
+                    "early_stop": False,
+                }
+            )
             best = engine.until("bestmove", game, timeout=seconds + 600)  # the first one may compile
-            print(f"every game: after {game:<12} RSS {mb(status_kb(engine.pid, 'VmRSS'))} "
-                  f"({best.get('iterations', 0):,} iterations)", flush=True)
+            print(
+                f"every game: after {game:<12} RSS {mb(status_kb(engine.pid, 'VmRSS'))} "
+                f"({best.get('iterations', 0):,} iterations)",
+                flush=True,
+            )
         after = status_kb(engine.pid, "VmRSS")
         peak = status_kb(engine.pid, "VmHWM")
     finally:
         engine.close()
     nodes, cap_mb, grown_mb, ok = growth_against_cap(before, peak, max_nodes, slack_mb)
-    print(f"every game: RSS after all {len(EVERY_GAME)} games {mb(after)}, peak {mb(peak)} (+{grown_mb:.1f} MB), "
-          f"against one node budget of {cap_mb:.1f} MB (+{slack_mb:g} MB slack): "
-          f"{'within one budget' if ok else 'OVER ONE BUDGET'}")
+    print(
+        f"every game: RSS after all {len(EVERY_GAME)} games {mb(after)}, peak {mb(peak)} (+{grown_mb:.1f} MB), "
+        f"against one node budget of {cap_mb:.1f} MB (+{slack_mb:g} MB slack): "
+        f"{'within one budget' if ok else 'OVER ONE BUDGET'}"
+    )
     return ok
 
 
@@ -207,14 +233,19 @@ def games_phase(games: int, move_ms: int, game: str, engine_args: list[str], war
     moves = 0
     started = time.monotonic()
     try:
-        print(f"games: {games} bot-vs-bot {spec.name} games at {move_ms} ms a move in engine process {pid}; "
-              f"RSS at start {mb(status_kb(pid, 'VmRSS'))}")
+        print(
+            f"games: {games} bot-vs-bot {spec.name} games at {move_ms} ms a move in engine process {pid}; "
+            f"RSS at start {mb(status_kb(pid, 'VmRSS'))}"
+        )
         for number in range(1, games + 1):
             moves += play_game(engine, spec, move_ms, number)
             rss.append(status_kb(pid, "VmRSS") or 0)
             if number % 10 == 0 or number == games:
-                print(f"games: after game {number:>4}: RSS {mb(rss[-1])} ({moves} moves, "
-                      f"{time.monotonic() - started:.0f} s)", flush=True)
+                print(
+                    f"games: after game {number:>4}: RSS {mb(rss[-1])} ({moves} moves, "
+                    f"{time.monotonic() - started:.0f} s)",
+                    flush=True,
+                )
         peak = status_kb(pid, "VmHWM")
         same_process = engine.proc.poll() is None and engine.pid == pid
     finally:
@@ -225,18 +256,21 @@ def games_phase(games: int, move_ms: int, game: str, engine_args: list[str], war
     first, last = max(rss[:window], default=0), max(rss[-window:], default=0)
     growth = (last - first) / 1024
     ok = same_process and growth <= max_growth_mb
-    print(f"games: highest RSS in games 1-{window} {mb(first)}, "
-          f"in games {len(rss) - window + 1}-{len(rss)} {mb(last)}, "
-          f"lowest {mb(min(rss, default=None))}, peak (VmHWM) {mb(peak)}; growth {growth:+.1f} MB "
-          f"(bound {max_growth_mb:g} MB): {'ok' if ok else 'TOO MUCH GROWTH'}")
+    print(
+        f"games: highest RSS in games 1-{window} {mb(first)}, "
+        f"in games {len(rss) - window + 1}-{len(rss)} {mb(last)}, "
+        f"lowest {mb(min(rss, default=None))}, peak (VmHWM) {mb(peak)}; growth {growth:+.1f} MB "
+        f"(bound {max_growth_mb:g} MB): {'ok' if ok else 'TOO MUCH GROWTH'}"
+    )
     return ok
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.benchmarks.memory", description=__doc__.splitlines()[0])
     parser.add_argument("--search-seconds", type=float, default=60.0, help="length of the long search (0 = skip)")
-    parser.add_argument("--per-game-seconds", type=float, default=10.0,
-                        help="search time per game in the every-game phase (0 = skip)")
+    parser.add_argument(
+        "--per-game-seconds", type=float, default=10.0, help="search time per game in the every-game phase (0 = skip)"
+    )
     parser.add_argument("--games", type=int, default=100, help="bot-vs-bot games in one engine process (0 = skip)")
     parser.add_argument("--move-ms", type=int, default=20, help="search time per move in the games")
     parser.add_argument("--game", default="connect4", help="game of the games phase")
@@ -245,8 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup-games", type=int, default=10, help="size of the first/last windows compared")
     parser.add_argument("--max-growth-mb", type=float, default=16.0, help="allowed RSS growth over the games")
     parser.add_argument("--slack-mb", type=float, default=64.0, help="allowed search growth beyond the node cap")
-    parser.add_argument("--game-slack-mb", type=float, default=32.0,
-                        help="allowed growth beyond one node budget over the every-game phase")
+    parser.add_argument(
+        "--game-slack-mb",
+        type=float,
+        default=32.0,
+        help="allowed growth beyond one node budget over the every-game phase",
+    )
     args = parser.parse_args(argv)
     if not sys.platform.startswith("linux"):
         print("error: this benchmark reads /proc/<pid>/status (Linux only)", file=sys.stderr)

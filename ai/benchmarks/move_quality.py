@@ -43,8 +43,17 @@ class Score:
 
 
 def evaluate(
-    lines: list[dict], *, time_ms: float | None, iterations: int | None, seed: int, threads: int,
-    exploration: float, playout: int | None, verbose: bool = True, early_stop: bool = True, exact: bool = True,
+    lines: list[dict],
+    *,
+    time_ms: float | None,
+    iterations: int | None,
+    seed: int,
+    threads: int,
+    exploration: float,
+    playout: int | None,
+    verbose: bool = True,
+    early_stop: bool = True,
+    exact: bool = True,
 ) -> Score:
     spec = get_game("connect4")
     searcher = HybridSearcher(spec, seed=seed, threads=threads, exploration=exploration, playout=playout)
@@ -67,22 +76,30 @@ def evaluate(
             kept = col in item["value_preserving_cols"]
             preserved += kept
             if not kept and verbose:
-                print(f"miss {i + 1}: {item['moves']} played {col}, value-preserving {item['value_preserving_cols']}, "
-                      f"scores {item['scores']}")
+                print(
+                    f"miss {i + 1}: {item['moves']} played {col}, value-preserving {item['value_preserving_cols']}, "
+                    f"scores {item['scores']}"
+                )
         elif not is_optimal and verbose:
             print(f"suboptimal {i + 1}: {item['moves']} played {col}, optimal {item['optimal_cols']}")
     return Score(len(lines), matters, preserved, optimal, tuple(elapsed), exact_count)
 
 
 def _report(name: str, score: Score, time_ms: float | None) -> None:
-    print(f"[{name}] value preserved: {score.preserved}/{score.matters} = {score.preserve_pct:.1f}% "
-          f"(positions where the choice matters)")
-    print(f"[{name}] optimal: {score.optimal}/{score.positions} = {score.optimal_pct:.1f}% (all positions); "
-          f"exact (proven optimal) moves: {score.exact_count}")
+    print(
+        f"[{name}] value preserved: {score.preserved}/{score.matters} = {score.preserve_pct:.1f}% "
+        f"(positions where the choice matters)"
+    )
+    print(
+        f"[{name}] optimal: {score.optimal}/{score.positions} = {score.optimal_pct:.1f}% (all positions); "
+        f"exact (proven optimal) moves: {score.exact_count}"
+    )
     if score.elapsed_ms:
         ms = sorted(score.elapsed_ms)
-        line = (f"[{name}] time per move: mean {sum(ms) / len(ms):.0f} ms, median {ms[len(ms) // 2]:.0f} ms, "
-                f"max {ms[-1]:.1f} ms")
+        line = (
+            f"[{name}] time per move: mean {sum(ms) / len(ms):.0f} ms, median {ms[len(ms) // 2]:.0f} ms, "
+            f"max {ms[-1]:.1f} ms"
+        )
         if time_ms is not None:
             over = [m - time_ms for m in ms if m > time_ms]
             line += f"; over budget: {len(over)} (max +{max(over, default=0.0):.1f} ms)"
@@ -115,17 +132,31 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.limit is not None:
         lines = lines[: args.limit]
-    modes = [("engine", True), ("pure MCTS", False)] if args.compare else [
-        ("pure MCTS", False) if args.no_exact else ("engine", True)]
+    modes = (
+        [("engine", True), ("pure MCTS", False)]
+        if args.compare
+        else [("pure MCTS", False) if args.no_exact else ("engine", True)]
+    )
     budget = f"{args.time_ms:g} ms" if args.time_ms is not None else f"{args.iterations} iterations"
     scores = []
     for name, exact in modes:
         t0 = time.perf_counter()
-        score = evaluate(lines, time_ms=args.time_ms, iterations=args.iterations, seed=args.seed, threads=args.threads,
-                         exploration=args.exploration, playout=args.playout, verbose=not args.quiet,
-                         early_stop=not args.no_early_stop, exact=exact)
-        print(f"[{name}] budget {budget}{' (no early stop)' if args.no_early_stop else ''}, threads {args.threads}, "
-              f"c={args.exploration:g}, positions {score.positions}, wall {time.perf_counter() - t0:.1f} s")
+        score = evaluate(
+            lines,
+            time_ms=args.time_ms,
+            iterations=args.iterations,
+            seed=args.seed,
+            threads=args.threads,
+            exploration=args.exploration,
+            playout=args.playout,
+            verbose=not args.quiet,
+            early_stop=not args.no_early_stop,
+            exact=exact,
+        )
+        print(
+            f"[{name}] budget {budget}{' (no early stop)' if args.no_early_stop else ''}, threads {args.threads}, "
+            f"c={args.exploration:g}, positions {score.positions}, wall {time.perf_counter() - t0:.1f} s"
+        )
         scores.append((name, score))
     for name, score in scores:
         _report(name, score, args.time_ms)

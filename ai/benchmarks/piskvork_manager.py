@@ -17,8 +17,14 @@ class Brain:
     ``ask`` sends lines and returns the reply that is a move or status."""
 
     def __init__(self, command: list[str] | None = None, env: dict[str, str] | None = None) -> None:
-        self.proc = subprocess.Popen(command or [sys.executable, str(ROOT / "main.py"), "piskvork"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=env)
+        self.proc = subprocess.Popen(
+            command or [sys.executable, str(ROOT / "main.py"), "piskvork"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+            env=env,
+        )
         self.lines: queue.Queue[str] = queue.Queue()
         self.messages: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()

@@ -77,15 +77,21 @@ def main(argv: list[str] | None = None) -> int:
         shares = sorted(t * 1000 / turn_ms for t in times)
         p95 = shares[min(len(shares) - 1, int(0.95 * len(shares)))]
         over = sum(1 for s in shares if s > 1.0)
-        print(f"timeout_turn {turn_ms} ms: {len(times)} moves; wall time per move mean {statistics.mean(shares):.0%}, "
-              f"p95 {p95:.0%}, max {shares[-1]:.0%} of timeout_turn; over it: {over}; games: {', '.join(results)}")
+        print(
+            f"timeout_turn {turn_ms} ms: {len(times)} moves; wall time per move mean {statistics.mean(shares):.0%}, "
+            f"p95 {p95:.0%}, max {shares[-1]:.0%} of timeout_turn; over it: {over}; games: {', '.join(results)}"
+        )
         inside = sorted(ms / turn_ms for ms in own)
-        print(f"  as the brain measures it (command read -> reply written): p95 "
-              f"{inside[min(len(inside) - 1, int(0.95 * len(inside)))]:.0%}, max {inside[-1]:.0%}, "
-              f"over: {sum(1 for s in inside if s > 1.0)}")
+        print(
+            f"  as the brain measures it (command read -> reply written): p95 "
+            f"{inside[min(len(inside) - 1, int(0.95 * len(inside)))]:.0%}, max {inside[-1]:.0%}, "
+            f"over: {sum(1 for s in inside if s > 1.0)}"
+        )
         if left_at_end:
-            print(f"  timeout_match {args.match_ms} ms: match time left at the end (manager's count) least "
-                  f"{min(left_at_end)} ms, most {max(left_at_end)} ms; ran out: {sum(v < 0 for v in left_at_end)}")
+            print(
+                f"  timeout_match {args.match_ms} ms: match time left at the end (manager's count) least "
+                f"{min(left_at_end)} ms, most {max(left_at_end)} ms; ran out: {sum(v < 0 for v in left_at_end)}"
+            )
     return 0
 
 

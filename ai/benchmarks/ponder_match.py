@@ -25,8 +25,14 @@ from ai.ponder import Ponderer
 from game.rules import get_game
 
 
-def play(spec: object, ponder_first: bool, own_ms: float, pace_ms: tuple[float, float], rng: random.Random,
-         searchers: tuple[HybridSearcher, HybridSearcher]) -> tuple[float, Ponderer, int]:
+def play(
+    spec: object,
+    ponder_first: bool,
+    own_ms: float,
+    pace_ms: tuple[float, float],
+    rng: random.Random,
+    searchers: tuple[HybridSearcher, HybridSearcher],
+) -> tuple[float, Ponderer, int]:
     """One game; the pondering bot's score (1, 0.5, 0), its Ponderer (hits, ponders), iterations pondered."""
     pondering, plain = searchers
     for s in searchers:
@@ -54,8 +60,14 @@ def play(spec: object, ponder_first: bool, own_ms: float, pace_ms: tuple[float, 
     return score, ponderer, pondered
 
 
-def play_engines(spec: object, ponder_first: bool, own_ms: float, pace_ms: tuple[float, float], rng: random.Random,
-                 engines: tuple[EngineSession, EngineSession]) -> float:
+def play_engines(
+    spec: object,
+    ponder_first: bool,
+    own_ms: float,
+    pace_ms: tuple[float, float],
+    rng: random.Random,
+    engines: tuple[EngineSession, EngineSession],
+) -> float:
     """``play`` with engine processes: the pondering one thinks with ``ponder`` between its moves."""
     pondering, plain = engines
     position = spec.start()  # type: ignore[attr-defined]
@@ -85,15 +97,20 @@ def engine_match(spec: object, args: argparse.Namespace, rng: random.Random) -> 
         start = time.perf_counter()
         for game in range(args.games):
             scores.append(play_engines(spec, game % 2 == 0, args.own_ms, tuple(args.pace_ms), rng, engines))
-            print(f"game {game + 1}: pondering engine {'first' if game % 2 == 0 else 'second'}, scores "
-                  f"{scores[-1]}; hits so far {engines[0].hits}/{engines[0].ponders}; running "
-                  f"{100 * sum(scores) / len(scores):.1f}%, {time.perf_counter() - start:.0f} s", flush=True)
+            print(
+                f"game {game + 1}: pondering engine {'first' if game % 2 == 0 else 'second'}, scores "
+                f"{scores[-1]}; hits so far {engines[0].hits}/{engines[0].ponders}; running "
+                f"{100 * sum(scores) / len(scores):.1f}%, {time.perf_counter() - start:.0f} s",
+                flush=True,
+            )
         wins, draws = scores.count(1.0), scores.count(0.5)
-        print(f"{spec.name} (engine processes): pondering engine {wins} wins, {draws} draws, "  # type: ignore[attr-defined]
-              f"{len(scores) - wins - draws} losses in {len(scores)} games = {100 * sum(scores) / len(scores):.1f}%; "
-              f"ponder hit rate {engines[0].hits}/{engines[0].ponders} = "
-              f"{100 * engines[0].hits / max(1, engines[0].ponders):.0f}% (own {args.own_ms:g} ms, opponent "
-              f"{args.pace_ms[0]:g}-{args.pace_ms[1]:g} ms per move; {time.perf_counter() - start:.0f} s)")
+        print(
+            f"{spec.name} (engine processes): pondering engine {wins} wins, {draws} draws, "  # type: ignore[attr-defined]
+            f"{len(scores) - wins - draws} losses in {len(scores)} games = {100 * sum(scores) / len(scores):.1f}%; "
+            f"ponder hit rate {engines[0].hits}/{engines[0].ponders} = "
+            f"{100 * engines[0].hits / max(1, engines[0].ponders):.0f}% (own {args.own_ms:g} ms, opponent "
+            f"{args.pace_ms[0]:g}-{args.pace_ms[1]:g} ms per move; {time.perf_counter() - start:.0f} s)"
+        )
     finally:
         for e in engines:
             e.close()
@@ -105,8 +122,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="uttt", help="uttt (default) or connect4 (exact play off)")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--own-ms", type=float, default=1000.0, help="each bot's search time per move")
-    parser.add_argument("--pace-ms", type=float, nargs=2, default=(2000.0, 5000.0), metavar=("MIN", "MAX"),
-                        help="the slow opponent's time per move (default 2000 5000)")
+    parser.add_argument(
+        "--pace-ms",
+        type=float,
+        nargs=2,
+        default=(2000.0, 5000.0),
+        metavar=("MIN", "MAX"),
+        help="the slow opponent's time per move (default 2000 5000)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--engine", action="store_true", help="bots as engine processes (the ponder command)")
     args = parser.parse_args(argv)
@@ -128,15 +151,20 @@ def main(argv: list[str] | None = None) -> int:
         hits += ponderer.hits
         ponders += ponderer.ponders
         pondered += iterations
-        print(f"game {game + 1}: pondering bot {'first' if game % 2 == 0 else 'second'}, scores {score}; "
-              f"hits {ponderer.hits}/{ponderer.ponders}; running {100 * sum(scores) / len(scores):.1f}%, "
-              f"{time.perf_counter() - start:.0f} s", flush=True)
+        print(
+            f"game {game + 1}: pondering bot {'first' if game % 2 == 0 else 'second'}, scores {score}; "
+            f"hits {ponderer.hits}/{ponderer.ponders}; running {100 * sum(scores) / len(scores):.1f}%, "
+            f"{time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
     wins, draws = scores.count(1.0), scores.count(0.5)
-    print(f"{spec.name}: pondering bot {wins} wins, {draws} draws, {len(scores) - wins - draws} losses in "
-          f"{len(scores)} games = {100 * sum(scores) / len(scores):.1f}%; ponder hit rate {hits}/{ponders} = "
-          f"{100 * hits / max(1, ponders):.0f}%, {pondered / max(1, ponders):.0f} iterations per ponder "
-          f"(own {args.own_ms:g} ms, opponent {args.pace_ms[0]:g}-{args.pace_ms[1]:g} ms per move; "
-          f"{time.perf_counter() - start:.0f} s)")
+    print(
+        f"{spec.name}: pondering bot {wins} wins, {draws} draws, {len(scores) - wins - draws} losses in "
+        f"{len(scores)} games = {100 * sum(scores) / len(scores):.1f}%; ponder hit rate {hits}/{ponders} = "
+        f"{100 * hits / max(1, ponders):.0f}%, {pondered / max(1, ponders):.0f} iterations per ponder "
+        f"(own {args.own_ms:g} ms, opponent {args.pace_ms[0]:g}-{args.pace_ms[1]:g} ms per move; "
+        f"{time.perf_counter() - start:.0f} s)"
+    )
     for s in searchers:
         s.close()
     return 0

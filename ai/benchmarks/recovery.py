@@ -50,8 +50,9 @@ def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[
     records = len(client.restart_log)
     struck = time.monotonic()
     os.kill(pid, sig)
-    _poll_until(client, lambda seen: len(client.restart_log) > records
-                and client.restart_log[-1].first_line_at is not None, 60)
+    _poll_until(
+        client, lambda seen: len(client.restart_log) > records and client.restart_log[-1].first_line_at is not None, 60
+    )
     if sig == signal.SIGSTOP:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
@@ -83,10 +84,13 @@ def main(argv: list[str] | None = None) -> int:
                     while time.monotonic() < settle:  # a healthy engine again: not a failure streak
                         client.poll()
                         time.sleep(FRAME_S)
-                print(f"{sig.name:<7} {'mid-search' if searching else 'idle':<10}: noticed median "
-                      f"{statistics.median(noticed):.2f} s (worst {max(noticed):.2f}); new engine's first line median "
-                      f"{statistics.median(recovered):.2f} s (worst {max(recovered):.2f}) after the fault "
-                      f"[{args.rounds} rounds]", flush=True)
+                print(
+                    f"{sig.name:<7} {'mid-search' if searching else 'idle':<10}: noticed median "
+                    f"{statistics.median(noticed):.2f} s (worst {max(noticed):.2f}); new engine's first line median "
+                    f"{statistics.median(recovered):.2f} s (worst {max(recovered):.2f}) after the fault "
+                    f"[{args.rounds} rounds]",
+                    flush=True,
+                )
     finally:
         client.close()
     return 0

@@ -73,8 +73,9 @@ def begin_positions(count: int, seed: int, plies: tuple[int, int] = (4, 12)) -> 
     return out
 
 
-def compare(label: str, rows: list[tuple[Connect4Position, object]], solvers: list[tuple[str, Any]],
-            columns: bool) -> str:
+def compare(
+    label: str, rows: list[tuple[Connect4Position, object]], solvers: list[tuple[str, Any]], columns: bool
+) -> str:
     cpu: dict[str, list[float]] = {name: [] for name, _ in solvers}
     wall: dict[str, list[float]] = {name: [] for name, _ in solvers}
     nodes = dict.fromkeys(cpu, 0)
@@ -95,10 +96,14 @@ def compare(label: str, rows: list[tuple[Connect4Position, object]], solvers: li
     (old, _), (new, _) = solvers
     parts = [f"{label:<12} positions {len(rows):4d}"]
     for name in (old, new):
-        parts.append(f"{name} cpu {statistics.fmean(cpu[name]):9.3f} ms wall {statistics.fmean(wall[name]):9.3f} ms "
-                     f"nodes {nodes[name] / n:10.0f}")
-    parts.append(f"ratio cpu {statistics.fmean(cpu[old]) / statistics.fmean(cpu[new]):5.2f}x "
-                 f"wall {statistics.fmean(wall[old]) / statistics.fmean(wall[new]):5.2f}x")
+        parts.append(
+            f"{name} cpu {statistics.fmean(cpu[name]):9.3f} ms wall {statistics.fmean(wall[name]):9.3f} ms "
+            f"nodes {nodes[name] / n:10.0f}"
+        )
+    parts.append(
+        f"ratio cpu {statistics.fmean(cpu[old]) / statistics.fmean(cpu[new]):5.2f}x "
+        f"wall {statistics.fmean(wall[old]) / statistics.fmean(wall[new]):5.2f}x"
+    )
     return "  ".join(parts)
 
 
@@ -130,8 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         for _, solver in solvers:  # compile both before timing
             solver.analyze_columns(warm)
             solver.clear()
-        print(f"baseline {args.baseline} ({args.baseline_threads} thread(s)) against the working copy "
-              f"({args.threads} thread(s))", flush=True)
+        print(
+            f"baseline {args.baseline} ({args.baseline_threads} thread(s)) against the working copy "
+            f"({args.threads} thread(s))",
+            flush=True,
+        )
         for path in paths:
             rows = [(p, e) for p, e, _ in _load(path, args.limit)]
             print(compare(path.name, rows, solvers, columns=False), flush=True)

@@ -39,8 +39,11 @@ def speed(game: str, threads: int, seconds: float, rounds: int = 2) -> None:
     for label, moves in (("empty board", ""), ("middle game", MIDDLE_GAME if game == "connect4" else "")):
         one = [iterations_per_s(game, moves, 1, seconds) for _ in range(rounds)]
         many = [iterations_per_s(game, moves, threads, seconds) for _ in range(rounds)]
-        print(f"speed, {label}: 1 thread {max(one) / 1e6:.2f}M/s, {threads} threads {max(many) / 1e6:.2f}M/s "
-              f"(x{max(many) / max(one):.2f}; best of {rounds}, alternating)", flush=True)
+        print(
+            f"speed, {label}: 1 thread {max(one) / 1e6:.2f}M/s, {threads} threads {max(many) / 1e6:.2f}M/s "
+            f"(x{max(many) / max(one):.2f}; best of {rounds}, alternating)",
+            flush=True,
+        )
 
 
 def strength(game: str, threads: int, games: int, time_ms: float, seed: int) -> float:
@@ -55,14 +58,21 @@ def strength(game: str, threads: int, games: int, time_ms: float, seed: int) -> 
     stats_many: dict[str, float] = {}
     stats_one: dict[str, float] = {}
     score, wins, draws, losses = match(
-        spec, games,
+        spec,
+        games,
         lambda g: bot(spec, time_ms, seed * 1000 + g, threads, stats_many),
         lambda g: bot(spec, time_ms, seed * 1000 + 500 + g, 1, stats_one),
-        f"{threads} threads", opening=lambda g: openings[g // 2])
-    per_move = {label: s.get("iterations", 0) / max(1, s.get("moves", 0))
-                for label, s in (("many", stats_many), ("one", stats_one))}
-    print(f"strength: {threads} threads vs 1 thread at {time_ms:g} ms per move: {100 * score:.1f}% "
-          f"(+{wins} ={draws} -{losses}); iterations per move {per_move['many']:.0f} vs {per_move['one']:.0f}")
+        f"{threads} threads",
+        opening=lambda g: openings[g // 2],
+    )
+    per_move = {
+        label: s.get("iterations", 0) / max(1, s.get("moves", 0))
+        for label, s in (("many", stats_many), ("one", stats_one))
+    }
+    print(
+        f"strength: {threads} threads vs 1 thread at {time_ms:g} ms per move: {100 * score:.1f}% "
+        f"(+{wins} ={draws} -{losses}); iterations per move {per_move['many']:.0f} vs {per_move['one']:.0f}"
+    )
     return score
 
 

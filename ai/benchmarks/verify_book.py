@@ -32,8 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"book: {len(book)} entries to ply {book.max_ply}, {len(lines)} found by walking from the start")
     keys = sorted(lines)
     pool = [k for k in keys if args.ply is None or len(lines[k]) == args.ply]
-    sample = sorted(random.Random(args.seed).sample(pool, min(args.sample, len(pool))),
-                    key=lambda k: (-len(lines[k]), lines[k]))  # deep first: warms the table
+    sample = sorted(
+        random.Random(args.seed).sample(pool, min(args.sample, len(pool))), key=lambda k: (-len(lines[k]), lines[k])
+    )  # deep first: warms the table
     solver = Solver(tt_bits=args.tt_bits, use_book=False)
     agree = wrong = unknown = 0
     started_all = time.perf_counter()
@@ -47,10 +48,15 @@ def main(argv: list[str] | None = None) -> int:
         agree += verdict == "ok"
         wrong += verdict == "WRONG"
         unknown += verdict == "unverified"
-        print(f"{position.to_text():>12}: book {expected:+d}, solver {result.score}: {verdict} "
-              f"({time.perf_counter() - started:.2f} s)", flush=True)
-    print(f"agreement: {agree}/{len(sample)} proved equal, {wrong} wrong, {unknown} unverified "
-          f"({time.perf_counter() - started_all:.0f} s)")
+        print(
+            f"{position.to_text():>12}: book {expected:+d}, solver {result.score}: {verdict} "
+            f"({time.perf_counter() - started:.2f} s)",
+            flush=True,
+        )
+    print(
+        f"agreement: {agree}/{len(sample)} proved equal, {wrong} wrong, {unknown} unverified "
+        f"({time.perf_counter() - started_all:.0f} s)"
+    )
     return 1 if wrong or unknown or len(keys) != len(book) else 0
 
 

@@ -38,8 +38,18 @@ def main(argv: list[str] | None = None) -> int:
     ours_first = not args.second
     for g in range(args.games):
         seed = args.seed + g
-        theirs = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, 10_000_000, 1000, True, seed,
-                                 False, pyspiel.ChildSelectionPolicy.UCT, args.their_ms / 1000.0)
+        theirs = pyspiel.MCTSBot(
+            game,
+            pyspiel.RandomRolloutEvaluator(1, seed),
+            2.0,
+            10_000_000,
+            1000,
+            True,
+            seed,
+            False,
+            pyspiel.ChildSelectionPolicy.UCT,
+            args.their_ms / 1000.0,
+        )
         ours = HybridSearcher(spec, seed=seed)
         ours.warm_up()
         state = game.new_initial_state()
@@ -60,9 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         ours_side = 0 if ours_first else 1
         verdict = "draw" if winner is None else "win" if winner == ours_side else "loss"
         tally[verdict] += 1
-        print(f"game {g + 1} (seed {seed}): {verdict:<4} in {position.ply} plies  {position.to_text()}  "
-              f"(our slowest move {slowest:.2f} s)  tally {tally['win']}W {tally['draw']}D {tally['loss']}L",
-              flush=True)
+        print(
+            f"game {g + 1} (seed {seed}): {verdict:<4} in {position.ply} plies  {position.to_text()}  "
+            f"(our slowest move {slowest:.2f} s)  tally {tally['win']}W {tally['draw']}D {tally['loss']}L",
+            flush=True,
+        )
         ours.close()
     return 0
 

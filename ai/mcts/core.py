@@ -69,9 +69,22 @@ def make_run_chunk(gen_children, play, playout):  # type: ignore[no-untyped-def]
     compiles (and caches) only its own code."""
 
     def run_chunk(  # type: ignore[no-untyped-def]
-        params, root_state, work, moves_buf, status_buf,
-        parent, first_child, n_children, move, visits, value, proven,
-        meta, rng, n_iter, c,
+        params,
+        root_state,
+        work,
+        moves_buf,
+        status_buf,
+        parent,
+        first_child,
+        n_children,
+        move,
+        visits,
+        value,
+        proven,
+        meta,
+        rng,
+        n_iter,
+        c,
     ):
         """Run up to ``n_iter`` iterations from the root (node 0); return how many ran.
         Stops early once the root is proven (and expanded, so its moves can be read)."""
@@ -167,8 +180,21 @@ def make_run_chunk(gen_children, play, playout):  # type: ignore[no-untyped-def]
 
 @jit
 def compact(  # type: ignore[no-untyped-def]
-    parent, first_child, n_children, move, visits, value, proven,
-    n_parent, n_first_child, n_n_children, n_move, n_visits, n_value, n_proven, new_root,
+    parent,
+    first_child,
+    n_children,
+    move,
+    visits,
+    value,
+    proven,
+    n_parent,
+    n_first_child,
+    n_n_children,
+    n_move,
+    n_visits,
+    n_value,
+    n_proven,
+    new_root,
 ):
     """Copy the subtree of ``new_root`` into the ``n_*`` arrays (breadth first, children kept
     contiguous) with ``new_root`` as node 0; return the number of nodes copied."""

@@ -66,7 +66,13 @@ def mnk_state_len(cells: int) -> int:
 
 
 def mnk_params(
-    width: int, height: int, k: int, params: np.ndarray, near: int = 0, playout_near: int = 0, cap: int = 0,
+    width: int,
+    height: int,
+    k: int,
+    params: np.ndarray,
+    near: int = 0,
+    playout_near: int = 0,
+    cap: int = 0,
     keep: int = 0,
 ) -> None:
     """Fill the kernel part of ``params`` (the defaults: every move, full random playouts)."""

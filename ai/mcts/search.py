@@ -79,8 +79,18 @@ class _Worker:
         tree = self.tree
         tree.ensure_free(n * self.max_moves)
         return int(
-            self.run_chunk(self.params, self.root_state, self.work, self.moves_buf, self.status_buf,
-                      *tree.arrays(), tree.meta, self.rng, n, c)
+            self.run_chunk(
+                self.params,
+                self.root_state,
+                self.work,
+                self.moves_buf,
+                self.status_buf,
+                *tree.arrays(),
+                tree.meta,
+                self.rng,
+                n,
+                c,
+            )
         )
 
     def step(self, c: float, deadline: float | None, quota: int | None) -> bool:
@@ -106,7 +116,6 @@ class _Worker:
             self.rate = done / dt
             self.chunk = int(min(_MAX_CHUNK, max(_MIN_CHUNK, self.rate * CHUNK_SECONDS)))
         return True
-
 
     def root_children(self) -> list[tuple[int, int, float, int]]:
         """(move, visits, value sum, proof code) of every root child."""
@@ -221,7 +230,7 @@ class Searcher:
         old = self._position
         extra: tuple[int, ...] | None = None
         if old is not None and position.history[: old.ply] == old.history:
-            extra = position.history[old.ply:]
+            extra = position.history[old.ply :]
             if self.contempt and len(extra) % 2:  # the values were for the other side: start afresh
                 extra = None
         for w in self._workers:
@@ -327,10 +336,14 @@ class Searcher:
         main = workers[0]
         main.done = main.run(1, self.exploration)
         halt = threading.Event()
-        lanes = [list(zip(workers[k::self._lanes], quotas[k::self._lanes], strict=True)) for k in range(self._lanes)]
-        helpers = [
-            self._pool.submit(_run_lane, lane, halt, self.exploration, deadline) for lane in lanes[1:]
-        ] if self._pool is not None else []
+        lanes = [
+            list(zip(workers[k :: self._lanes], quotas[k :: self._lanes], strict=True)) for k in range(self._lanes)
+        ]
+        helpers = (
+            [self._pool.submit(_run_lane, lane, halt, self.exploration, deadline) for lane in lanes[1:]]
+            if self._pool is not None
+            else []
+        )
         mine = lanes[0]  # the calling thread's trees, tree 0 first
         turn = 0
         busy_share = self._lanes / len(workers)  # a tree runs this share of the time

@@ -40,10 +40,27 @@ SEGMENTS = ("send -> server read", "server read -> committed -> written", "writt
 
 def start_server(db: Path, port: int, connections: int, trace: Path, pin: bool) -> tuple[subprocess.Popen[str], int]:
     proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "serve", "--port", str(port), "--db", str(db),
-         "--max-per-address", str(connections + 10), "--max-connections", str(connections + 10),
-         "--max-games", str(connections), "--grace-s", "120"],
-        stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1", **{TRACE_VARIABLE: str(trace)}))
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--max-per-address",
+            str(connections + 10),
+            "--max-connections",
+            str(connections + 10),
+            "--max-games",
+            str(connections),
+            "--grace-s",
+            "120",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1", **{TRACE_VARIABLE: str(trace)}),
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     match = re.search(r":(\d+)\s", line)
@@ -151,8 +168,9 @@ class Bench:
         self.finished = 0
         self.declined = 0
         rng = random.Random(args.seed)
-        self.players = [Player(self, f"bench{i}", random.Random(rng.random())) for i in range(args.games)
-                        for _ in range(2)]
+        self.players = [
+            Player(self, f"bench{i}", random.Random(rng.random())) for i in range(args.games) for _ in range(2)
+        ]
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -206,8 +224,9 @@ def print_breakdown(relays: list[Relay], trace: dict[tuple[str, int], tuple[floa
         values = [p[i] * 1000 for p in parts]
         print(f"  {name:<38} {percentile(values, 0.5):7.2f} / {percentile(values, 0.99):7.2f}")
     tail = sorted(parts, reverse=True)[: max(1, len(parts) // 100)]
-    means = ", ".join(f"{name} {sum(p[i] for p in tail) / len(tail) * 1000:.1f}"
-                      for i, name in enumerate(SEGMENTS, start=1))
+    means = ", ".join(
+        f"{name} {sum(p[i] for p in tail) / len(tail) * 1000:.1f}" for i, name in enumerate(SEGMENTS, start=1)
+    )
     print(f"  slowest 1% ({len(tail)} relays, mean {sum(p[0] for p in tail) / len(tail) * 1000:.1f} ms): {means}")
 
 
@@ -250,26 +269,36 @@ async def _run(args: argparse.Namespace) -> int:
     tail, _ = server.communicate(timeout=10)
     print("server: " + tail.strip().splitlines()[-1].split("; ", 2)[-1] if tail.strip() else "server: (no summary)")
     ms = [(received - sent) * 1000 for _, _, sent, received in bench.relays]
-    print(f"{args.games} games, {connections} connections, {len(ms)} moves relayed in {elapsed:.1f} s "
-          f"(think {args.think_ms[0]}-{args.think_ms[1]} ms); finished {bench.finished // 2}, "
-          f"declined {bench.declined}")
+    print(
+        f"{args.games} games, {connections} connections, {len(ms)} moves relayed in {elapsed:.1f} s "
+        f"(think {args.think_ms[0]}-{args.think_ms[1]} ms); finished {bench.finished // 2}, "
+        f"declined {bench.declined}"
+    )
     print(f"load average (1, 5, 15 min) before {load_before}, after {load_average()} on {os.cpu_count()} cores")
     if ms:
-        print(f"relay latency (mover's send -> opponent's read) p50 {statistics.median(ms):.2f} ms, "
-              f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms")
+        print(
+            f"relay latency (mover's send -> opponent's read) p50 {statistics.median(ms):.2f} ms, "
+            f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms"
+        )
         print_breakdown(bench.relays, read_trace(trace))
     cpu = (cpu1 - cpu0) if not args.fault else cpu1
-    print(f"server (one core): CPU {cpu:.2f} s ({100 * cpu / elapsed:.0f}% of one core"
-          f"{' after the restart' if args.fault else ''}), peak RSS {rss / 1024:.1f} MiB")
-    print(f"time spent ready to run but waiting for a CPU (other programs on the machine): server "
-          f"{waits[0]:.2f} s, the clients' process {waits[1]:.2f} s")
+    print(
+        f"server (one core): CPU {cpu:.2f} s ({100 * cpu / elapsed:.0f}% of one core"
+        f"{' after the restart' if args.fault else ''}), peak RSS {rss / 1024:.1f} MiB"
+    )
+    print(
+        f"time spent ready to run but waiting for a CPU (other programs on the machine): server "
+        f"{waits[0]:.2f} s, the clients' process {waits[1]:.2f} s"
+    )
     if args.fault:
         resumed = [p for p in bench.players if p.resumed_ok is not None]
         games = {p.room for p in resumed}
         kept = {p.room for p in resumed if p.resumed_ok} - {p.room for p in resumed if not p.resumed_ok}
-        print(f"fault: SIGKILL at {killed_at:.1f} s (server CPU {cpu_before_kill:.2f} s before); "
-              f"{finished_before} games had ended before; games resumed with every move kept: "
-              f"{len(kept)}/{len(games)}; games finished in all: {bench.finished // 2}/{args.games}")
+        print(
+            f"fault: SIGKILL at {killed_at:.1f} s (server CPU {cpu_before_kill:.2f} s before); "
+            f"{finished_before} games had ended before; games resumed with every move kept: "
+            f"{len(kept)}/{len(games)}; games finished in all: {bench.finished // 2}/{args.games}"
+        )
         for example in [p.mismatch for p in resumed if p.mismatch][:3]:
             print(f"  not kept: {example}")
     return 0
@@ -278,16 +307,26 @@ async def _run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m game.net.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500, help="games at once (2 connections each; default 500)")
-    parser.add_argument("--think-ms", type=int, nargs=2, default=(200, 1000), metavar=("MIN", "MAX"),
-                        help="each client's think time per move (default 200 1000)")
+    parser.add_argument(
+        "--think-ms",
+        type=int,
+        nargs=2,
+        default=(200, 1000),
+        metavar=("MIN", "MAX"),
+        help="each client's think time per move (default 200 1000)",
+    )
     parser.add_argument("--timeout-s", type=float, default=120.0, help="stop after this long (default 120)")
     parser.add_argument("--fault", action="store_true", help="SIGKILL the server mid-games and restart it")
     parser.add_argument("--kill-after-s", type=float, default=5.0, help="with --fault: when to kill (default 5)")
     parser.add_argument("--ramp", type=int, default=50, help="connections opened per 0.1 s (default 50)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--no-pin", dest="pin", action="store_false",
-                        help="let the scheduler place the server and the clients (default: server on core 0, "
-                             "clients on the others); the server is one thread either way")
+    parser.add_argument(
+        "--no-pin",
+        dest="pin",
+        action="store_false",
+        help="let the scheduler place the server and the clients (default: server on core 0, "
+        "clients on the others); the server is one thread either way",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.games <= 2000:
         parser.error("--games must be 1-2000")

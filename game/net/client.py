@@ -48,9 +48,16 @@ READ_LIMIT = 1 << 20  # server lines can be long (a Gomoku board); the client's 
 class NetClient(Worker[NetEvent]):
     """A player on a game server. ``game``: the game to ask for (None: the server's); ``token``: a seat to resume."""
 
-    def __init__(self, address: Address, game: str | None = None, token: str | None = None, *,
-                 gone_after_s: float = GONE_AFTER_S, backoff: tuple[float, ...] = BACKOFF_S,
-                 connect_timeout_s: float = 5.0) -> None:
+    def __init__(
+        self,
+        address: Address,
+        game: str | None = None,
+        token: str | None = None,
+        *,
+        gone_after_s: float = GONE_AFTER_S,
+        backoff: tuple[float, ...] = BACKOFF_S,
+        connect_timeout_s: float = 5.0,
+    ) -> None:
         super().__init__("net-client")
         self.address = address
         self.game = game

@@ -82,5 +82,4 @@ class ConnectionLost:
     attempt: int
 
 
-NetEvent = (Seated | OpponentJoined | Moved | GameOver | Opponent | Refused | ConnectionLost
-            | Resumed | Declined | Gone)
+NetEvent = Seated | OpponentJoined | Moved | GameOver | Opponent | Refused | ConnectionLost | Resumed | Declined | Gone

@@ -115,9 +115,15 @@ class HostedServer(Worker["HostEvent"]):
             args += ["--db", str(self.db)]
         creation = {"creationflags": subprocess.CREATE_NO_WINDOW} if sys.platform == "win32" else {}  # type: ignore[attr-defined]
         try:
-            proc = subprocess.Popen(serve_command(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
-                                    **creation)
+            proc = subprocess.Popen(
+                serve_command(args),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=dict(os.environ, PYTHONUNBUFFERED="1"),
+                **creation,
+            )
         except OSError as exc:
             return f"cannot start the game server: {exc.strerror or exc}"
         self._proc = proc

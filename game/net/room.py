@@ -32,9 +32,17 @@ class Seated(Protocol):
 class Room:
     """A game between seat 1 (moves first) and seat 2."""
 
-    def __init__(self, spec: GameSpec, store: GameStore, *, room: str | None = None, clock_ms: int | None = None,
-                 grace_s: float = DEFAULT_GRACE_S, game_id: str | None = None,
-                 tokens: tuple[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        spec: GameSpec,
+        store: GameStore,
+        *,
+        room: str | None = None,
+        clock_ms: int | None = None,
+        grace_s: float = DEFAULT_GRACE_S,
+        game_id: str | None = None,
+        tokens: tuple[str, str] | None = None,
+    ) -> None:
         self.spec = spec
         self.store = store
         self.room = room
@@ -55,8 +63,14 @@ class Room:
     @classmethod
     def restore(cls, stored: StoredGame, store: GameStore, grace_s: float) -> Room:
         """A game read back after a restart: started, both seats waiting for their player's return."""
-        room = cls(stored.position().spec, store, room=stored.room, grace_s=grace_s, game_id=stored.game_id,
-                   tokens=stored.tokens)
+        room = cls(
+            stored.position().spec,
+            store,
+            room=stored.room,
+            grace_s=grace_s,
+            game_id=stored.game_id,
+            tokens=stored.tokens,
+        )
         room.position = stored.position()
         room.clocks_ms = None if stored.clocks_ms is None else list(stored.clocks_ms)
         room.started = True
@@ -79,9 +93,17 @@ class Room:
         who.send(PlayerMessage(seat))
         if all(self.seats.values()):
             self.started = True
-            self.store.create(StoredGame(self.game_id, self.spec.name, self.room, (), self.tokens,
-                                         None if self.clocks_ms is None else (self.clocks_ms[0], self.clocks_ms[1]),
-                                         False))
+            self.store.create(
+                StoredGame(
+                    self.game_id,
+                    self.spec.name,
+                    self.room,
+                    (),
+                    self.tokens,
+                    None if self.clocks_ms is None else (self.clocks_ms[0], self.clocks_ms[1]),
+                    False,
+                )
+            )
             self._turn_started = time.monotonic()
             self._broadcast(self._update())
             self._start_clock()
@@ -130,8 +152,13 @@ class Room:
     # -- play -----------------------------------------------------------------------------------------
     def act(self, who: Seated, action: Any, claimed_seat: int | None = None) -> None:
         seat = self.seat_of(who)
-        if (seat is None or self.over or not self.started or claimed_seat not in (None, seat)
-                or self.position.to_move + 1 != seat):
+        if (
+            seat is None
+            or self.over
+            or not self.started
+            or claimed_seat not in (None, seat)
+            or self.position.to_move + 1 != seat
+        ):
             who.send(Notice("illegal", action))
             return
         try:
@@ -226,20 +253,27 @@ class Room:
 
     # -- messages -------------------------------------------------------------------------------------
     def _welcome(self, seat: int | None) -> Notice:
-        extra: dict[str, Any] = {"game": self.spec.name, "room": self.room, "game_id": self.game_id,
-                                 "seat": seat, "grace_s": self.grace_s}
+        extra: dict[str, Any] = {
+            "game": self.spec.name,
+            "room": self.room,
+            "game_id": self.game_id,
+            "seat": seat,
+            "grace_s": self.grace_s,
+        }
         if seat is not None:
             extra["token"] = self.tokens[seat - 1]
         return Notice("welcome", "spectator" if seat is None else "player", extra)
 
-    def _update(self, last: dict[str, Any] | None = None, winners: dict[str, float] | None = None,
-                reason: str | None = None) -> UpdateMessage:
+    def _update(
+        self, last: dict[str, Any] | None = None, winners: dict[str, float] | None = None, reason: str | None = None
+    ) -> UpdateMessage:
         extra: dict[str, Any] = {"game": self.spec.name, "moves": self.position.to_text()}
         if self.clocks_ms is not None:
             running = 0 if self.over else self._elapsed_ms()
             to_move = self.position.to_move + 1
-            extra["clocks_ms"] = {str(s): max(0, self.clocks_ms[s - 1] - (running if s == to_move else 0))
-                                  for s in (1, 2)}
+            extra["clocks_ms"] = {
+                str(s): max(0, self.clocks_ms[s - 1] - (running if s == to_move else 0)) for s in (1, 2)
+            }
         if reason is not None:
             extra["reason"] = reason
         points = None if winners is None else points_of(self.spec, winners)

@@ -21,17 +21,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer)")
     parser.add_argument("--port", type=int, default=4242, help="TCP port (default 4242; 0 = any free port)")
     parser.add_argument("--db", default=None, help="SQLite file of the games (default: in the user data dir)")
-    parser.add_argument("--grace-s", type=float, default=DEFAULT_GRACE_S,
-                        help="how long a dropped player keeps its seat (default 60)")
+    parser.add_argument(
+        "--grace-s", type=float, default=DEFAULT_GRACE_S, help="how long a dropped player keeps its seat (default 60)"
+    )
     parser.add_argument("--max-games", type=int, default=Limits.max_games, help="games at once (default 1000)")
-    parser.add_argument("--max-per-address", type=int, default=Limits.max_per_address,
-                        help="connections from one address (default 32)")
-    parser.add_argument("--max-connections", type=int, default=Limits.max_connections,
-                        help="connections at once (default 4000)")
-    parser.add_argument("--idle-s", type=float, default=Limits.idle_s,
-                        help="close a connection silent this long when it must move (default 600)")
-    parser.add_argument("--exit-with-parent", action="store_true",
-                        help="stop when standard input closes (the app that started this server quit)")
+    parser.add_argument(
+        "--max-per-address", type=int, default=Limits.max_per_address, help="connections from one address (default 32)"
+    )
+    parser.add_argument(
+        "--max-connections", type=int, default=Limits.max_connections, help="connections at once (default 4000)"
+    )
+    parser.add_argument(
+        "--idle-s",
+        type=float,
+        default=Limits.idle_s,
+        help="close a connection silent this long when it must move (default 600)",
+    )
+    parser.add_argument(
+        "--exit-with-parent",
+        action="store_true",
+        help="stop when standard input closes (the app that started this server quit)",
+    )
 
 
 def _shared_address(host: str) -> str:
@@ -68,8 +78,11 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     except OSError as exc:
         print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    print(f"serving {server.default_game} on {host}:{port}  (share: {_shared_address(host)}:{port}; "
-          f"{restored} unfinished game(s) restored from {store.path})", flush=True)
+    print(
+        f"serving {server.default_game} on {host}:{port}  (share: {_shared_address(host)}:{port}; "
+        f"{restored} unfinished game(s) restored from {store.path})",
+        flush=True,
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -111,6 +124,11 @@ def run(args: argparse.Namespace) -> int:
     if min(numbers) <= 0:
         print("error: limits and times must be positive", file=sys.stderr)
         return 2
-    limits = Limits(max_per_address=args.max_per_address, max_connections=args.max_connections,
-                    max_games=args.max_games, idle_s=args.idle_s, grace_s=args.grace_s)
+    limits = Limits(
+        max_per_address=args.max_per_address,
+        max_connections=args.max_connections,
+        max_games=args.max_games,
+        idle_s=args.idle_s,
+        grace_s=args.grace_s,
+    )
     return asyncio.run(_main(args, limits))

@@ -69,8 +69,9 @@ class Limits:
 class Connection:
     """One client socket: a line reader and a writer that never blocks the loop."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits,
-                 store: GameStore) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits, store: GameStore
+    ) -> None:
         self.reader = reader
         self.writer = writer
         self.store = store
@@ -175,8 +176,9 @@ class GameServer:
             del self.public[room.spec.name]
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
-        self._server = await asyncio.start_server(self._handle, host, port, limit=self.limits.max_line_bytes * 2,
-                                                  backlog=1024)
+        self._server = await asyncio.start_server(
+            self._handle, host, port, limit=self.limits.max_line_bytes * 2, backlog=1024
+        )
         sock = self._server.sockets[0].getsockname()
         return sock[0], sock[1]
 
@@ -290,8 +292,11 @@ class GameServer:
             self._late_hello(conn, room, message)  # its hello came after the window (a busy client machine)
             return
         if isinstance(message, BadLine) or (isinstance(message, Command | Hello) and not conn.extended):
-            conn.send(Notice("error", line[:200]) if not conn.extended
-                      else Notice("error", line[:200], {"reason": getattr(message, "reason", "not allowed now")}))
+            conn.send(
+                Notice("error", line[:200])
+                if not conn.extended
+                else Notice("error", line[:200], {"reason": getattr(message, "reason", "not allowed now")})
+            )
         elif isinstance(message, Hello):
             conn.send(Notice("error", line[:200], {"reason": "hello only as the first line"}))
         elif room is None:
@@ -304,8 +309,9 @@ class GameServer:
                 if len(self.move_times) < MAX_TIMINGS:  # read -> committed -> updates written
                     self.store.after_write(lambda: self.move_times.append(time.perf_counter() - start))
                 if self.trace is not None:
-                    self.store.after_write(partial(self._trace_move, room.room or room.game_id,
-                                                   room.position.ply, conn.read_at))
+                    self.store.after_write(
+                        partial(self._trace_move, room.room or room.game_id, room.position.ply, conn.read_at)
+                    )
         elif message.name == "resign":
             room.resign(conn)
         elif message.name == "draw":
@@ -363,8 +369,9 @@ class GameServer:
         if room is None:
             if not self._has_room_for_a_game(conn):
                 return False
-            room = Room(get_game(game), self.store, room=hello.room, clock_ms=hello.clock_ms,
-                        grace_s=self.limits.grace_s)
+            room = Room(
+                get_game(game), self.store, room=hello.room, clock_ms=hello.clock_ms, grace_s=self.limits.grace_s
+            )
             self._register(room)
         elif room.spec.name != game and hello.game:
             conn.send(Notice("decline", f"room {hello.room!r} plays {room.spec.name}, not {game}"))
@@ -432,6 +439,8 @@ def timing_summary(server: GameServer) -> str:
     if not times:
         return f"{server.relayed} moves relayed"
     pick = lambda share: times[min(len(times) - 1, int(share * len(times)))] * 1000  # noqa: E731
-    return (f"{server.relayed} moves relayed; time in the server per move (read -> committed -> written; "
-            f"{server.store.commits} commits) "
-            f"p50 {pick(0.5):.3f} ms, p99 {pick(0.99):.3f} ms, max {times[-1] * 1000:.3f} ms")
+    return (
+        f"{server.relayed} moves relayed; time in the server per move (read -> committed -> written; "
+        f"{server.store.commits} commits) "
+        f"p50 {pick(0.5):.3f} ms, p99 {pick(0.99):.3f} ms, max {times[-1] * 1000:.3f} ms"
+    )

@@ -37,14 +37,20 @@ def state_of(position: Position) -> dict[str, Any]:
     spec = position.spec
     player = position.to_move + 1
     if isinstance(spec, Connect4Spec):
-        return {"pieces": _connect4_pieces(spec.width, position.history), "player": player,
-                "previous_player": 3 - player}
+        return {
+            "pieces": _connect4_pieces(spec.width, position.history),
+            "player": player,
+            "previous_player": 3 - player,
+        }
     if isinstance(spec, UtttSpec):
         assert isinstance(position, UtttPosition)
         return _uttt_state(position, player)
-    pieces = [{"type": MARKS[owner], "player": owner + 1, "row": r, "column": c}
-              for r in range(spec.height) for c in range(spec.width)
-              if (owner := position.cell(r * spec.width + c)) is not None]
+    pieces = [
+        {"type": MARKS[owner], "player": owner + 1, "row": r, "column": c}
+        for r in range(spec.height)
+        for c in range(spec.width)
+        if (owner := position.cell(r * spec.width + c)) is not None
+    ]
     return {"pieces": pieces, "player": player, "previous_player": 3 - player}
 
 
@@ -55,8 +61,10 @@ def _connect4_pieces(width: int, history: tuple[int, ...]) -> list[dict[str, Any
     for ply, column in enumerate(history):
         owners[heights[column] * width + column] = ply % 2 + 1
         heights[column] += 1
-    return [{"type": "disc", "player": owner, "row": cell // width, "column": cell % width}
-            for cell, owner in sorted(owners.items())]
+    return [
+        {"type": "disc", "player": owner, "row": cell // width, "column": cell % width}
+        for cell, owner in sorted(owners.items())
+    ]
 
 
 def _uttt_state(position: UtttPosition, player: int) -> dict[str, Any]:
@@ -65,21 +73,41 @@ def _uttt_state(position: UtttPosition, player: int) -> dict[str, Any]:
         owner = position.cell(cell)
         if owner is not None:
             row, col = divmod(cell, 9)
-            pieces.append({"player": owner + 1, "type": MARKS[owner], "outer-row": row // 3,
-                           "outer-column": col // 3, "inner-row": row % 3, "inner-column": col % 3})
+            pieces.append(
+                {
+                    "player": owner + 1,
+                    "type": MARKS[owner],
+                    "outer-row": row // 3,
+                    "outer-column": col // 3,
+                    "inner-row": row % 3,
+                    "inner-column": col % 3,
+                }
+            )
     boards = []
     for board in range(9):
         if not (position.closed_boards >> board) & 1:
             continue
         winner = position.local_winner(board)
-        boards.append({"player": None if winner is None else winner + 1,
-                       "type": "full" if winner is None else MARKS[winner],
-                       "outer-row": board // 3, "outer-column": board % 3})
+        boards.append(
+            {
+                "player": None if winner is None else winner + 1,
+                "type": "full" if winner is None else MARKS[winner],
+                "outer-row": board // 3,
+                "outer-column": board % 3,
+            }
+        )
     free = position.board == ANY_BOARD or position.outcome.is_over
-    constraint = {"outer-row": None if free else position.board // 3,
-                  "outer-column": None if free else position.board % 3}
-    return {"pieces": pieces, "boards": boards, "constraint": constraint, "player": player,
-            "previous_player": 3 - player}
+    constraint = {
+        "outer-row": None if free else position.board // 3,
+        "outer-column": None if free else position.board % 3,
+    }
+    return {
+        "pieces": pieces,
+        "boards": boards,
+        "constraint": constraint,
+        "player": player,
+        "previous_player": 3 - player,
+    }
 
 
 def action_to_move(spec: GameSpec, action: Any) -> int:

@@ -104,13 +104,21 @@ class GameStore:
     def create(self, game: StoredGame) -> None:
         self._queue(
             "INSERT INTO games (id, game, room, moves, tokens, clocks, over) VALUES (?, ?, ?, ?, ?, ?, 0)",
-            (game.game_id, game.game, game.room, json.dumps(list(game.moves)), json.dumps(list(game.tokens)),
-             None if game.clocks_ms is None else json.dumps(list(game.clocks_ms))),
+            (
+                game.game_id,
+                game.game,
+                game.room,
+                json.dumps(list(game.moves)),
+                json.dumps(list(game.tokens)),
+                None if game.clocks_ms is None else json.dumps(list(game.clocks_ms)),
+            ),
         )
 
     def record_move(self, game_id: str, moves: tuple[int, ...], clocks_ms: tuple[int, int] | None) -> None:
-        self._queue("UPDATE games SET moves = ?, clocks = ? WHERE id = ?",
-                    (json.dumps(list(moves)), None if clocks_ms is None else json.dumps(list(clocks_ms)), game_id))
+        self._queue(
+            "UPDATE games SET moves = ?, clocks = ? WHERE id = ?",
+            (json.dumps(list(moves)), None if clocks_ms is None else json.dumps(list(clocks_ms)), game_id),
+        )
 
     def finish(self, game_id: str, result: dict[str, object]) -> None:
         self._queue("UPDATE games SET over = 1, result = ? WHERE id = ?", (json.dumps(result), game_id))
@@ -153,8 +161,11 @@ class GameStore:
             except sqlite3.Error as exc:
                 self._rollback()
                 self._writes = writes + self._writes
-                print(f"server: cannot write the games database ({exc}); retrying in {RETRY_AFTER_S:g} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"server: cannot write the games database ({exc}); retrying in {RETRY_AFTER_S:g} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 self._retry_later()
                 return False
             self.commits += 1
@@ -189,9 +200,17 @@ class GameStore:
             try:
                 seat_tokens = json.loads(tokens)
                 clock_pair = None if clocks is None else tuple(int(v) for v in json.loads(clocks))
-                games.append(StoredGame(game_id, game, room, tuple(int(m) for m in json.loads(moves)),
-                                        (str(seat_tokens[0]), str(seat_tokens[1])), clock_pair,  # type: ignore[arg-type]
-                                        False))
+                games.append(
+                    StoredGame(
+                        game_id,
+                        game,
+                        room,
+                        tuple(int(m) for m in json.loads(moves)),
+                        (str(seat_tokens[0]), str(seat_tokens[1])),
+                        clock_pair,  # type: ignore[arg-type]
+                        False,
+                    )
+                )
             except (ValueError, TypeError, IndexError, KeyError):
                 self.skipped.append(str(game_id))  # a damaged row: that game is not restored
         return games

@@ -176,8 +176,14 @@ def _hello(data: dict[str, Any]) -> Hello:
     spectate = data.get("spectate", False)
     if not isinstance(spectate, bool):
         raise ValueError("spectate must be true or false")
-    return Hello(_optional_text(data, "game"), _optional_text(data, "room"), _optional_text(data, "token"),
-                 spectate, clock, _optional_text(data, "name") or "")
+    return Hello(
+        _optional_text(data, "game"),
+        _optional_text(data, "room"),
+        _optional_text(data, "token"),
+        spectate,
+        clock,
+        _optional_text(data, "name") or "",
+    )
 
 
 def parse_client_line(line: str) -> ClientMessage:

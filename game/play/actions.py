@@ -126,6 +126,17 @@ class TypeText:
 
 
 Action = (
-    Command | GoTo | PlayMove | CycleTheme | CycleBotLevel | StepCustomTime | MoveCursor | Hover | ScrollMoves
-    | LoadFile | ChangeChoice | TypeText | ToggleAutoplay
+    Command
+    | GoTo
+    | PlayMove
+    | CycleTheme
+    | CycleBotLevel
+    | StepCustomTime
+    | MoveCursor
+    | Hover
+    | ScrollMoves
+    | LoadFile
+    | ChangeChoice
+    | TypeText
+    | ToggleAutoplay
 )

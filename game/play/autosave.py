@@ -90,8 +90,11 @@ def restore(path: Path) -> tuple[GameTuple | None, str | None]:
 def _kept_notice(path: Path, why: str, salvaged: tuple[GameSpec, tuple[int, ...]] | None) -> str:
     """Where the file went comes first: a status bar that cuts the line keeps the part that matters."""
     kept = keep_aside(path)
-    where = (f"Autosave kept as {excerpt(kept.name, NOTICE_CHARS)} in {shown_folder(kept.parent)}" if kept
-             else f"Autosave {excerpt(path.name, NOTICE_CHARS)} left in place")
+    where = (
+        f"Autosave kept as {excerpt(kept.name, NOTICE_CHARS)} in {shown_folder(kept.parent)}"
+        if kept
+        else f"Autosave {excerpt(path.name, NOTICE_CHARS)} left in place"
+    )
     if salvaged is None:
         return f"{where}: unreadable, new game ({why})"
     return f"{where}: damaged, its first {len(salvaged[1])} moves restored ({why})"
@@ -102,7 +105,7 @@ def shown_folder(folder: Path) -> str:
     text = os.fsdecode(folder)
     home = os.path.expanduser("~")
     if home not in ("~", "/") and (text == home or text.startswith(home + os.sep)):
-        text = "~" + text[len(home):]
+        text = "~" + text[len(home) :]
     return excerpt(text, NOTICE_CHARS)
 
 

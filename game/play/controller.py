@@ -22,8 +22,13 @@ def bot_to_move(settings: Settings, session: Session) -> bool:
 
 
 def wanted_search(
-    settings: Settings, session: Session, paused: bool, step: bool, exact_budget: int | None = None,
-    analysis_only: bool = False, exact_solver: bool = False,
+    settings: Settings,
+    session: Session,
+    paused: bool,
+    step: bool,
+    exact_budget: int | None = None,
+    analysis_only: bool = False,
+    exact_solver: bool = False,
 ) -> tuple[SearchKind, int] | None:
     """("bot" | "solve" | "analysis" | "exact", budget_ms) for the shown position, or None.
 

@@ -76,8 +76,9 @@ def default_client_factory(threads: int | None = None) -> Any:
 
 
 class EngineDriver:
-    def __init__(self, client_factory: Callable[..., Any] | None = default_client_factory,
-                 threads: int | None = None) -> None:
+    def __init__(
+        self, client_factory: Callable[..., Any] | None = default_client_factory, threads: int | None = None
+    ) -> None:
         self._factory = client_factory
         self.threads = threads  # search threads asked for (None: the engine's default)
         self.client: Any = None
@@ -125,8 +126,14 @@ class EngineDriver:
             return EngineView("ready" if self.is_ready else "starting", "", pondering=pondering)
         progress = status.preparing
         fraction = None if progress is None or not progress.total else progress.done / progress.total
-        return EngineView(status.state, status.message, fraction, bool(progress is not None and progress.compiling),
-                          status.retry_in_s, pondering)
+        return EngineView(
+            status.state,
+            status.message,
+            fraction,
+            bool(progress is not None and progress.compiling),
+            status.retry_in_s,
+            pondering,
+        )
 
     @property
     def is_ready(self) -> bool:
@@ -146,7 +153,13 @@ class EngineDriver:
 
     # --- searches --------------------------------------------------------------------------
     def begin(
-        self, kind: SearchKind, game: str, moves: str, ply: int, budget_ms: int, exact: bool = True,
+        self,
+        kind: SearchKind,
+        game: str,
+        moves: str,
+        ply: int,
+        budget_ms: int,
+        exact: bool = True,
         level: str | None = None,
     ) -> Search | None:
         """Cancel any running search and start a new one on ``moves``."""

@@ -80,7 +80,11 @@ def scores_from_solution(spec: GameSpec, msg: dict[str, Any]) -> dict[int, int |
 
 
 def column_verdicts(
-    spec: GameSpec, ply: int, legal: tuple[int, ...], scores: dict[int, int | None] | None, heat: HeatData | None,
+    spec: GameSpec,
+    ply: int,
+    legal: tuple[int, ...],
+    scores: dict[int, int | None] | None,
+    heat: HeatData | None,
     pending: bool = False,
 ) -> dict[int, Verdict]:
     """A verdict per legal column: exact when the solver (or a proven search score) knows it, else the

@@ -61,7 +61,7 @@ def read_game(default_game: str, text: str | None = None, path: Path | None = No
     if path is not None:
         spec, moves, cursor = load_game(path, default_game)
         try:
-            raw = path.read_text(encoding="utf-8")[:MAX_TEXT * 10]
+            raw = path.read_text(encoding="utf-8")[: MAX_TEXT * 10]
         except (OSError, UnicodeDecodeError):
             raw = ""
     else:
@@ -89,5 +89,13 @@ def copy_position(session: Session, copy_text: Callable[[str], bool]) -> tuple[s
     return f"No clipboard here; the position is {text or '(empty board)'}", False
 
 
-__all__ = ["LoadedGame", "SaveFileError", "copy_position", "game_json_with_evals", "read_evals", "read_game",
-           "restore_evals", "save_with_evals"]
+__all__ = [
+    "LoadedGame",
+    "SaveFileError",
+    "copy_position",
+    "game_json_with_evals",
+    "read_evals",
+    "read_game",
+    "restore_evals",
+    "save_with_evals",
+]

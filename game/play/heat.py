@@ -64,7 +64,7 @@ class HeatData:
 
     @property
     def common_outcome(self) -> str | None:
-        """"win", "draw" or "loss" when every move is proven to end that way."""
+        """ "win", "draw" or "loss" when every move is proven to end that way."""
         outcomes = {e.outcome for e in self.entries.values()}
         return next(iter(outcomes)) if len(outcomes) == 1 else None
 
@@ -135,13 +135,15 @@ def heat_from_info(spec: GameSpec, ply: int, msg: dict[str, Any]) -> HeatData | 
     parsed: list[tuple[int, int, float, str | None, int | None]] = []
     for move, child in engine_children(spec, msg.get("children")):
         visits, value, proven = child.get("visits", 0), child.get("value", 0.5), child.get("proven")
-        parsed.append((
-            move,
-            int(visits) if isinstance(visits, int | float) and not isinstance(visits, bool) else 0,
-            float(value) if isinstance(value, int | float) else 0.5,
-            proven if proven in ("win", "loss", "draw") else None,
-            exact_score(child.get("score")),
-        ))
+        parsed.append(
+            (
+                move,
+                int(visits) if isinstance(visits, int | float) and not isinstance(visits, bool) else 0,
+                float(value) if isinstance(value, int | float) else 0.5,
+                proven if proven in ("win", "loss", "draw") else None,
+                exact_score(child.get("score")),
+            )
+        )
     if not parsed:
         return None
     total = sum(p[1] for p in parsed)

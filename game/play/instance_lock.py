@@ -177,8 +177,11 @@ def _claim_free(directory: Path, unfinished_since: Callable[[Path], float | None
         return Slot(directory, 1, None)
     if not free:  # every slot is taken: play on without a lock in the last one's neighbour
         return Slot(directory, MAX_SLOTS + 1, None, tuple(others))
-    dated = [(when, number) for number, _fd in free
-             if (when := unfinished_since(directory / autosave_name(number))) is not None]
+    dated = [
+        (when, number)
+        for number, _fd in free
+        if (when := unfinished_since(directory / autosave_name(number))) is not None
+    ]
     chosen = max(dated)[1] if dated else free[0][0]
     for number, fd in free:
         if number != chosen:

@@ -106,8 +106,9 @@ class ChoiceRow:
     placeholder: bool = False  # an empty text field: ``value`` says what to type
 
 
-def choice_rows(choice: NewGameChoice, colour_names: tuple[str, str],
-                cores: int | None = None) -> tuple[ChoiceRow, ...]:
+def choice_rows(
+    choice: NewGameChoice, colour_names: tuple[str, str], cores: int | None = None
+) -> tuple[ChoiceRow, ...]:
     """The dialog's rows, always the same ones in the same places (rows a mode does not use are disabled)."""
     vs_bot, bots, net = choice.mode == "vs-bot", choice.mode == "bot-vs-bot", choice.network
     host, join = net and choice.net_role == "host", net and choice.net_role == "join"
@@ -159,8 +160,17 @@ def choice_from_settings(settings: Settings) -> NewGameChoice:
         first = swap  # the colour of the first player
     game = settings.game if settings.game in GAME_CHOICES else GAME_CHOICES[0]
     mode = NETWORK if settings.network else settings.mode
-    return NewGameChoice(game, mode, colour, first, levels, settings.search_threads, settings.net_role,
-                         settings.net_address, settings.net_lan)
+    return NewGameChoice(
+        game,
+        mode,
+        colour,
+        first,
+        levels,
+        settings.search_threads,
+        settings.net_role,
+        settings.net_address,
+        settings.net_lan,
+    )
 
 
 def apply_choice(settings: Settings, choice: NewGameChoice) -> None:

@@ -25,8 +25,13 @@ class FileTooLargeError(ValueError):
 
 def kind_of(mode: int) -> str:
     """A short name for the kind of file ``mode`` describes."""
-    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+    kinds = (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+    )
     return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
@@ -42,8 +47,9 @@ def read_regular_bytes(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFileError(f"{os.fsdecode(path)} is {kind_of(info.st_mode)}, not a regular file")
         if info.st_size > limit:
-            raise FileTooLargeError(f"{os.fsdecode(path)} is too large ({info.st_size // 1000} kB, at most "
-                                    f"{limit // 1000} kB)")
+            raise FileTooLargeError(
+                f"{os.fsdecode(path)} is too large ({info.st_size // 1000} kB, at most {limit // 1000} kB)"
+            )
         chunks: list[bytes] = []
         size = 0
         while size <= limit:

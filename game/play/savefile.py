@@ -44,8 +44,13 @@ def read_evals(text: str, moves: int) -> dict[int, tuple[float, bool]]:
         if not (isinstance(key, str) and key.isdigit() and isinstance(item, list) and len(item) == 2):
             continue
         value, exact = item
-        if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1 \
-                and isinstance(exact, bool) and int(key) <= moves:
+        if (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and 0 <= value <= 1
+            and isinstance(exact, bool)
+            and int(key) <= moves
+        ):
             out[int(key)] = (float(value), exact)
     return out
 
@@ -65,7 +70,7 @@ def split_game_text(text: str, default_game: str = "connect4") -> tuple[str, str
         except ValueError as exc:  # e.g. an integer longer than Python converts
             raise SaveFileError(f"not a valid game file: {excerpt(str(exc), 80)}") from None
         if not isinstance(data, dict) or not isinstance(data.get("moves", ""), str):
-            raise SaveFileError("not a game file: expected an object with \"game\" and \"moves\"")
+            raise SaveFileError('not a game file: expected an object with "game" and "moves"')
         game = data.get("game", default_game)
         moves_text = data.get("moves", "")
         raw_cursor = data.get("cursor")
@@ -76,7 +81,7 @@ def split_game_text(text: str, default_game: str = "connect4") -> tuple[str, str
     else:
         game, moves_text = default_game, stripped
     if not isinstance(game, str):
-        raise SaveFileError("not a game file: \"game\" must be a string")
+        raise SaveFileError('not a game file: "game" must be a string')
     return game, moves_text, cursor
 
 

@@ -66,8 +66,14 @@ class EngineTurns:
             return None
         scores = self.exact_cache.get(session.spec.name, session.moves_text)
         heat = self.heat_for(session, exact=True)
-        verdicts = column_verdicts(session.spec, session.cursor, session.position.legal_moves(), scores, heat,
-                                   pending=self.exact_budget(session) is not None)
+        verdicts = column_verdicts(
+            session.spec,
+            session.cursor,
+            session.position.legal_moves(),
+            scores,
+            heat,
+            pending=self.exact_budget(session) is not None,
+        )
         proven = session.eval_at(session.cursor)
         if proven is None or not proven.exact:
             return verdicts
@@ -115,19 +121,38 @@ class EngineTurns:
             self.pending_move = (search.moves, got.move, self.turn_started + self.min_bot_delay)
         return (got.problem, True) if got.problem is not None else None
 
-    def schedule(self, settings: Settings, session: Session, caps: GameCapabilities, paused: bool, step: bool,
-                 analysis_only: bool, now: float) -> Notice | None:
+    def schedule(
+        self,
+        settings: Settings,
+        session: Session,
+        caps: GameCapabilities,
+        paused: bool,
+        step: bool,
+        analysis_only: bool,
+        now: float,
+    ) -> Notice | None:
         """Start, keep or stop the search the shown position needs, then the ponder (thinking on the
         player's time once that search is done): any change of position or setting ends it here."""
         notice = self._schedule_search(settings, session, caps, paused, step, analysis_only, now)
         search = self.driver.search
-        busy = analysis_only or (search is not None and not search.finished) or not self.driver.can_search(
-            session.spec.name, "bot")
+        busy = (
+            analysis_only
+            or (search is not None and not search.finished)
+            or not self.driver.can_search(session.spec.name, "bot")
+        )
         self.driver.keep_ponder(wanted_ponder(settings, session, busy))
         return notice
 
-    def _schedule_search(self, settings: Settings, session: Session, caps: GameCapabilities, paused: bool,
-                         step: bool, analysis_only: bool, now: float) -> Notice | None:
+    def _schedule_search(
+        self,
+        settings: Settings,
+        session: Session,
+        caps: GameCapabilities,
+        paused: bool,
+        step: bool,
+        analysis_only: bool,
+        now: float,
+    ) -> Notice | None:
         s = session
         key = f"{s.spec.name}/{s.moves_text}/{s.at_end}"
         if key != self._turn_key:
@@ -136,8 +161,10 @@ class EngineTurns:
         current = self.driver.search
         if current is not None and current.finished and current.moves == s.moves_text:
             self._finished_key = current.key  # (a look ahead is not the shown position's search)
-        served = want is None or (want[0] in ("analysis", "exact")  # (a bot's turn is served by its move)
-                                  and (want[0], s.spec.name, s.moves_text, want[1]) == self._finished_key)
+        served = want is None or (
+            want[0] in ("analysis", "exact")  # (a bot's turn is served by its move)
+            and (want[0], s.spec.name, s.moves_text, want[1]) == self._finished_key
+        )
         if served and not analysis_only:
             ahead = self._look_ahead(settings, s, caps)  # the shown position has what it needs
             if ahead is not None:
@@ -173,8 +200,9 @@ class EngineTurns:
             return None
         if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
             return None  # the move is known; waiting for the animation
-        self.driver.begin(kind, s.spec.name, s.moves_text, s.cursor, budget, exact,
-                          level.engine_level if level is not None else None)
+        self.driver.begin(
+            kind, s.spec.name, s.moves_text, s.cursor, budget, exact, level.engine_level if level is not None else None
+        )
         return None
 
     def _look_ahead(self, settings: Settings, session: Session, caps: GameCapabilities) -> tuple[str, int, int] | None:
@@ -194,8 +222,11 @@ class EngineTurns:
         centre = (session.spec.width - 1) / 2
         shown = session.line[: session.cursor]
         columns = sorted(pos.legal_moves(), key=lambda m: abs(m - centre))
-        ahead = ((shown + [move], session.cursor + 1) for move in columns
-                 if settings.exact and not pos.play(move).outcome.is_over)
+        ahead = (
+            (shown + [move], session.cursor + 1)
+            for move in columns
+            if settings.exact and not pos.play(move).outcome.is_over
+        )
         back = ((session.line[:ply], ply) for ply in range(session.cursor - 1, -1, -1) if session.eval_at(ply) is None)
         for line, ply in itertools.chain(ahead, back):  # (asked every frame: stops at the first one to solve)
             moves = session.spec.moves_to_text(line)
@@ -238,8 +269,10 @@ class EngineTurns:
         missing = []
         search = self.driver.search
         heat = self.heat if self.heat_moves == s.moves_text else None
-        enough = heat is not None and (heat.iterations >= SCREENSHOT_ITERATIONS or (
-            search is not None and search.finished and search.moves == s.moves_text))
+        enough = heat is not None and (
+            heat.iterations >= SCREENSHOT_ITERATIONS
+            or (search is not None and search.finished and search.moves == s.moves_text)
+        )
         if settings.heatmap and not enough:
             missing.append("heatmap")
         if settings.eval_bar and s.eval_at(s.cursor) is None:

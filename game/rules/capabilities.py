@@ -37,15 +37,41 @@ def capabilities(spec: GameSpec) -> GameCapabilities:
     """The record of ``spec``'s game; ValueError for a rule set the app does not know."""
     if isinstance(spec, Connect4Spec):
         size = "" if (spec.width, spec.height) == (7, 6) else f" {spec.width}x{spec.height}"
-        return GameCapabilities(spec.name, f"Connect 4{size}", spec.width, spec.height, gravity=True,
-                                local_boards=False, exact_solver=True, pieces="discs", player_names=None)
+        return GameCapabilities(
+            spec.name,
+            f"Connect 4{size}",
+            spec.width,
+            spec.height,
+            gravity=True,
+            local_boards=False,
+            exact_solver=True,
+            pieces="discs",
+            player_names=None,
+        )
     if isinstance(spec, UtttSpec):
-        return GameCapabilities(spec.name, "Ultimate tic-tac-toe", spec.width, spec.height, gravity=False,
-                                local_boards=True, exact_solver=False, pieces="marks", player_names=("X", "O"))
+        return GameCapabilities(
+            spec.name,
+            "Ultimate tic-tac-toe",
+            spec.width,
+            spec.height,
+            gravity=False,
+            local_boards=True,
+            exact_solver=False,
+            pieces="marks",
+            player_names=("X", "O"),
+        )
     if isinstance(spec, MnkSpec):
-        return GameCapabilities(spec.name, _mnk_title(spec), spec.width, spec.height, gravity=False,
-                                local_boards=False, exact_solver=False, pieces=_mnk_pieces(spec),
-                                player_names=("X", "O") if _mnk_pieces(spec) == "marks" else None)
+        return GameCapabilities(
+            spec.name,
+            _mnk_title(spec),
+            spec.width,
+            spec.height,
+            gravity=False,
+            local_boards=False,
+            exact_solver=False,
+            pieces=_mnk_pieces(spec),
+            player_names=("X", "O") if _mnk_pieces(spec) == "marks" else None,
+        )
     raise ValueError(f"the app cannot show the game {spec.name!r}")
 
 

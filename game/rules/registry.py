@@ -52,7 +52,6 @@ def _mnk(text: str) -> GameSpec:
     w, h, k = int(m[1]), int(m[2]), int(m[3])
     if not (1 <= w <= MAX_GRID and 1 <= h <= MAX_GRID and 2 <= k <= max(w, h)):
         raise NotationError(
-            f"m,n,k board {w}x{h} with {k} in a row is not supported: "
-            f"sides 1-{MAX_GRID}, 2 <= K <= the longer side"
+            f"m,n,k board {w}x{h} with {k} in a row is not supported: sides 1-{MAX_GRID}, 2 <= K <= the longer side"
         )
     return MnkSpec(w, h, k)

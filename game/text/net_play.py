@@ -61,9 +61,11 @@ class NetGame:
                 if message.get("message") == "spectator":
                     self.console.print(f"watching {self.spec.name} in room {message.get('room')}", markup=False)
                     continue
-                self.console.print(f"joined {self.spec.name}, room {message.get('room') or '(public)'}; "
-                                   f"seat token {self.token} (rejoin with --token within {message.get('grace_s')} s)",
-                                   markup=False)
+                self.console.print(
+                    f"joined {self.spec.name}, room {message.get('room') or '(public)'}; "
+                    f"seat token {self.token} (rejoin with --token within {message.get('grace_s')} s)",
+                    markup=False,
+                )
             elif kind == "player":
                 self.seat = message["message"]
                 self.console.print(f"you play {SYMBOLS[self.seat - 1]} (player {self.seat}); waiting for the game...")
@@ -89,8 +91,9 @@ class NetGame:
         self.console.print(render(self.position))
         clocks = message.get("clocks_ms")
         if isinstance(clocks, dict):
-            self.console.print("clocks: " + "  ".join(f"{SYMBOLS[int(seat) - 1]} {_clock(ms)}"
-                                                      for seat, ms in sorted(clocks.items())))
+            self.console.print(
+                "clocks: " + "  ".join(f"{SYMBOLS[int(seat) - 1]} {_clock(ms)}" for seat, ms in sorted(clocks.items()))
+            )
         last = message.get("last_action")
         if last and last.get("player") != self.seat:
             move = action_to_move(self.spec, last["action"])
@@ -110,8 +113,9 @@ class NetGame:
 
     def my_turn(self, sock: socket.socket) -> None:
         while True:
-            text = self.read_line(f"{SYMBOLS[self.seat - 1 if self.seat else 0]} (you) to move, "
-                                  "or resign / draw / quit: ").strip()
+            text = self.read_line(
+                f"{SYMBOLS[self.seat - 1 if self.seat else 0]} (you) to move, or resign / draw / quit: "
+            ).strip()
             if text.lower() in ("quit", "exit", "q"):
                 raise EOFError
             if text.lower() in ("resign", "draw"):
@@ -157,8 +161,11 @@ def play_network(console: Console, args: argparse.Namespace, interactive: bool) 
         if game.token is None:  # left before the server gave a seat
             console.print("\nleft the game", markup=False)
         else:
-            console.print(f"\nleft the game; your seat is kept for a while: rejoin with "
-                          f"{rejoin_arguments(args.connect, game.token)}", markup=False)
+            console.print(
+                f"\nleft the game; your seat is kept for a while: rejoin with "
+                f"{rejoin_arguments(args.connect, game.token)}",
+                markup=False,
+            )
         return 0
     except (OSError, ValueError) as exc:
         console.print(f"connection lost: {exc}", style="red", markup=False)

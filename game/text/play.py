@@ -30,8 +30,10 @@ from game.text.render import SYMBOLS, render, shares_of, top_moves
 
 MODES = ("hotseat", "bot", "botbot")
 PONDER_LEVELS = ("hard", "perfect")
-HELP = ("Type a move ({notation}), or: undo (take back your last move), moves (the game so far), "
-        "help, quit. The game is saved as you go; Ctrl+C or end of input also saves and quits.")
+HELP = (
+    "Type a move ({notation}), or: undo (take back your last move), moves (the game so far), "
+    "help, quit. The game is saved as you go; Ctrl+C or end of input also saves and quits."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,11 +48,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--new", action="store_true", help="start a new game instead of the saved one")
     parser.add_argument("--connect", default=None, metavar="HOST:PORT", help="join a game on a server")
     parser.add_argument("--room", default=None, help="with --connect: the room to join (created if new)")
-    parser.add_argument("--ponder", action=argparse.BooleanOptionalAction, default=None,
-                        help="the bot thinks while you do (default: on with --time-ms, hard and perfect)")
+    parser.add_argument(
+        "--ponder",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the bot thinks while you do (default: on with --time-ms, hard and perfect)",
+    )
     parser.add_argument("--spectate", action="store_true", help="with --connect and --room: watch the game")
-    parser.add_argument("--clock-min", type=float, default=None,
-                        help="with --connect: minutes per player on the clock of a game you create")
+    parser.add_argument(
+        "--clock-min",
+        type=float,
+        default=None,
+        help="with --connect: minutes per player on the clock of a game you create",
+    )
     parser.add_argument("--token", default=None, help="with --connect: come back to your seat with its token")
     parser.add_argument("--threads", type=int, default=1, help="the bot's search threads (default 1)")
 
@@ -185,23 +195,40 @@ class TextGame:
             return
         engine = self.engine()
         level = self.level.engine_level if self.args.time_ms is None else None  # its rule: ai/levels.py
-        progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20),
-                            TextColumn("{task.percentage:>3.0f}%"), TextColumn("{task.fields[best]}"),
-                            console=self.console, transient=True, disable=not self.console.is_terminal)
+        progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(bar_width=20),
+            TextColumn("{task.percentage:>3.0f}%"),
+            TextColumn("{task.fields[best]}"),
+            console=self.console,
+            transient=True,
+            disable=not self.console.is_terminal,
+        )
         budget_s = self.time_ms / 1000
         with progress:
             task = progress.add_task(f"{self.side_name(self.position.to_move)} thinking", total=budget_s, best="")
 
             def on_info(result: Any) -> None:
                 best = self.spec.move_to_text(result.best_move)
-                progress.update(task, completed=min(budget_s, result.elapsed_ms / 1000),
-                                best=f"{result.iterations:,} iterations, best {best} (win {result.value:.0%})")
+                progress.update(
+                    task,
+                    completed=min(budget_s, result.elapsed_ms / 1000),
+                    best=f"{result.iterations:,} iterations, best {best} (win {result.value:.0%})",
+                )
 
-            result = engine.search(self.spec, self.position.to_text(), time_ms=self.time_ms, exact=self.level.exact,
-                                   level=level, on_info=on_info)
-        self.console.print(f"{self.side_name(self.position.to_move)} plays "
-                           f"{self.spec.move_to_text(result.best_move)}: win chance {result.value:.0%}, "
-                           f"{result.iterations:,} iterations in {result.elapsed_ms / 1000:.1f} s")
+            result = engine.search(
+                self.spec,
+                self.position.to_text(),
+                time_ms=self.time_ms,
+                exact=self.level.exact,
+                level=level,
+                on_info=on_info,
+            )
+        self.console.print(
+            f"{self.side_name(self.position.to_move)} plays "
+            f"{self.spec.move_to_text(result.best_move)}: win chance {result.value:.0%}, "
+            f"{result.iterations:,} iterations in {result.elapsed_ms / 1000:.1f} s"
+        )
         self.console.print("  searched: " + top_moves(self.spec, result.children, 3), style="cyan", markup=False)
         self.shares = shares_of(result.children)
         self.position = self.position.play(result.best_move)
@@ -275,8 +302,10 @@ def run(args: argparse.Namespace) -> int:
         game.save()
         reason = {Quit: "quit", EOFError: "end of input", KeyboardInterrupt: "interrupted"}[type(exc)]
         plural = "" if game.position.ply == 1 else "s"
-        console.print(f"\n{reason}: game saved ({game.position.ply} move{plural}: {game.position.to_text() or '-'}); "
-                      "python main.py play --text resumes it")
+        console.print(
+            f"\n{reason}: game saved ({game.position.ply} move{plural}: {game.position.to_text() or '-'}); "
+            "python main.py play --text resumes it"
+        )
         return 130 if isinstance(exc, KeyboardInterrupt) else 0
     finally:
         if game.session is not None:

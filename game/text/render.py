@@ -68,8 +68,9 @@ def _connect4(position: Position, shares: dict[int, float] | None) -> Text:
     text.append("+" + "-" * (4 * spec.width - 1) + "+\n", style="blue")
     text.append(" " + "".join(f" {c + 1}  " for c in range(spec.width)).rstrip() + "\n", style="bold")
     if shares:
-        text.append(" " + "".join(f"{_percent(shares.get(c)):>3} " for c in range(spec.width)).rstrip() + "\n",
-                    style="cyan")
+        text.append(
+            " " + "".join(f"{_percent(shares.get(c)):>3} " for c in range(spec.width)).rstrip() + "\n", style="cyan"
+        )
     return text
 
 
@@ -135,11 +136,11 @@ def top_moves(spec: Any, children: Sequence[Any], count: int = 4) -> str:
     """``5 76% (win 48%), 2 24% (win 43%)``: the moves with the most visits (at least 1%), as shares."""
     total = sum(c.visits for c in children)
     if total == 0:  # decided before any iteration (a proven result)
-        return "no search needed: " + ", ".join(f"{spec.move_to_text(c.move)} {PROVEN[c.proven]}"
-                                                for c in children if c.proven is not None)
+        return "no search needed: " + ", ".join(
+            f"{spec.move_to_text(c.move)} {PROVEN[c.proven]}" for c in children if c.proven is not None
+        )
     best = [c for c in sorted(children, key=lambda c: -c.visits)[:count] if c.visits * 100 >= total]
-    return ", ".join(f"{spec.move_to_text(c.move)} {round(100 * c.visits / total)}% (win {c.value:.0%})"
-                     for c in best)
+    return ", ".join(f"{spec.move_to_text(c.move)} {round(100 * c.visits / total)}% (win {c.value:.0%})" for c in best)
 
 
 def shares_of(children: Sequence[Any]) -> dict[int, float] | None:

@@ -30,11 +30,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--load", metavar="FILE", help="open a saved game file")
     g.add_argument("--new", action="store_true", help="ignore the autosaved game")
     g.add_argument("--screenshot", metavar="PATH", help="render the view to a PNG and exit (works headless)")
-    g.add_argument("--screenshot-wait", type=int, metavar="MS",
-                   help="longest wait for the engine's analysis before the shot (default 3000)")
+    g.add_argument(
+        "--screenshot-wait",
+        type=int,
+        metavar="MS",
+        help="longest wait for the engine's analysis before the shot (default 3000)",
+    )
     g.add_argument("--smoke", action="store_true", help="headless self-test: a short bot-vs-bot game, then exit")
-    g.add_argument("--frame-bench", type=float, metavar="SECONDS",
-                   help="print frame times while the engine thinks for SECONDS (headless unless --bench-window)")
+    g.add_argument(
+        "--frame-bench",
+        type=float,
+        metavar="SECONDS",
+        help="print frame times while the engine thinks for SECONDS (headless unless --bench-window)",
+    )
     g.add_argument("--bench-window", action="store_true", help="--frame-bench in a real window")
 
 

@@ -86,4 +86,3 @@ class AppQueries:
 
     def save_png(self, path: Path) -> None:
         window.save_png(self.screen, path)
-

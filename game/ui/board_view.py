@@ -88,8 +88,9 @@ class Connect4Painter:
         stamp = pygame.Surface(plate.get_size(), pygame.SRCALPHA)
         hole = round(g.cell * 0.41)
         rim = shade(theme.board, 0.78)
-        centres = [(pad + (c + 0.5) * g.cell, pad + h - (r + 0.5) * g.cell)
-                   for c in range(g.width) for r in range(g.height)]
+        centres = [
+            (pad + (c + 0.5) * g.cell, pad + h - (r + 0.5) * g.cell) for c in range(g.width) for r in range(g.height)
+        ]
         for cx, cy in centres:
             pygame.draw.aacircle(stamp, (0, 0, 0, 255), (cx, cy), hole)
         plate.blit(stamp, (0, 0), special_flags=pygame.BLEND_RGBA_SUB)
@@ -98,10 +99,28 @@ class Connect4Painter:
         self._plates = {key: plate}
         return plate
 
-    def _backdrop(self, scene: BoardScene, g: Connect4Geometry, hidden: int | None, win_cells: set[int],
-                  settled: bool, hover: int | None) -> pygame.Surface:
-        key = (g.rect.size, g.cell, scene.theme.key, scene.position.history, hidden, _heat_key(scene.heat), hover,
-               scene.preview_player, settled, scene.colours, scene.marks)
+    def _backdrop(
+        self,
+        scene: BoardScene,
+        g: Connect4Geometry,
+        hidden: int | None,
+        win_cells: set[int],
+        settled: bool,
+        hover: int | None,
+    ) -> pygame.Surface:
+        key = (
+            g.rect.size,
+            g.cell,
+            scene.theme.key,
+            scene.position.history,
+            hidden,
+            _heat_key(scene.heat),
+            hover,
+            scene.preview_player,
+            settled,
+            scene.colours,
+            scene.marks,
+        )
         back = self._backs.get(key)
         if back is not None:
             return back
@@ -125,8 +144,14 @@ class Connect4Painter:
                 continue
             row, col = divmod(index, g.width)
             faded = bool(win_cells) and settled and index not in win_cells  # the winning four stands out
-            draw_disc(back, scene.colour_of(owner), local.center(col, row), g.radius, scene.mark_of(owner),
-                      150 if faded else 255)
+            draw_disc(
+                back,
+                scene.colour_of(owner),
+                local.center(col, row),
+                g.radius,
+                scene.mark_of(owner),
+                150 if faded else 255,
+            )
         if len(self._backs) > 8:
             self._backs.clear()
         self._backs[key] = back
@@ -141,8 +166,7 @@ class Connect4Painter:
         settled = anim is None or anim.done(scene.now)
         legal = pos.legal_moves()
         hover = scene.hover if scene.preview_player is not None and scene.hover in legal else None
-        pygame.draw.rect(surface, theme.board_shadow, plate_rect.move(0, max(3, g.cell // 14)),
-                         border_radius=g.pad * 2)
+        pygame.draw.rect(surface, theme.board_shadow, plate_rect.move(0, max(3, g.cell // 14)), border_radius=g.pad * 2)
         surface.blit(self._backdrop(scene, g, hidden, win_cells, settled, hover), plate_rect.topleft)
         if anim is not None:
             x, y = g.center(anim.col, anim.row_at(scene.now))
@@ -155,13 +179,15 @@ class Connect4Painter:
         if hover is not None and scene.preview_player is not None:
             x, _ = g.center(hover, 0)
             player = scene.preview_player
-            draw_disc(surface, scene.colour_of(player), (x, g.rect.top - g.cell * 0.62), g.radius,
-                      scene.mark_of(player), 170)
+            draw_disc(
+                surface, scene.colour_of(player), (x, g.rect.top - g.cell * 0.62), g.radius, scene.mark_of(player), 170
+            )
         if scene.heat is not None or scene.verdicts is not None:
             _labels(surface, g, scene.heat, scene.verdicts, theme)
 
-    def _markers(self, surface: pygame.Surface, scene: BoardScene, g: Connect4Geometry, win_cells: set[int],
-                 settled: bool) -> None:
+    def _markers(
+        self, surface: pygame.Surface, scene: BoardScene, g: Connect4Geometry, win_cells: set[int], settled: bool
+    ) -> None:
         r = g.radius
         if win_cells and settled:
             pulse = 0.5 + 0.5 * abs(((scene.now * 1.2) % 2) - 1)
@@ -177,12 +203,18 @@ class Connect4Painter:
                     width = max(2, round(r * 0.08))
                     pygame.draw.aacircle(surface, scene.theme.text, g.center(col, row), r - width // 2, width=width)
                 else:
-                    pygame.draw.aacircle(surface, shade(scene.colour_of(owner), 1.55), g.center(col, row),
-                                         max(2, round(r * 0.16)))
+                    pygame.draw.aacircle(
+                        surface, shade(scene.colour_of(owner), 1.55), g.center(col, row), max(2, round(r * 0.16))
+                    )
 
 
-def _labels(surface: pygame.Surface, g: Connect4Geometry, heat: HeatData | None,
-            verdicts: dict[int, Verdict] | None, theme: Theme) -> None:
+def _labels(
+    surface: pygame.Surface,
+    g: Connect4Geometry,
+    heat: HeatData | None,
+    verdicts: dict[int, Verdict] | None,
+    theme: Theme,
+) -> None:
     """Two rows under the columns: the visit share, then the verdict (or the win rate)."""
     row_h = g.cell * 0.42
     size = max(text.MIN_SIZE, min(18, round(g.cell * 0.26)))
@@ -195,8 +227,16 @@ def _labels(surface: pygame.Surface, g: Connect4Geometry, heat: HeatData | None,
         entry = heat.entries.get(move) if heat is not None else None
         if entry is not None:
             colour = theme.accent if move == best else theme.text
-            text.draw(surface, share_text(entry.share, visited), size, colour, (x, y0), "midtop", bold=move == best,
-                      width=width)
+            text.draw(
+                surface,
+                share_text(entry.share, visited),
+                size,
+                colour,
+                (x, y0),
+                "midtop",
+                bold=move == best,
+                width=width,
+            )
         verdict = verdicts.get(move) if verdicts is not None else None
         y1 = y0 + (row_h if heat is not None else 0)
         if verdict is not None:

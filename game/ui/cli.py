@@ -148,8 +148,10 @@ def run_app(args: argparse.Namespace) -> int:
     try:
         app = game_app.create_app(settings, session, persist=not is_headless, first_launch=greet, notices=notices)
     except Exception as exc:  # no display, no video driver...
-        print(f"connect4: error: cannot open the window: {str(exc).splitlines()[0] if str(exc) else exc!r}",
-              file=sys.stderr)
+        print(
+            f"connect4: error: cannot open the window: {str(exc).splitlines()[0] if str(exc) else exc!r}",
+            file=sys.stderr,
+        )
         return 1
     if getattr(args, "smoke", False):
         try:

@@ -31,8 +31,9 @@ def start_cell(legal: tuple[int, ...], width: int, hover: int | None) -> int | N
     return min(legal, key=lambda m: (abs(m % width - cx) + abs(m // width - cy), m))
 
 
-def next_cell(legal: tuple[int, ...], width: int, height: int, current: int | None, hover: int | None,
-              dx: int, dy: int) -> int | None:
+def next_cell(
+    legal: tuple[int, ...], width: int, height: int, current: int | None, hover: int | None, dx: int, dy: int
+) -> int | None:
     """The cursor after an arrow key: the first press shows it, later ones move to the next legal cell."""
     if current is None:
         return start_cell(legal, width, hover)

@@ -19,8 +19,11 @@ from pathlib import Path
 
 MIN_FREE_BYTES = 32 * 1024 * 1024  # a shader cache index alone is over 1 MB; keep a margin
 PROBE_BYTES = 64 * 1024
-DISABLE_SWITCHES = {"MESA_SHADER_CACHE_DISABLE": "true", "MESA_GLSL_CACHE_DISABLE": "true",
-                    "__GL_SHADER_DISK_CACHE": "0"}
+DISABLE_SWITCHES = {
+    "MESA_SHADER_CACHE_DISABLE": "true",
+    "MESA_GLSL_CACHE_DISABLE": "true",
+    "__GL_SHADER_DISK_CACHE": "0",
+}
 
 
 def cache_folders(env: MutableMapping[str, str]) -> list[Path]:
@@ -66,7 +69,7 @@ def folder_problem(path: Path) -> str | None:
 def _shown(folder: Path, env: MutableMapping[str, str]) -> str:
     text, home = os.fsdecode(folder), env.get("HOME", "")
     if home not in ("", "/") and text.startswith(home.rstrip("/") + "/"):
-        return "~" + text[len(home.rstrip("/")):]
+        return "~" + text[len(home.rstrip("/")) :]
     return text
 
 

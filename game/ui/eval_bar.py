@@ -28,8 +28,9 @@ def label_of(state: EvalBarState) -> str:
     return f"≈{round(lead * 100)}"
 
 
-def draw_eval_bar(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, state: EvalBarState,
-                  colours: tuple[Color, Color]) -> None:
+def draw_eval_bar(
+    surface: pygame.Surface, rect: pygame.Rect, theme: Theme, state: EvalBarState, colours: tuple[Color, Color]
+) -> None:
     bottom, top = colours
     radius = min(8, rect.width // 2)
     if not state.seen:  # nothing evaluated yet: an empty bar, not a made-up 50/50

@@ -40,8 +40,16 @@ def ply_at(rect: pygame.Rect, plies: int, pos: tuple[int, int]) -> int | None:
     return max(0, min(plies, round((pos[0] - plot.left) / max(1, plot.width) * plies)))
 
 
-def draw_graph(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, points: tuple[EvalPoint | None, ...],
-               cursor: int, colours: tuple[Color, Color], label: str, mouse: tuple[int, int]) -> None:
+def draw_graph(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    theme: Theme,
+    points: tuple[EvalPoint | None, ...],
+    cursor: int,
+    colours: tuple[Color, Color],
+    label: str,
+    mouse: tuple[int, int],
+) -> None:
     plies = plies_of(points)
     pygame.draw.rect(surface, mix(theme.panel, theme.background, 0.5), rect, border_radius=8)
     mid = y_of(rect, 0.5)
@@ -70,8 +78,15 @@ def draw_graph(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, points:
         pygame.draw.line(surface, theme.text_dim, (hx, _plot(rect).top), (hx, rect.bottom - 4))
     text.draw(surface, caption, 11, theme.text_dim, (rect.left + 8, rect.top + 3), width=rect.width - 16)
     if not xy:
-        text.draw(surface, "no evaluations yet", 12, theme.text_dim, (rect.centerx, _plot(rect).top + 4), "midtop",
-                  width=rect.width - 16)
+        text.draw(
+            surface,
+            "no evaluations yet",
+            12,
+            theme.text_dim,
+            (rect.centerx, _plot(rect).top + 4),
+            "midtop",
+            width=rect.width - 16,
+        )
         return
     cx = x_of(rect, cursor, plies)
     pygame.draw.line(surface, theme.accent, (cx, _plot(rect).top), (cx, rect.bottom - 4), 2)

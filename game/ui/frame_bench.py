@@ -29,8 +29,14 @@ def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = 
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
     budget_ms = int(seconds * 1000)
-    settings = Settings(mode="bot-vs-bot", heatmap=True, eval_bar=True, sound=False, window=size,
-                        bots=[BotSetting("custom", budget_ms), BotSetting("custom", budget_ms)])
+    settings = Settings(
+        mode="bot-vs-bot",
+        heatmap=True,
+        eval_bar=True,
+        sound=False,
+        window=size,
+        bots=[BotSetting("custom", budget_ms), BotSetting("custom", budget_ms)],
+    )
     app = game_app.create_app(settings, Session.from_text("connect4", ""), persist=False)
     clock = pygame.time.Clock()
     times: list[float] = []
@@ -64,12 +70,18 @@ def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = 
     times.sort()
     cpu.sort()
     return {
-        "frames": len(times), "seconds": elapsed, "fps": len(times) / elapsed if elapsed else 0.0,
-        "p50_ms": statistics.median(times), "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))],
-        "max_ms": times[-1], "cpu_p50_ms": statistics.median(cpu),
+        "frames": len(times),
+        "seconds": elapsed,
+        "fps": len(times) / elapsed if elapsed else 0.0,
+        "p50_ms": statistics.median(times),
+        "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))],
+        "max_ms": times[-1],
+        "cpu_p50_ms": statistics.median(cpu),
         "cpu_p99_ms": cpu[min(len(cpu) - 1, int(len(cpu) * 0.99))],
         "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"),
-        "iterations": iterations, "thinking_share": thinking / max(1, len(times)), "moves": moves,
+        "iterations": iterations,
+        "thinking_share": thinking / max(1, len(times)),
+        "moves": moves,
     }
 
 
@@ -78,8 +90,16 @@ def measure_human_turn(seconds: float, ponder: bool, size: tuple[int, int] = (12
     a timed level, because the fixed-search levels (Beginner to Hard) never ponder."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
-    settings = Settings(mode="vs-bot", human_player=0, heatmap=False, eval_bar=False, sound=False, window=size,
-                        bots=[BotSetting("custom", 3000), BotSetting("custom", 3000)], ponder="on" if ponder else "off")
+    settings = Settings(
+        mode="vs-bot",
+        human_player=0,
+        heatmap=False,
+        eval_bar=False,
+        sound=False,
+        window=size,
+        bots=[BotSetting("custom", 3000), BotSetting("custom", 3000)],
+        ponder="on" if ponder else "off",
+    )
     app = game_app.create_app(settings, Session.from_text("connect4", "4453"), persist=False)
     clock = pygame.time.Clock()
     times: list[float] = []
@@ -106,10 +126,16 @@ def measure_human_turn(seconds: float, ponder: bool, size: tuple[int, int] = (12
     finally:
         game_app.shutdown(app)
     times.sort()
-    return {"restarts": restarts, "frames": len(times), "fps": len(times) / elapsed if elapsed else 0.0,
-            "p50_ms": statistics.median(times), "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))],
-            "max_ms": times[-1], "pondering_share": pondering / max(1, len(times)),
-            "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")}
+    return {
+        "restarts": restarts,
+        "frames": len(times),
+        "fps": len(times) / elapsed if elapsed else 0.0,
+        "p50_ms": statistics.median(times),
+        "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))],
+        "max_ms": times[-1],
+        "pondering_share": pondering / max(1, len(times)),
+        "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"),
+    }
 
 
 def compare_ponder(seconds: float, rounds: int) -> int:
@@ -117,11 +143,13 @@ def compare_ponder(seconds: float, rounds: int) -> int:
     for r in range(rounds):
         for ponder in (False, True):
             m = measure_human_turn(seconds, ponder)
-            print(f"round {r + 1}, think on your time {'on ' if ponder else 'off'}: {m['frames']} frames "
-                  f"({m['fps']:.1f} fps), p50 {m['p50_ms']:.2f} ms, p99 {m['p99_ms']:.2f} ms, max {m['max_ms']:.2f} ms;"
-                  f" engine pondering in {100 * m['pondering_share']:.0f}% of frames; engine restarts {m['restarts']};"
-                  f" load {m['load']:.1f}",
-                  flush=True)
+            print(
+                f"round {r + 1}, think on your time {'on ' if ponder else 'off'}: {m['frames']} frames "
+                f"({m['fps']:.1f} fps), p50 {m['p50_ms']:.2f} ms, p99 {m['p99_ms']:.2f} ms, max {m['max_ms']:.2f} ms;"
+                f" engine pondering in {100 * m['pondering_share']:.0f}% of frames; engine restarts {m['restarts']};"
+                f" load {m['load']:.1f}",
+                flush=True,
+            )
     return 0
 
 
@@ -132,12 +160,14 @@ def run_bench(seconds: float, window: bool, size_text: str) -> int:
     except Exception as exc:
         print(f"frame_time: error: {str(exc).splitlines()[0] if str(exc) else exc!r}", file=sys.stderr)
         return 1
-    print(f"frame time while the engine thinks {seconds:g} s ({w}x{h}, "
-          f"{'window' if window else 'headless'}): {r['frames']} frames in {r['seconds']:.1f} s "
-          f"({r['fps']:.1f} fps), wall p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, max {r['max_ms']:.2f} ms; "
-          f"UI-thread CPU p50 {r['cpu_p50_ms']:.2f} ms, p99 {r['cpu_p99_ms']:.2f} ms; load average {r['load']:.1f}; "
-          f"engine searching in {r['thinking_share'] * 100:.0f}% of frames, {r['moves']} moves, "
-          f"up to {r['iterations']:,} iterations per search")
+    print(
+        f"frame time while the engine thinks {seconds:g} s ({w}x{h}, "
+        f"{'window' if window else 'headless'}): {r['frames']} frames in {r['seconds']:.1f} s "
+        f"({r['fps']:.1f} fps), wall p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, max {r['max_ms']:.2f} ms; "
+        f"UI-thread CPU p50 {r['cpu_p50_ms']:.2f} ms, p99 {r['cpu_p99_ms']:.2f} ms; load average {r['load']:.1f}; "
+        f"engine searching in {r['thinking_share'] * 100:.0f}% of frames, {r['moves']} moves, "
+        f"up to {r['iterations']:,} iterations per search"
+    )
     return 0
 
 
@@ -145,8 +175,9 @@ if __name__ == "__main__":
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m game.ui.frame_bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--ponder", type=float, metavar="SECONDS", required=True,
-                        help="seconds per measurement, pondering off then on")
+    parser.add_argument(
+        "--ponder", type=float, metavar="SECONDS", required=True, help="seconds per measurement, pondering off then on"
+    )
     parser.add_argument("--rounds", type=int, default=2)
     cli = parser.parse_args()
     if not 0 < cli.ponder <= 600 or not 1 <= cli.rounds <= 20:

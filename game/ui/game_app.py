@@ -62,8 +62,16 @@ from game.ui.sounds import Sounds
 
 
 class App(AppQueries, NewGameDialog):
-    def __init__(self, screen: pygame.Surface, settings: Settings, session: Session, driver: EngineDriver,
-                 sounds: Sounds | None = None, persist: bool = True, first_launch: bool = False) -> None:
+    def __init__(
+        self,
+        screen: pygame.Surface,
+        settings: Settings,
+        session: Session,
+        driver: EngineDriver,
+        sounds: Sounds | None = None,
+        persist: bool = True,
+        first_launch: bool = False,
+    ) -> None:
         self.screen = screen
         self.settings = settings
         self.session = session
@@ -162,9 +170,16 @@ class App(AppQueries, NewGameDialog):
 
     def input_context(self) -> InputContext:
         s = self.session
-        return InputContext(self.overlay, self.caps.gravity, s.at_end and self.human_can_play(),
-                            self.settings.mode == "bot-vs-bot" and s.at_end, len(s.line), self.move_scroll,
-                            max(10, len(s.line)), self.choice is not None and self.choice.typing)
+        return InputContext(
+            self.overlay,
+            self.caps.gravity,
+            s.at_end and self.human_can_play(),
+            self.settings.mode == "bot-vs-bot" and s.at_end,
+            len(s.line),
+            self.move_scroll,
+            max(10, len(s.line)),
+            self.choice is not None and self.choice.typing,
+        )
 
     # --- actions: the one place that changes the state -------------------------------------
     def apply(self, action: Action) -> None:
@@ -188,11 +203,13 @@ class App(AppQueries, NewGameDialog):
             case MoveCursor(dx, dy):
                 pos = sess.position
                 if self.caps.gravity:
-                    self.key_cursor = cursors.next_column(pos.legal_moves(), self.caps.width, self.key_cursor,
-                                                          self.hover, dx)
+                    self.key_cursor = cursors.next_column(
+                        pos.legal_moves(), self.caps.width, self.key_cursor, self.hover, dx
+                    )
                 else:
-                    self.key_cursor = cursors.next_cell(pos.legal_moves(), self.caps.width, self.caps.height,
-                                                        self.key_cursor, self.hover, dx, dy)
+                    self.key_cursor = cursors.next_cell(
+                        pos.legal_moves(), self.caps.width, self.caps.height, self.key_cursor, self.hover, dx, dy
+                    )
             case ScrollMoves(rows):
                 moves_rect = self.layout.panel.moves_rect if self.layout.panel is not None else None
                 self.move_scroll = scrolled(self.move_scroll, rows, len(sess.line), moves_rect)
@@ -235,8 +252,14 @@ class App(AppQueries, NewGameDialog):
             self.cancel_search()
             self.go_to(redo_target(s, sess))
         elif c in (Command.FIRST, Command.PREV, Command.NEXT, Command.LAST):
-            self.go_to({Command.FIRST: 0, Command.PREV: sess.cursor - 1, Command.NEXT: sess.cursor + 1,
-                        Command.LAST: len(sess.line)}[c])
+            self.go_to(
+                {
+                    Command.FIRST: 0,
+                    Command.PREV: sess.cursor - 1,
+                    Command.NEXT: sess.cursor + 1,
+                    Command.LAST: len(sess.line),
+                }[c]
+            )
         elif c is Command.CONTINUE:
             sess.truncate()
             self._dirty_game = True
@@ -345,8 +368,9 @@ class App(AppQueries, NewGameDialog):
         for text, error in self.turns.poll(self.session):
             self.set_notice(text, error)
         if not (isinstance(self.overlay, NewGameCard) and self.overlay.first_launch):  # nothing moves before
-            notice = self.turns.schedule(self.settings, self.session, self.caps, self.paused, self.step_requested,
-                                         self.analysis_only, now)
+            notice = self.turns.schedule(
+                self.settings, self.session, self.caps, self.paused, self.step_requested, self.analysis_only, now
+            )
             if notice is not None:
                 self.set_notice(*notice)
         held = self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested
@@ -357,13 +381,20 @@ class App(AppQueries, NewGameDialog):
         self.motion.tick(now, self.session.position)
         point = self.session.eval_at(self.session.cursor)
         target = point.value if point is not None else None
-        self.eval_shown = target if self.eval_shown is None or (point is not None and point.exact) \
+        self.eval_shown = (
+            target
+            if self.eval_shown is None or (point is not None and point.exact)
             else eased(self.eval_shown, target, dt)
+        )
         if self.notice is not None and not self.notice.live(now, self.session.moves_text):
             self.notice = None
         panel = self.layout.panel
-        self.move_scroll = follow(self.move_scroll, self.session.cursor, len(self.session.line),
-                                  panel.moves_rect if panel is not None else None)
+        self.move_scroll = follow(
+            self.move_scroll,
+            self.session.cursor,
+            len(self.session.line),
+            panel.moves_rect if panel is not None else None,
+        )
         if self._dirty_game and self.persist:
             self.autosave()
         self._dirty_game = False
@@ -381,17 +412,37 @@ class App(AppQueries, NewGameDialog):
         s, sess = self.settings, self.session
         can_play = self.human_can_play()
         held = s.mode == "bot-vs-bot" and self.paused and not self.step_requested
-        frame = build_frame(FrameFacts(
-            now=self.now, settings=s, session=sess, caps=self.caps, theme=self.theme, names=self.names(),
-            colours=(self.colour_of(0), self.colour_of(1)), can_play=can_play, hover=self.hover,
-            key_cursor=self.key_cursor, animation=self.motion.animation, placed=self.motion.placed,
-            heat=self.shown_heat(),
-            verdicts=self.verdicts(), eval_shown=self.eval_shown, paused=self.paused, held=held,
-            analysis_only=self.analysis_only, planned=self.turns.planned(sess), engine_ready=self.turns.driver.is_ready,
-            engine=self.turns.driver.view(),
-            search=self.turns.driver.search, notice=self.notice.notice if self.notice is not None else None,
-            overlay=self.overlay, mouse=self.mouse, panel_open=self.panel_open, move_scroll=self.move_scroll,
-        ))
+        frame = build_frame(
+            FrameFacts(
+                now=self.now,
+                settings=s,
+                session=sess,
+                caps=self.caps,
+                theme=self.theme,
+                names=self.names(),
+                colours=(self.colour_of(0), self.colour_of(1)),
+                can_play=can_play,
+                hover=self.hover,
+                key_cursor=self.key_cursor,
+                animation=self.motion.animation,
+                placed=self.motion.placed,
+                heat=self.shown_heat(),
+                verdicts=self.verdicts(),
+                eval_shown=self.eval_shown,
+                paused=self.paused,
+                held=held,
+                analysis_only=self.analysis_only,
+                planned=self.turns.planned(sess),
+                engine_ready=self.turns.driver.is_ready,
+                engine=self.turns.driver.view(),
+                search=self.turns.driver.search,
+                notice=self.notice.notice if self.notice is not None else None,
+                overlay=self.overlay,
+                mouse=self.mouse,
+                panel_open=self.panel_open,
+                move_scroll=self.move_scroll,
+            )
+        )
         return frame if self.net is None else self.net.decorate(frame, self.names())
 
     # --- shutdown -----------------------------------------------------------------------------
@@ -407,8 +458,14 @@ class App(AppQueries, NewGameDialog):
         self.sounds.close()
 
 
-def create_app(settings: Settings, session: Session, persist: bool = True, driver: EngineDriver | None = None,
-               first_launch: bool = False, notices: list[str] | None = None) -> App:
+def create_app(
+    settings: Settings,
+    session: Session,
+    persist: bool = True,
+    driver: EngineDriver | None = None,
+    first_launch: bool = False,
+    notices: list[str] | None = None,
+) -> App:
     screen = window.open_window(settings.window)
     sounds = Sounds(enabled=settings.sound)
     driver = driver or EngineDriver(default_client_factory, threads=settings.search_threads or None)

@@ -107,8 +107,13 @@ class GridPainter:
         legal = pos.legal_moves()
         if scene.preview_player is not None and scene.hover is not None and scene.hover in legal:
             rect = g.cell_rect(scene.hover)
-            pygame.draw.rect(surface, mix(theme.hole, scene.colour_of(scene.preview_player), 0.25),
-                             rect.inflate(-g.inset * 2, -g.inset * 2), width=2, border_radius=6)
+            pygame.draw.rect(
+                surface,
+                mix(theme.hole, scene.colour_of(scene.preview_player), 0.25),
+                rect.inflate(-g.inset * 2, -g.inset * 2),
+                width=2,
+                border_radius=6,
+            )
             _piece(surface, scene, g, scene.preview_player, rect, 1.0, 85 if scene.heat is not None else 120)
         if scene.key_cursor is not None and 0 <= scene.key_cursor < g.width * g.height:
             rect = g.cell_rect(scene.key_cursor).inflate(-2, -2)
@@ -117,8 +122,9 @@ class GridPainter:
             pygame.draw.rect(surface, (255, 255, 255), rect.inflate(-4, -4), width=max(2, width - 1), border_radius=5)
         self._markers(surface, scene, g, win_cells, placed is None)
 
-    def _markers(self, surface: pygame.Surface, scene: BoardScene, g: GridGeometry, win_cells: frozenset[int],
-                 settled: bool) -> None:
+    def _markers(
+        self, surface: pygame.Surface, scene: BoardScene, g: GridGeometry, win_cells: frozenset[int], settled: bool
+    ) -> None:
         pos, theme = scene.position, scene.theme
         if not settled:
             return
@@ -134,13 +140,15 @@ class GridPainter:
             rect = g.cell_rect(last).inflate(-g.inset * 2, -g.inset * 2)
             owner = pos.cell(last)
             if g.style == "stones" and owner is not None and not theme.marks:
-                pygame.draw.aacircle(surface, shade(scene.colour_of(owner), 1.55), rect.center,
-                                     max(2, round(g.cell * 0.07)))
+                pygame.draw.aacircle(
+                    surface, shade(scene.colour_of(owner), 1.55), rect.center, max(2, round(g.cell * 0.07))
+                )
             else:
                 pygame.draw.rect(surface, theme.text, rect, width=max(2, g.cell // 24), border_radius=6)
 
-    def _paint_static(self, scene: BoardScene, g: GridGeometry, hidden: int | None,
-                      win_cells: frozenset[int]) -> pygame.Surface:
+    def _paint_static(
+        self, scene: BoardScene, g: GridGeometry, hidden: int | None, win_cells: frozenset[int]
+    ) -> pygame.Surface:
         """Board, cells, heat tints, pieces and local-board marks, redrawn only when one changes."""
         theme, pos, pad = scene.theme, scene.position, g.pad
         layer = pygame.Surface((g.rect.width + 2 * pad, g.rect.height + 2 * pad), pygame.SRCALPHA)
@@ -181,8 +189,15 @@ class GridPainter:
         return layer
 
 
-def _piece(surface: pygame.Surface, scene: BoardScene, g: GridGeometry, player: int, rect: pygame.Rect,
-           scale: float = 1.0, alpha: int = 255) -> None:
+def _piece(
+    surface: pygame.Surface,
+    scene: BoardScene,
+    g: GridGeometry,
+    player: int,
+    rect: pygame.Rect,
+    scale: float = 1.0,
+    alpha: int = 255,
+) -> None:
     inner = rect.inflate(-g.inset * 2, -g.inset * 2)
     draw_piece(surface, g.style, player, scene.colour_of(player), scene.mark_of(player), inner, scale, alpha)
 
@@ -204,11 +219,26 @@ def _heat_labels(layer: pygame.Surface, g: GridGeometry, heat: HeatData) -> None
         light = 0.299 * background[0] + 0.587 * background[1] + 0.114 * background[2] > 140
         colour = (24, 28, 36) if light else (242, 244, 248)  # readable on any tint, in every theme
         y = rect.centery - (size * 0.6 if two_lines else 0)
-        text.draw(layer, share_text(entry.share, heat.visited), size, colour, (rect.centerx, y), "center",
-                  bold=entry.move == best, width=g.cell - 4)
+        text.draw(
+            layer,
+            share_text(entry.share, heat.visited),
+            size,
+            colour,
+            (rect.centerx, y),
+            "center",
+            bold=entry.move == best,
+            width=g.cell - 4,
+        )
         if two_lines:
-            text.draw(layer, verdict_text(entry), size - 3, colour, (rect.centerx, y + size * 1.15), "center",
-                      width=g.cell - 4)
+            text.draw(
+                layer,
+                verdict_text(entry),
+                size - 3,
+                colour,
+                (rect.centerx, y + size * 1.15),
+                "center",
+                width=g.cell - 4,
+            )
 
 
 def _coordinates(layer: pygame.Surface, g: GridGeometry, theme: Theme, pad: int) -> None:

@@ -102,6 +102,8 @@ def smoke(run: Run) -> int:
     except Exception as exc:
         print(f"smoke: FAILED: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", file=sys.stderr)
         return 1
-    print(f"smoke: ok: {moves_by_engine} bot moves in {time.monotonic() - start:.1f} s, {run.result_line()}; "
-          f"screenshot {shot}")
+    print(
+        f"smoke: ok: {moves_by_engine} bot moves in {time.monotonic() - start:.1f} s, {run.result_line()}; "
+        f"screenshot {shot}"
+    )
     return 0

@@ -19,17 +19,38 @@ from game.ui.layout import Layout
 from game.ui.move_list import move_cells
 
 _LETTERS = {
-    pygame.K_u: Command.UNDO, pygame.K_r: Command.REDO, pygame.K_n: Command.NEW_GAME, pygame.K_g: Command.NEW_GAME,
-    pygame.K_h: Command.HEATMAP, pygame.K_e: Command.EVAL, pygame.K_m: Command.SOUND, pygame.K_c: Command.CONTINUE,
-    pygame.K_p: Command.PAUSE, pygame.K_s: Command.STEP, pygame.K_x: Command.EXACT, pygame.K_F1: Command.HELP,
-    pygame.K_HOME: Command.FIRST, pygame.K_END: Command.LAST, pygame.K_PAGEUP: Command.PREV,
-    pygame.K_PAGEDOWN: Command.NEXT, pygame.K_ESCAPE: Command.CLEAR_CURSOR,
+    pygame.K_u: Command.UNDO,
+    pygame.K_r: Command.REDO,
+    pygame.K_n: Command.NEW_GAME,
+    pygame.K_g: Command.NEW_GAME,
+    pygame.K_h: Command.HEATMAP,
+    pygame.K_e: Command.EVAL,
+    pygame.K_m: Command.SOUND,
+    pygame.K_c: Command.CONTINUE,
+    pygame.K_p: Command.PAUSE,
+    pygame.K_s: Command.STEP,
+    pygame.K_x: Command.EXACT,
+    pygame.K_F1: Command.HELP,
+    pygame.K_HOME: Command.FIRST,
+    pygame.K_END: Command.LAST,
+    pygame.K_PAGEUP: Command.PREV,
+    pygame.K_PAGEDOWN: Command.NEXT,
+    pygame.K_ESCAPE: Command.CLEAR_CURSOR,
 }
-_CTRL = {pygame.K_s: Command.SAVE, pygame.K_o: Command.LOAD, pygame.K_c: Command.COPY, pygame.K_v: Command.PASTE,
-         pygame.K_q: Command.QUIT, pygame.K_z: Command.UNDO, pygame.K_y: Command.REDO, pygame.K_LEFT: Command.PREV,
-         pygame.K_RIGHT: Command.NEXT}
+_CTRL = {
+    pygame.K_s: Command.SAVE,
+    pygame.K_o: Command.LOAD,
+    pygame.K_c: Command.COPY,
+    pygame.K_v: Command.PASTE,
+    pygame.K_q: Command.QUIT,
+    pygame.K_z: Command.UNDO,
+    pygame.K_y: Command.REDO,
+    pygame.K_LEFT: Command.PREV,
+    pygame.K_RIGHT: Command.NEXT,
+}
 _DIGITS = {getattr(pygame, f"K_{i}"): i - 1 for i in range(1, 10)} | {
-    getattr(pygame, f"K_KP{i}"): i - 1 for i in range(1, 10)}
+    getattr(pygame, f"K_KP{i}"): i - 1 for i in range(1, 10)
+}
 _ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, 1), pygame.K_DOWN: (0, -1)}
 _PLAY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 

@@ -25,14 +25,19 @@ def draw_x(surface: pygame.Surface, colour: Color, rect: pygame.Rect, scale: flo
     _finish(surface, layer, rect, alpha)
 
 
-def _stroke(surface: pygame.Surface, ink: Color, start: tuple[float, float], end: tuple[float, float],
-            width: float) -> None:
+def _stroke(
+    surface: pygame.Surface, ink: Color, start: tuple[float, float], end: tuple[float, float], width: float
+) -> None:
     """A line ``width`` pixels thick (measured across it) with round caps, anti-aliased edges."""
     dx, dy = end[0] - start[0], end[1] - start[1]
     length = max(1e-6, (dx * dx + dy * dy) ** 0.5)
     nx, ny = -dy / length * width / 2, dx / length * width / 2
-    quad = [(start[0] + nx, start[1] + ny), (end[0] + nx, end[1] + ny),
-            (end[0] - nx, end[1] - ny), (start[0] - nx, start[1] - ny)]
+    quad = [
+        (start[0] + nx, start[1] + ny),
+        (end[0] + nx, end[1] + ny),
+        (end[0] - nx, end[1] - ny),
+        (start[0] - nx, start[1] - ny),
+    ]
     pygame.draw.polygon(surface, ink, quad)
     pygame.draw.aalines(surface, ink, True, quad)
     for x, y in (start, end):

@@ -52,8 +52,16 @@ def move_cells(rect: pygame.Rect, total_moves: int, scroll: int) -> list[tuple[p
     return cells
 
 
-def draw_moves(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, moves: tuple[str, ...], cursor: int,
-               scroll: int, colours: tuple[Color, Color], mouse: tuple[int, int]) -> None:
+def draw_moves(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    theme: Theme,
+    moves: tuple[str, ...],
+    cursor: int,
+    scroll: int,
+    colours: tuple[Color, Color],
+    mouse: tuple[int, int],
+) -> None:
     pygame.draw.rect(surface, mix(theme.panel, theme.background, 0.5), rect, border_radius=8)
     if not moves:
         text.draw(surface, "no moves yet", 12, theme.text_dim, rect.center, "center", width=rect.width - 8)
@@ -70,8 +78,16 @@ def draw_moves(surface: pygame.Surface, rect: pygame.Rect, theme: Theme, moves: 
             pygame.draw.rect(surface, theme.button_hover, cell, border_radius=5)
         pygame.draw.aacircle(surface, colours[(ply - 1) % 2], (cell.left + 9, cell.centery), 5)
         colour = theme.text if ply <= cursor else theme.text_dim
-        text.draw(surface, moves[ply - 1], 13, colour, (cell.left + 20, cell.centery), "midleft", bold=current,
-                  width=cell.width - 22)
+        text.draw(
+            surface,
+            moves[ply - 1],
+            13,
+            colour,
+            (cell.left + 20, cell.centery),
+            "midleft",
+            bold=current,
+            width=cell.width - 22,
+        )
     surface.set_clip(clip)
     rows, visible = (len(moves) + 1) // 2, visible_rows(rect)
     if rows > visible:  # a thin scroll indicator

@@ -41,8 +41,9 @@ class NetApp(Protocol):
 
     def go_to(self, ply: int) -> None: ...
 
-    def new_game(self, spec: GameSpec | None = None, moves: tuple[int, ...] = (), cursor: int | None = None) -> None:
-        ...
+    def new_game(
+        self, spec: GameSpec | None = None, moves: tuple[int, ...] = (), cursor: int | None = None
+    ) -> None: ...
 
     def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None: ...
 
@@ -52,8 +53,16 @@ class NetApp(Protocol):
 
 
 class NetGame:
-    def __init__(self, role: str, game: str | None, address: Address | None, *, lan: bool = False,
-                 token: str | None = None, port: int | None = None) -> None:
+    def __init__(
+        self,
+        role: str,
+        game: str | None,
+        address: Address | None,
+        *,
+        lan: bool = False,
+        token: str | None = None,
+        port: int | None = None,
+    ) -> None:
         self.role = role
         self.game = game
         self.address = address  # the server's (for a host: known once it serves)
@@ -192,8 +201,12 @@ class NetGame:
 
     # --- what the player does ------------------------------------------------------------------------------
     def may_move(self, session: Session) -> bool:
-        return (self.state == "playing" and session.at_end and self.you == session.position.to_move
-                and not session.position.outcome.is_over)
+        return (
+            self.state == "playing"
+            and session.at_end
+            and self.you == session.position.to_move
+            and not session.position.outcome.is_over
+        )
 
     def command(self, app: NetApp, c: Command) -> bool:
         """Carry out a command that means something else in a network game; False: the usual meaning."""
@@ -203,8 +216,11 @@ class NetGame:
         elif c is Command.OFFER_DRAW:
             self.offer_draw(app)
         elif c in (Command.UNDO, Command.REDO, Command.CONTINUE) and self.state != "gone":
-            app.set_notice("Undo, redo and continue would change the shared game: resign or offer a draw "
-                           "instead (the panel), or look back with the arrows", error=True)
+            app.set_notice(
+                "Undo, redo and continue would change the shared game: resign or offer a draw "
+                "instead (the panel), or look back with the arrows",
+                error=True,
+            )
         elif c in (Command.LOAD, Command.PASTE) and self.state not in ("over", "gone"):
             app.set_notice("A network game is on: start a new game (N) before loading one", error=True)
         else:
@@ -240,21 +256,35 @@ class NetGame:
     # --- what the frame shows -------------------------------------------------------------------------------
     def decorate(self, frame: Frame, names: tuple[str, str]) -> Frame:
         live = self.state in ("playing", "lost")
-        panel = replace(frame.panel, mode_label="Network", network=NetPanel(
-            self.you, live, "Accept draw" if self.draw_offered_by == "them" else
-            "Draw offered" if self.draw_offered_by == "you" else "Offer draw",
-            self.state == "playing" and self.draw_offered_by != "you"))
+        panel = replace(
+            frame.panel,
+            mode_label="Network",
+            network=NetPanel(
+                self.you,
+                live,
+                "Accept draw"
+                if self.draw_offered_by == "them"
+                else "Draw offered"
+                if self.draw_offered_by == "you"
+                else "Offer draw",
+                self.state == "playing" and self.draw_offered_by != "you",
+            ),
+        )
         status = frame.status
         texts = self.status_texts(frame, names)
         if texts is not None:
             status = replace(status, texts=texts, bold=self.state in ("over", "gone"))
-        return replace(frame, panel=panel, status=status, subtitle=self.subtitle(names),
-                       banner=self.banner(frame, names))
+        return replace(
+            frame, panel=panel, status=status, subtitle=self.subtitle(names), banner=self.banner(frame, names)
+        )
 
     def subtitle(self, names: tuple[str, str]) -> str:
         side = f"you play {names[self.you]}" if self.you is not None else "seat not known yet"
-        where = self.share if self.role == "host" and self.share else (
-            f"{self.address.host}:{self.address.port}" if self.address is not None else "starting the server")
+        where = (
+            self.share
+            if self.role == "host" and self.share
+            else (f"{self.address.host}:{self.address.port}" if self.address is not None else "starting the server")
+        )
         return f"Network game ({'host' if self.role == 'host' else 'joined'}, {where}) · {side}"
 
     def status_texts(self, frame: Frame, names: tuple[str, str]) -> tuple[str, ...] | None:
@@ -275,18 +305,27 @@ class NetGame:
             return self._result_texts(names)
         if self.state == "lost":
             wait = max(0.0, self.retry_at - time.monotonic())
-            return (f"Connection lost · reconnecting (next try in {wait:.0f} s) · no move is lost",
-                    f"Reconnecting in {wait:.0f} s…", "Reconnecting…")
+            return (
+                f"Connection lost · reconnecting (next try in {wait:.0f} s) · no move is lost",
+                f"Reconnecting in {wait:.0f} s…",
+                "Reconnecting…",
+            )
         if not frame.panel.at_end:
-            return (f"Viewing move {frame.cursor} of {len(frame.moves)} · End returns to the game",
-                    f"Viewing move {frame.cursor} of {len(frame.moves)}", f"Move {frame.cursor}/{len(frame.moves)}")
+            return (
+                f"Viewing move {frame.cursor} of {len(frame.moves)} · End returns to the game",
+                f"Viewing move {frame.cursor} of {len(frame.moves)}",
+                f"Move {frame.cursor}/{len(frame.moves)}",
+            )
         to_move = frame.board.position.to_move
         if frame.board.position.outcome.is_over:
             return None
         if self.away_until is not None:
             them, left = names[1 - (self.you or 0)], max(0.0, self.away_until - time.monotonic())
-            return (f"{them} (opponent) disconnected · their seat is kept {left:.0f} s more",
-                    "Opponent disconnected", "Opponent away")
+            return (
+                f"{them} (opponent) disconnected · their seat is kept {left:.0f} s more",
+                "Opponent disconnected",
+                "Opponent away",
+            )
         if to_move == self.you:
             how = f"click a column or press 1-{frame.caps.width}" if frame.caps.gravity else "click a cell"
             return (f"Your move ({names[to_move]}) · {how}", f"Your move ({names[to_move]})", "Your move")

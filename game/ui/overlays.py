@@ -77,7 +77,7 @@ def draw_help(surface: pygame.Surface, card_state: HelpCard, theme: Theme) -> No
     page = card_state.page % pages
     title = "Keyboard shortcuts" + (f" ({page + 1}/{pages})" if pages > 1 else "")
     text.draw(surface, title, 18, theme.text, (card.left + 20, card.top + 14), bold=True, width=card.width - 40)
-    shown = SHORTCUTS[page * per_page:(page + 1) * per_page]
+    shown = SHORTCUTS[page * per_page : (page + 1) * per_page]
     size = max(text.MIN_SIZE, min(14, line - 8))
     key_w = min(card.width // 3, max(fonts.font(size, True).size(k)[0] for k, _ in SHORTCUTS) + 16)
     y = card.top + 48
@@ -92,30 +92,59 @@ def draw_help(surface: pygame.Surface, card_state: HelpCard, theme: Theme) -> No
 def load_card_layout(size: tuple[int, int], card_state: LoadCard) -> CardLayout:
     card = _card_rect(size, 560, 150 + 30 * max(1, len(card_state.files)))
     rows = max(0, (card.height - 130) // 30)
-    buttons = [Button(pygame.Rect(card.left + 14, card.top + 70 + 30 * i, card.width - 28, 28), path.name,
-                      LoadFile(path), style="flat") for i, path in enumerate(card_state.files[:rows])]
+    buttons = [
+        Button(
+            pygame.Rect(card.left + 14, card.top + 70 + 30 * i, card.width - 28, 28),
+            path.name,
+            LoadFile(path),
+            style="flat",
+        )
+        for i, path in enumerate(card_state.files[:rows])
+    ]
     close = pygame.Rect(0, 0, 110, 30)
     close.bottomright = (card.right - 14, card.bottom - 12)
     buttons.append(Button(close, "Close", Command.CLOSE))
     return CardLayout(card, tuple(buttons))
 
 
-def draw_load(surface: pygame.Surface, card_state: LoadCard, layout: CardLayout, theme: Theme,
-              mouse: tuple[int, int]) -> None:
+def draw_load(
+    surface: pygame.Surface, card_state: LoadCard, layout: CardLayout, theme: Theme, mouse: tuple[int, int]
+) -> None:
     card = layout.rect
     _veil(surface, card, theme)
-    text.draw(surface, "Load a saved game", 18, theme.text, (card.left + 20, card.top + 14), bold=True,
-              width=card.width - 40)
-    text.draw(surface, str(card_state.folder), 12, theme.text_dim, (card.left + 20, card.top + 44),
-              width=card.width - 40, min_size=10)
+    text.draw(
+        surface, "Load a saved game", 18, theme.text, (card.left + 20, card.top + 14), bold=True, width=card.width - 40
+    )
+    text.draw(
+        surface,
+        str(card_state.folder),
+        12,
+        theme.text_dim,
+        (card.left + 20, card.top + 44),
+        width=card.width - 40,
+        min_size=10,
+    )
     if not card_state.files:
-        text.draw(surface, "No saved games yet (Ctrl+S saves one).", 14, theme.text, (card.left + 20, card.top + 74),
-                  width=card.width - 40)
+        text.draw(
+            surface,
+            "No saved games yet (Ctrl+S saves one).",
+            14,
+            theme.text,
+            (card.left + 20, card.top + 74),
+            width=card.width - 40,
+        )
     for b in layout.buttons:
         draw_button(surface, b, theme, mouse, 13)
     close = layout.buttons[-1].rect
-    text.draw(surface, "Or drop a game file on the window.", 12, theme.text_dim, (card.left + 20, close.centery),
-              "midleft", width=close.left - card.left - 30)
+    text.draw(
+        surface,
+        "Or drop a game file on the window.",
+        12,
+        theme.text_dim,
+        (card.left + 20, close.centery),
+        "midleft",
+        width=close.left - card.left - 30,
+    )
 
 
 def new_game_layout(size: tuple[int, int], card_state: NewGameCard) -> CardLayout:
@@ -136,8 +165,11 @@ def new_game_layout(size: tuple[int, int], card_state: NewGameCard) -> CardLayou
         if r.editable:  # the address to join: typed into (a click on it changes nothing)
             buttons.append(Button(rect, r.value, ChangeChoice(r.field, 0), style="hint" if r.placeholder else "field"))
         else:
-            buttons.append(Button(rect, r.value, ChangeChoice(r.field, 1), ChangeChoice(r.field, -1),
-                                  enabled=r.enabled, style="cycle"))
+            buttons.append(
+                Button(
+                    rect, r.value, ChangeChoice(r.field, 1), ChangeChoice(r.field, -1), enabled=r.enabled, style="cycle"
+                )
+            )
         y += row_h + gap
     left_r, right_r = row_rects(card.right - 20 - 250, card.bottom - 14 - row_h, 250, row_h, 2, 10)
     buttons.append(Button(right_r, "Start", Command.START, active=True))
@@ -145,23 +177,41 @@ def new_game_layout(size: tuple[int, int], card_state: NewGameCard) -> CardLayou
     return CardLayout(card, tuple(buttons), tuple(labels))
 
 
-def draw_new_game(surface: pygame.Surface, card_state: NewGameCard, layout: CardLayout, theme: Theme,
-                  mouse: tuple[int, int]) -> None:
+def draw_new_game(
+    surface: pygame.Surface, card_state: NewGameCard, layout: CardLayout, theme: Theme, mouse: tuple[int, int]
+) -> None:
     card = layout.rect
     _veil(surface, card, theme)
     title = "Welcome! Choose a game" if card_state.first_launch else "New game"
     compact = card.height < 330
-    text.draw(surface, title, 16 if compact else 20, theme.text, (card.left + 20, card.top + 12), bold=True,
-              width=card.width - 40)
+    text.draw(
+        surface,
+        title,
+        16 if compact else 20,
+        theme.text,
+        (card.left + 20, card.top + 12),
+        bold=True,
+        width=card.width - 40,
+    )
     for label, rect, enabled in layout.labels:
-        text.draw(surface, label, 13, theme.text if enabled else theme.text_dim, (rect.left, rect.centery),
-                  "midleft", width=rect.width)
+        text.draw(
+            surface,
+            label,
+            13,
+            theme.text if enabled else theme.text_dim,
+            (rect.left, rect.centery),
+            "midleft",
+            width=rect.width,
+        )
     for b in layout.buttons:
         draw_button(surface, b, theme, mouse, 13)
     start = layout.buttons[-1].rect
     room = start.left - card.left - 30
-    hints = ("Type or paste the address · Enter starts", "Enter starts · Esc cancels", "Enter · Esc") \
-        if any(b.style in ("field", "hint") for b in layout.buttons) else ("Enter starts · Esc cancels", "Enter · Esc")
+    hints = (
+        ("Type or paste the address · Enter starts", "Enter starts · Esc cancels", "Enter · Esc")
+        if any(b.style in ("field", "hint") for b in layout.buttons)
+        else ("Enter starts · Esc cancels", "Enter · Esc")
+    )
     hint, size = text.first_fitting(hints, 12, room)
     if text.fits(hint, size, room):
         text.draw(surface, hint, size, theme.text_dim, (card.left + 20, start.centery), "midleft")

@@ -72,53 +72,110 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
             selector = pygame.Rect(rest.left, y, rest.width - 2 * (minus_w + gap), row_h)
             minus = pygame.Rect(selector.right + gap, y, minus_w, row_h)
             plus = pygame.Rect(minus.right + gap, y, minus_w, row_h)
-            items += [Button(minus, "−", StepCustomTime(player, -1), tooltip="Less time"),
-                      Button(plus, "+", StepCustomTime(player, 1), tooltip="More time")]
+            items += [
+                Button(minus, "−", StepCustomTime(player, -1), tooltip="Less time"),
+                Button(plus, "+", StepCustomTime(player, 1), tooltip="More time"),
+            ]
         else:
             selector = rest
-        items.insert(1, Button(selector, p.bot_label, CycleBotLevel(player, 1), CycleBotLevel(player, -1),
-                               style="cycle", tooltip=f"Bot level ({p.detail}): ‹ easier, › harder"))
+        items.insert(
+            1,
+            Button(
+                selector,
+                p.bot_label,
+                CycleBotLevel(player, 1),
+                CycleBotLevel(player, -1),
+                style="cycle",
+                tooltip=f"Bot level ({p.detail}): ‹ easier, › harder",
+            ),
+        )
         row(*items)
     if net is None:  # in a network game both sides are people
         hands = [autoplay.button_text(p.bot_label is None, p.name) for p in m.players]
-        row(*(Button(r, label, ToggleAutoplay(player), swatch=p.colour, tooltip=tip)
-              for player, (r, p, (label, tip)) in enumerate(zip(rects(2), m.players, hands, strict=True))))
+        row(
+            *(
+                Button(r, label, ToggleAutoplay(player), swatch=p.colour, tooltip=tip)
+                for player, (r, p, (label, tip)) in enumerate(zip(rects(2), m.players, hands, strict=True))
+            )
+        )
     y += 4
-    top_row = [("New… N", Command.NEW_GAME, True, False), ("Undo U", Command.UNDO, m.can_undo, False),
-               ("Redo R", Command.REDO, m.can_redo, False)]
+    top_row = [
+        ("New… N", Command.NEW_GAME, True, False),
+        ("Undo U", Command.UNDO, m.can_undo, False),
+        ("Redo R", Command.REDO, m.can_redo, False),
+    ]
     if net is not None:  # undo and redo would fork the shared game: the protocol's resign and draw instead
-        top_row[1:] = [("Resign", Command.RESIGN, net.can_resign, False),
-                       (net.draw_label, Command.OFFER_DRAW, net.can_draw, False)]
+        top_row[1:] = [
+            ("Resign", Command.RESIGN, net.can_resign, False),
+            (net.draw_label, Command.OFFER_DRAW, net.can_draw, False),
+        ]
     if m.ponder is not None:
         top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder))
     if m.bot_vs_bot:
-        top_row += [("Resume P" if m.paused else "Pause P", Command.PAUSE, True, m.paused),
-                    ("Step S", Command.STEP, m.can_step, False)]
-    row(*(Button(r, label, action, enabled=enabled, active=active,
-                 tooltip=TOOLTIPS.get(action, "") if enabled or action is not Command.PONDER else PONDER_OFF_TIP)
-          for r, (label, action, enabled, active) in zip(rects(len(top_row)), top_row, strict=True)))
+        top_row += [
+            ("Resume P" if m.paused else "Pause P", Command.PAUSE, True, m.paused),
+            ("Step S", Command.STEP, m.can_step, False),
+        ]
+    row(
+        *(
+            Button(
+                r,
+                label,
+                action,
+                enabled=enabled,
+                active=active,
+                tooltip=TOOLTIPS.get(action, "") if enabled or action is not Command.PONDER else PONDER_OFF_TIP,
+            )
+            for r, (label, action, enabled, active) in zip(rects(len(top_row)), top_row, strict=True)
+        )
+    )
     nav = rects(6)
-    row(Button(nav[0], "|‹", Command.FIRST, enabled=not m.at_start, tooltip="First position (Home)"),
+    row(
+        Button(nav[0], "|‹", Command.FIRST, enabled=not m.at_start, tooltip="First position (Home)"),
         Button(nav[1], "‹", Command.PREV, enabled=not m.at_start, tooltip="Back (PgUp, Ctrl+←)"),
         Button(nav[2], "›", Command.NEXT, enabled=not m.at_end, tooltip="Forward (PgDn, Ctrl+→)"),
         Button(nav[3], "›|", Command.LAST, enabled=not m.at_end, tooltip="Latest move (End)"),
-        Button(nav[4].union(nav[5]), "Continue C", Command.CONTINUE, enabled=not m.at_end and net is None,
-               tooltip="Play on from the shown position"))
+        Button(
+            nav[4].union(nav[5]),
+            "Continue C",
+            Command.CONTINUE,
+            enabled=not m.at_end and net is None,
+            tooltip="Play on from the shown position",
+        ),
+    )
     toggles = rects(4)
-    row(Button(toggles[0], "Heat H", Command.HEATMAP, active=m.heatmap, tooltip="Visit heatmap (H)"),
-        Button(toggles[1], "Exact X", Command.EXACT, active=m.exact and m.exact_available,
-               enabled=m.exact_available, tooltip="Exact verdicts under the columns (X)"),
+    row(
+        Button(toggles[0], "Heat H", Command.HEATMAP, active=m.heatmap, tooltip="Visit heatmap (H)"),
+        Button(
+            toggles[1],
+            "Exact X",
+            Command.EXACT,
+            active=m.exact and m.exact_available,
+            enabled=m.exact_available,
+            tooltip="Exact verdicts under the columns (X)",
+        ),
         Button(toggles[2], "Eval E", Command.EVAL, active=m.eval_bar, tooltip="Eval bar (E)"),
-        Button(toggles[3], "Sound M", Command.SOUND, active=m.sound, tooltip="Sound (M)"))
+        Button(toggles[3], "Sound M", Command.SOUND, active=m.sound, tooltip="Sound (M)"),
+    )
     files = rects(4)
-    row(Button(files[0], "Save", Command.SAVE, tooltip="Save the game (Ctrl+S)"),
+    row(
+        Button(files[0], "Save", Command.SAVE, tooltip="Save the game (Ctrl+S)"),
         Button(files[1], "Load", Command.LOAD, tooltip="Open a saved game (Ctrl+O)"),
         Button(files[2], "Copy", Command.COPY, tooltip="Copy the position (Ctrl+C)"),
-        Button(files[3], "Paste", Command.PASTE, tooltip="Paste a position (Ctrl+V)"))
+        Button(files[3], "Paste", Command.PASTE, tooltip="Paste a position (Ctrl+V)"),
+    )
     theme_r, help_r = row_rects(left, y, width, row_h, 3, gap)[:2], row_rects(left, y, width, row_h, 3, gap)[2]
-    row(Button(theme_r[0].union(theme_r[1]), m.theme_label, CycleTheme(1), CycleTheme(-1), style="cycle",
-               tooltip="Colour theme (T)"),
-        Button(help_r, "Help ?", Command.HELP))
+    row(
+        Button(
+            theme_r[0].union(theme_r[1]),
+            m.theme_label,
+            CycleTheme(1),
+            CycleTheme(-1),
+            style="cycle",
+            tooltip="Colour theme (T)",
+        ),
+        Button(help_r, "Help ?", Command.HELP),
+    )
     y += 2
     moves_rect = graph_rect = None
     remaining = rect.bottom - 8 - y
@@ -145,8 +202,9 @@ def draw_panel(surface: pygame.Surface, panel: PanelLayout, theme: Theme, mouse:
         draw_button(surface, b, theme, mouse, panel.font_size)
 
 
-def draw_tooltip(surface: pygame.Surface, buttons: tuple[Button, ...], theme: Theme, mouse: tuple[int, int],
-                 bounds: pygame.Rect) -> None:
+def draw_tooltip(
+    surface: pygame.Surface, buttons: tuple[Button, ...], theme: Theme, mouse: tuple[int, int], bounds: pygame.Rect
+) -> None:
     """The hovered button's tooltip, below it (it never covers the row or heading above)."""
     hovered = next((b for b in buttons if b.tooltip and b.enabled and b.rect.collidepoint(mouse)), None)
     if hovered is None:

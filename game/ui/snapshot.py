@@ -40,8 +40,15 @@ def timed_notice(text: str, now: float, error: bool, position: str | None = None
     return TimedNotice(Notice(line, error), now + (ERROR_SECONDS if error else NOTICE_SECONDS), position)
 
 
-def panel_model(settings: Settings, session: Session, names: tuple[str, str], colours: tuple[Color, Color],
-                theme: Theme, paused: bool, exact_available: bool) -> PanelModel:
+def panel_model(
+    settings: Settings,
+    session: Session,
+    names: tuple[str, str],
+    colours: tuple[Color, Color],
+    theme: Theme,
+    paused: bool,
+    exact_available: bool,
+) -> PanelModel:
     players = tuple(_player_row(settings, p, names[p], colours[p]) for p in (0, 1))
     bvb = settings.mode == "bot-vs-bot"
     return PanelModel(
@@ -60,7 +67,8 @@ def panel_model(settings: Settings, session: Session, names: tuple[str, str], co
         eval_bar=settings.eval_bar,
         sound=settings.sound,
         theme_label=theme.label,
-        ponder=ponder_on(settings) if settings.mode == "vs-bot" else None, ponder_applies=ponder_applies(settings),
+        ponder=ponder_on(settings) if settings.mode == "vs-bot" else None,
+        ponder_applies=ponder_applies(settings),
     )
 
 
@@ -71,8 +79,9 @@ def _player_row(settings: Settings, player: int, name: str, colour: Color) -> Pl
     return PlayerRow(name, colour, bot.label(), bot.difficulty.kind == "custom", bot.detail())
 
 
-def banner_for(position: Position, names: tuple[str, str], colours: tuple[Color, Color], vs_bot: bool,
-               human: int) -> Banner | None:
+def banner_for(
+    position: Position, names: tuple[str, str], colours: tuple[Color, Color], vs_bot: bool, human: int
+) -> Banner | None:
     outcome = position.outcome
     if not outcome.is_over:
         return None
@@ -131,16 +140,31 @@ def build_frame(f: FrameFacts) -> Frame:
     point = sess.eval_at(sess.cursor)
     eval_state = None
     if s.eval_bar:
-        eval_state = EvalBarState(f.eval_shown if f.eval_shown is not None else 0.5, point is not None,
-                                  point is not None and point.exact, f.eval_shown is not None)
+        eval_state = EvalBarState(
+            f.eval_shown if f.eval_shown is not None else 0.5,
+            point is not None,
+            point is not None and point.exact,
+            f.eval_shown is not None,
+        )
     return Frame(
-        now=f.now, theme=f.theme, caps=caps, title=caps.title, subtitle=subtitle(s, f.names), board=_board(f),
+        now=f.now,
+        theme=f.theme,
+        caps=caps,
+        title=caps.title,
+        subtitle=subtitle(s, f.names),
+        board=_board(f),
         banner=banner_for(sess.position, f.names, f.colours, s.mode == "vs-bot", s.human_player) if settled else None,
         eval_bar=eval_state,
         panel=panel_model(s, sess, f.names, f.colours, f.theme, f.paused, caps.exact_solver),
-        moves=tuple(sess.spec.move_to_text(m) for m in sess.line), cursor=sess.cursor, move_scroll=f.move_scroll,
-        graph=sess.eval_series(), graph_label=f"{f.names[0]}'s winning chance", status=_status(f, settled),
-        overlay=f.overlay, mouse=f.mouse, panel_open=f.panel_open,
+        moves=tuple(sess.spec.move_to_text(m) for m in sess.line),
+        cursor=sess.cursor,
+        move_scroll=f.move_scroll,
+        graph=sess.eval_series(),
+        graph_label=f"{f.names[0]}'s winning chance",
+        status=_status(f, settled),
+        overlay=f.overlay,
+        mouse=f.mouse,
+        panel_open=f.panel_open,
     )
 
 
@@ -155,10 +179,19 @@ def _board(f: FrameFacts) -> BoardScene:
     uttt = cast(UtttPosition, pos) if caps.local_boards else None
     swap = int(s.swap_colours)
     return BoardScene(
-        position=pos, theme=f.theme, colours=f.colours, marks=(swap, 1 ^ swap) if f.theme.marks else (None, None),
-        now=f.now, hover=hover if f.can_play else None, preview_player=pos.to_move if f.can_play else None,
-        animation=f.animation, heat=f.heat, last_move=last, placed=f.placed,
-        key_cursor=f.key_cursor if not caps.gravity and f.can_play else None, verdicts=f.verdicts,
+        position=pos,
+        theme=f.theme,
+        colours=f.colours,
+        marks=(swap, 1 ^ swap) if f.theme.marks else (None, None),
+        now=f.now,
+        hover=hover if f.can_play else None,
+        preview_player=pos.to_move if f.can_play else None,
+        animation=f.animation,
+        heat=f.heat,
+        last_move=last,
+        placed=f.placed,
+        key_cursor=f.key_cursor if not caps.gravity and f.can_play else None,
+        verdicts=f.verdicts,
         allowed_boards=uttt.allowed_boards() if uttt is not None else (),
         local_winners=tuple(uttt.local_winner(b) for b in range(9)) if uttt is not None else (),
     )
@@ -173,21 +206,45 @@ def _status(f: FrameFacts, settled: bool) -> Status:
     def bot(player: int) -> bool:
         return is_bot(s.mode, s.human_player, player)
 
-    facts = TurnFacts(f.names, over, outcome.winner, pos.to_move, sess.at_end, sess.cursor, len(sess.line),
-                      s.mode == "vs-bot", bot(pos.to_move), outcome.winner is not None and not bot(outcome.winner),
-                      f.held, f.analysis_only, f.planned, f.caps.gravity, f.caps.width)
+    facts = TurnFacts(
+        f.names,
+        over,
+        outcome.winner,
+        pos.to_move,
+        sess.at_end,
+        sess.cursor,
+        len(sess.line),
+        s.mode == "vs-bot",
+        bot(pos.to_move),
+        outcome.winner is not None and not bot(outcome.winner),
+        f.held,
+        f.analysis_only,
+        f.planned,
+        f.caps.gravity,
+        f.caps.width,
+    )
     search = f.search
     progress = None
     if search is not None and not search.finished and sess.moves_text == search.moves and not over:
         its = search.last_info.get("iterations", 0)
         colour = f.colours[pos.to_move] if search.kind != "analysis" else f.theme.accent
-        progress = progress_of(search.kind, search.elapsed_ms(f.now) / 1000, search.budget_ms / 1000,
-                               int(its) if isinstance(its, int | float) else 0, f.engine_ready,
-                               bool(search.last_info), colour, f.engine)
+        progress = progress_of(
+            search.kind,
+            search.elapsed_ms(f.now) / 1000,
+            search.budget_ms / 1000,
+            int(its) if isinstance(its, int | float) else 0,
+            f.engine_ready,
+            bool(search.last_info),
+            colour,
+            f.engine,
+        )
     elif f.engine is not None and not over:  # no search: still say when the engine compiles or is away
         progress = engine_progress(f.engine, f.theme.accent)
-    dot = None if over and outcome.winner is None else f.colours[outcome.winner if over and outcome.winner
-                                                                  is not None else pos.to_move]
+    dot = (
+        None
+        if over and outcome.winner is None
+        else f.colours[outcome.winner if over and outcome.winner is not None else pos.to_move]
+    )
     texts = turn_texts(facts)
     if f.engine is not None and f.engine.pondering and not over:
         texts = (f"{texts[0]} · the bot thinks on your time", *texts)

@@ -48,8 +48,11 @@ def turn_texts(f: TurnFacts) -> tuple[str, ...]:
         return (f"{name} wins!", f"{name} wins")
     name = f.names[f.to_move]
     if not f.at_end:
-        return (f"Viewing move {f.cursor} of {f.line_len} · End returns, Continue plays on",
-                f"Viewing move {f.cursor} of {f.line_len}", f"Move {f.cursor}/{f.line_len}")
+        return (
+            f"Viewing move {f.cursor} of {f.line_len} · End returns, Continue plays on",
+            f"Viewing move {f.cursor} of {f.line_len}",
+            f"Move {f.cursor}/{f.line_len}",
+        )
     if f.bot_to_move and not f.held_back:
         if f.paused:
             return (f"Paused · {name} to move · S steps one move, P resumes", f"Paused · {name} to move", "Paused")
@@ -77,8 +80,11 @@ def engine_progress(engine: EngineView, colour: Color) -> Progress | None:
     steps while a first launch compiles, and plain words while the bot is not available."""
     if engine.state == "preparing" and engine.fraction is not None and engine.first_launch:
         pct = round(100 * engine.fraction)
-        return Progress((f"preparing the engine, first launch only · {pct}%", f"preparing the engine {pct}%",
-                         f"preparing {pct}%"), engine.fraction, colour)
+        return Progress(
+            (f"preparing the engine, first launch only · {pct}%", f"preparing the engine {pct}%", f"preparing {pct}%"),
+            engine.fraction,
+            colour,
+        )
     if engine.state in ("unavailable", "restarting"):
         retry = "" if engine.retry_in_s is None else f" · retrying in {engine.retry_in_s:.0f} s"
         first = engine.message if engine.state == "unavailable" else "the bot is not available"
@@ -86,8 +92,16 @@ def engine_progress(engine: EngineView, colour: Color) -> Progress | None:
     return None
 
 
-def progress_of(kind: str, elapsed_s: float, budget_s: float, iterations: int, engine_ready: bool,
-                heard: bool, colour: Color, engine: EngineView | None = None) -> Progress:
+def progress_of(
+    kind: str,
+    elapsed_s: float,
+    budget_s: float,
+    iterations: int,
+    engine_ready: bool,
+    heard: bool,
+    colour: Color,
+    engine: EngineView | None = None,
+) -> Progress:
     """What the bar shows for a running search. Before the engine has answered at all the length of the
     wait is unknown: an indeterminate bar with the time waited, never a fraction that fills and sits;
     while it compiles for a first launch, the real fraction of that work."""
@@ -100,15 +114,24 @@ def progress_of(kind: str, elapsed_s: float, budget_s: float, iterations: int, e
     if not heard and elapsed_s > budget_s:  # past its budget without a line: preparing, for how long unknown
         return Progress((f"preparing the search… {elapsed_s:.0f} s", "preparing…"), None, colour)
     if kind == "exact":
-        return Progress((f"solving exactly · {elapsed_s:.1f} / {budget_s:g} s", f"{elapsed_s:.1f} s"),
-                        elapsed_s / max(budget_s, 1e-3), colour)
+        return Progress(
+            (f"solving exactly · {elapsed_s:.1f} / {budget_s:g} s", f"{elapsed_s:.1f} s"),
+            elapsed_s / max(budget_s, 1e-3),
+            colour,
+        )
     if kind in ("bot", "solve"):
-        return Progress((f"{elapsed_s:.1f} / {budget_s:g} s{its}", f"{elapsed_s:.1f} / {budget_s:g} s"),
-                        elapsed_s / max(budget_s, 1e-3), colour)
+        return Progress(
+            (f"{elapsed_s:.1f} / {budget_s:g} s{its}", f"{elapsed_s:.1f} / {budget_s:g} s"),
+            elapsed_s / max(budget_s, 1e-3),
+            colour,
+        )
     if not heard:
         return Progress(("analysing…",), None, colour)
-    return Progress((f"analysing · {elapsed_s:.1f} s{its}", f"analysing · {elapsed_s:.1f} s", "analysing"),
-                    None if budget_s <= 0 else min(1.0, elapsed_s / budget_s), colour)
+    return Progress(
+        (f"analysing · {elapsed_s:.1f} s{its}", f"analysing · {elapsed_s:.1f} s", "analysing"),
+        None if budget_s <= 0 else min(1.0, elapsed_s / budget_s),
+        colour,
+    )
 
 
 def draw_status(surface: pygame.Surface, status: Status, rect: pygame.Rect, theme: Theme, now: float) -> None:
@@ -126,8 +149,16 @@ def draw_status(surface: pygame.Surface, status: Status, rect: pygame.Rect, them
         bar_w = min(140, max(50, room // 4))
         room -= bar_w + 16
     label, lsize = text.first_fitting(status.texts, size, room * (0.6 if progress else 1.0), bold=status.bold)
-    drawn = text.draw(surface, label, lsize, theme.text, (x, rect.centery), "midleft", bold=status.bold,
-                      width=room * (0.6 if progress else 1.0))
+    drawn = text.draw(
+        surface,
+        label,
+        lsize,
+        theme.text,
+        (x, rect.centery),
+        "midleft",
+        bold=status.bold,
+        width=room * (0.6 if progress else 1.0),
+    )
     if progress is not None:
         bar = pygame.Rect(drawn.right + 16, rect.centery - 4, bar_w, 8)
         if bar.right <= rect.right - 12:
@@ -148,8 +179,9 @@ def draw_notice(surface: pygame.Surface, notice: Notice, bounds: pygame.Rect, th
     box.midbottom = (bounds.centerx, bounds.bottom - 8)
     ink = theme.error if notice.error else theme.text
     pygame.draw.rect(surface, theme.panel, box, border_radius=8)
-    pygame.draw.rect(surface, ink if notice.error else theme.panel_border, box, width=2 if notice.error else 1,
-                     border_radius=8)
+    pygame.draw.rect(
+        surface, ink if notice.error else theme.panel_border, box, width=2 if notice.error else 1, border_radius=8
+    )
     if notice.error:
         pygame.draw.rect(surface, ink, pygame.Rect(box.left, box.top, 6, box.height), border_radius=3)
     y = box.top + 6

@@ -25,8 +25,9 @@ def fits(text: str, size: int, width: float, bold: bool = False) -> bool:
     return fonts.font(size, bold).size(fonts.drawable(text))[0] <= width
 
 
-def first_fitting(variants: tuple[str, ...], size: int, width: float, bold: bool = False,
-                  min_size: int = MIN_SIZE) -> tuple[str, int]:
+def first_fitting(
+    variants: tuple[str, ...], size: int, width: float, bold: bool = False, min_size: int = MIN_SIZE
+) -> tuple[str, int]:
     """The longest variant that fits at ``size`` or up to 3 px smaller, else the shortest shrunk to fit
     (down to ``min_size``)."""
     for variant in variants:

@@ -43,11 +43,13 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
     if panel is not None:
         draw_panel(surface, panel, theme, frame.mouse)
         if panel.moves_rect is not None:
-            draw_moves(surface, panel.moves_rect, theme, frame.moves, frame.cursor, frame.move_scroll, colours,
-                       frame.mouse)
+            draw_moves(
+                surface, panel.moves_rect, theme, frame.moves, frame.cursor, frame.move_scroll, colours, frame.mouse
+            )
         if panel.graph_rect is not None:
-            draw_graph(surface, panel.graph_rect, theme, frame.graph, frame.cursor, colours, frame.graph_label,
-                       frame.mouse)
+            draw_graph(
+                surface, panel.graph_rect, theme, frame.graph, frame.cursor, colours, frame.graph_label, frame.mouse
+            )
     draw_status(surface, frame.status, layout.status, theme, frame.now)
     if frame.status.notice is not None:
         draw_notice(surface, frame.status.notice, layout.body, theme)
@@ -68,8 +70,7 @@ def _top_bar(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
     pygame.draw.line(surface, theme.panel_border, bar.bottomleft, bar.bottomright)
     room = title_room(layout) - 14
     big = 18 if bar.height > 40 else 15
-    title = text.draw(surface, frame.title, big, theme.text, (14, bar.centery), "midleft", bold=True,
-                      width=room)
+    title = text.draw(surface, frame.title, big, theme.text, (14, bar.centery), "midleft", bold=True, width=room)
     sub_room = room - title.width - 12
     if sub_room > 60:
         sub, size = text.first_fitting((frame.subtitle,), 13, sub_room)

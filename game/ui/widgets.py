@@ -65,11 +65,9 @@ def draw_button(surface: pygame.Surface, b: Button, theme: Theme, mouse: tuple[i
     if b.swatch is not None:
         pygame.draw.aacircle(surface, b.swatch, (left + 6, b.rect.centery), 6)
         left += 18
-        text.draw(surface, b.label, font_size, colour, (left, b.rect.centery), "midleft",
-                  width=b.rect.right - left - 4)
+        text.draw(surface, b.label, font_size, colour, (left, b.rect.centery), "midleft", width=b.rect.right - left - 4)
     else:
-        text.draw(surface, b.label, font_size, colour, b.rect.center, "center", bold=b.active,
-                  width=b.rect.width - 8)
+        text.draw(surface, b.label, font_size, colour, b.rect.center, "center", bold=b.active, width=b.rect.width - 8)
 
 
 def _draw_field(surface: pygame.Surface, b: Button, theme: Theme, font_size: int) -> None:
@@ -79,11 +77,13 @@ def _draw_field(surface: pygame.Surface, b: Button, theme: Theme, font_size: int
     left = b.rect.left + 10
     if b.style == "hint":
         caret_x = left
-        text.draw(surface, b.label, font_size, theme.text_dim, (left + 4, b.rect.centery), "midleft",
-                  width=b.rect.width - 24)
+        text.draw(
+            surface, b.label, font_size, theme.text_dim, (left + 4, b.rect.centery), "midleft", width=b.rect.width - 24
+        )
     else:
-        drawn = text.draw(surface, b.label, font_size, theme.text, (left, b.rect.centery), "midleft",
-                          width=b.rect.width - 24)
+        drawn = text.draw(
+            surface, b.label, font_size, theme.text, (left, b.rect.centery), "midleft", width=b.rect.width - 24
+        )
         caret_x = drawn.right + 2
     pygame.draw.line(surface, theme.text, (caret_x, b.rect.top + 6), (caret_x, b.rect.bottom - 7), 2)
 
@@ -94,8 +94,9 @@ def row_rects(left: int, top: int, width: int, height: int, count: int, gap: int
     return [pygame.Rect(round(left + i * (w + gap)), top, round(w), height) for i in range(count)]
 
 
-def draw_progress(surface: pygame.Surface, rect: pygame.Rect, share: float | None, theme: Theme, colour: Color,
-                  now: float) -> None:
+def draw_progress(
+    surface: pygame.Surface, rect: pygame.Rect, share: float | None, theme: Theme, colour: Color, now: float
+) -> None:
     """A bar filled to ``share``; with ``share`` None a block sweeps across (work of unknown length)."""
     pygame.draw.rect(surface, mix(theme.panel, theme.panel_border, 0.8), rect, border_radius=rect.height // 2)
     filled = rect.copy()

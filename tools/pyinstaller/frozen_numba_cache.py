@@ -84,7 +84,7 @@ class FrozenCacheLocator(_CacheLocator):
         relative = py_file
         bundle = getattr(sys, "_MEIPASS", "")
         if bundle and os.path.isabs(relative) and relative.startswith(bundle + os.sep):
-            relative = relative[len(bundle) + 1:]
+            relative = relative[len(bundle) + 1 :]
         package = os.path.dirname(os.path.normpath(relative)).replace(os.sep, ".").replace("..", "_").strip(".")
         self._cache_path = os.path.join(cache_root(), package or "_top")
 
