@@ -346,8 +346,8 @@ class Engine:
             if self._stop_event.is_set():
                 return
             columns = solver.analyze_columns(
-                position,
-                time_ms=solve.time_ms,  # type: ignore[arg-type]
+                position,  # type: ignore[arg-type]
+                time_ms=solve.time_ms,
                 threads=default_threads(),
             )  # a solve has the engine to itself
         finally:
