@@ -16,6 +16,7 @@ import pytest
 
 from ai.client import EngineClient
 from tests.positions import OFF_BOOK_SEARCH
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -108,13 +109,15 @@ def test_an_engine_that_cannot_start_is_reported_and_retried() -> None:
         failed, seen = wait_for(client, lambda m: m["type"] == "engine_failed", timeout=20)
         assert "exit code 3" in failed["message"] and "not available" in failed["message"]
         assert sum(m["type"] == "engine_restarted" for m in seen) == 3
-        assert client.status.state == "unavailable"
+        status = client.status
+        assert status.state == "unavailable" and status.retry_in_s is not None
         attempts = len(client.restart_log)
-        time.sleep(2.5)
-        client.poll()
-        time.sleep(1.2)
-        client.poll()
-        assert len(client.restart_log) > attempts, "it keeps trying in the background"
+
+        def retried() -> bool:
+            client.poll()
+            return len(client.restart_log) > attempts
+
+        wait_until(retried, 20, "the background retry")  # it keeps trying in the background
     finally:
         client.close()
 

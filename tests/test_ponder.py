@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from ai.hybrid import HybridSearcher
 from ai.ponder import Ponderer
 from game.rules import get_game
+from tests.waiting import wait_until
 
 
 @pytest.mark.timeout(60)
@@ -22,11 +21,12 @@ def test_a_predicted_reply_starts_the_next_search_ahead(game: str) -> None:
     position = spec.parse_position("e5" if game == "uttt" else "4")
     ponderer.start(position)
     assert ponderer.active
-    time.sleep(0.3)
+    wait_until(lambda: searcher.root_visits > 2000, 30, "the ponder to search 2,000 iterations")
     first = ponderer.stop()
     assert first is not None and first.predicted in position.legal_moves() and first.iterations > 1000
+    kept = searcher.root_visits
     ponderer.start(position)  # again, and the opponent plays the expected reply
-    time.sleep(0.2)
+    wait_until(lambda: searcher.root_visits > kept + 2000, 30, "the second ponder to search")
     outcome = ponderer.stop(first.predicted)
     assert outcome is not None and not ponderer.active
     searcher.set_position(position.play(first.predicted))

@@ -1,0 +1,24 @@
+"""Waiting on a condition, the one place the suite polls (``tests/test_no_sleeps.py`` checks that no other
+test sleeps to synchronise): a test waits for what it needs to have happened, never for a fixed time."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+POLL_S = 0.005
+
+
+def wait_until(predicate: Callable[[], T], timeout_s: float, what: str = "the condition") -> T:
+    """Return the first truthy value of ``predicate()``; AssertionError after ``timeout_s`` without one."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {timeout_s:g} s waiting for {what}")
+        time.sleep(POLL_S)
