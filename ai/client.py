@@ -98,6 +98,7 @@ class EngineClient:
         self._active: _Search | None = None
         self._ponder: dict[str, Any] | None = None  # the ponder command in force (sent again after a restart)
         self._next_id = 0
+        self.heartbeats_answered = 0  # isready heartbeats the engine answered (any process of this client)
         self._streak = 0  # failures in a row
         self._startup_timeouts = 0  # of them, start-ups that missed the deadline
         self._next_spawn_at: float | None = None
@@ -319,6 +320,7 @@ class EngineClient:
                 self.restart_log[-1] = RestartRecord(last.problem, last.noticed_at, last.spawned_at, now)
         if isinstance(reply, ReadyOk):
             proc.ping_sent_at = None
+            self.heartbeats_answered += 1
             return None
         if isinstance(reply, Ready):
             proc.ready = reply

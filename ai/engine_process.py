@@ -318,8 +318,17 @@ class Engine:
         yield_to_the_rest()
         searcher = self._searcher(run.spec)
         searcher.set_position(run.position)
+
+        def on_info(result: Any) -> None:
+            self.emit(protocol.result_message("info", run.spec, result, ponder.search_id))
+
         run.result = searcher.search(
-            time_ms=MAX_PONDER_MS, early_stop=False, stop_event=self._stop_event, exact=ponder.exact
+            time_ms=MAX_PONDER_MS,
+            early_stop=False,
+            stop_event=self._stop_event,
+            exact=ponder.exact,
+            on_info=on_info if ponder.info_ms else None,
+            info_ms=ponder.info_ms or 100.0,
         )
 
     def _end_ponder(self, following: Position) -> None:

@@ -53,6 +53,7 @@ class Ponder:
 
     search_id: Any
     exact: bool = True
+    info_ms: float | None = None  # with it, ``info`` lines every info_ms (the ponder's visits), like a go's
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def parse_command(line: str) -> Command:
     if cmd == "solve":
         return Solve(_number(obj, "time_ms", 1, MAX_TIME_MS, default=500.0) or 500.0, _search_id(obj))
     if cmd == "ponder":
-        return Ponder(_search_id(obj), _flag(obj, "exact"))
+        return Ponder(_search_id(obj), _flag(obj, "exact"), _number(obj, "info_ms", 10, MAX_TIME_MS))
     if cmd in ("stop", "quit", "isready"):
         return Simple(cmd)
     if cmd == "setoption":

@@ -16,7 +16,7 @@ import pytest
 
 from ai.client import EngineClient
 from tests.positions import OFF_BOOK_SEARCH
-from tests.waiting import wait_until
+from tests.waiting import WaitTimeout, wait_until
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -24,15 +24,19 @@ pytestmark = pytest.mark.timeout(180)
 def wait_for(
     client: EngineClient, predicate: Callable[[dict[str, Any]], bool], timeout: float = 120.0
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    deadline = time.monotonic() + timeout
     seen: list[dict[str, Any]] = []
-    while time.monotonic() < deadline:
+
+    def found() -> dict[str, Any] | None:
         for message in client.poll():
             seen.append(message)
             if predicate(message):
-                return message, seen
-        time.sleep(0.01)
-    raise AssertionError(f"timed out; saw {[m.get('type') for m in seen]}")
+                return message
+        return None
+
+    try:
+        return wait_until(found, timeout, "the engine's message"), seen
+    except WaitTimeout:
+        raise AssertionError(f"timed out; saw {[m.get('type') for m in seen]}") from None
 
 
 @pytest.fixture()
@@ -128,11 +132,14 @@ def test_error_for_the_running_search_ends_it_without_a_restart(client: EngineCl
     error, _ = wait_for(client, lambda m: m["type"] == "error", timeout=10)
     assert error.get("id") == search_id
     pid = client.pid
-    quiet_until = time.monotonic() + 2.5  # well beyond the hang limit: the heartbeat keeps it alive
+    beats = client.heartbeats_answered
     seen: list[dict[str, Any]] = []
-    while time.monotonic() < quiet_until:
+
+    def heartbeats_went_round() -> bool:  # well beyond the hang limit: the heartbeat keeps it alive
         seen.extend(client.poll())
-        time.sleep(0.02)
+        return client.heartbeats_answered >= beats + 3
+
+    wait_until(heartbeats_went_round, 30, "three heartbeats answered")
     assert [m for m in seen if m["type"].startswith("engine_")] == []
     assert client.pid == pid
     client.set_position("connect4", "44")

@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -21,6 +20,7 @@ from typing import TypeVar
 import pytest
 
 from game.play.savefile import SaveFileError, parse_game_text
+from tests.waiting import WaitTimeout, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 OPENING = "1122"  # a bot would never start like this: a new game could not pass for the restored one
@@ -62,15 +62,16 @@ def _saved_moves(config: Path) -> str | None:
 
 
 def _wait_for(proc: subprocess.Popen[bytes], log: Path, predicate: Callable[[], T | None], timeout: float = 120.0) -> T:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def found() -> tuple[T] | None:
         if proc.poll() is not None:
             raise AssertionError(f"the app exited with {proc.returncode}: {log.read_text(errors='replace')[-2000:]}")
-        moves = predicate()
-        if moves is not None:
-            return moves
-        time.sleep(0.02)
-    raise AssertionError(f"timed out; app log: {log.read_text(errors='replace')[-2000:]}")
+        value = predicate()
+        return None if value is None else (value,)
+
+    try:
+        return wait_until(found, timeout, "the app")[0]
+    except WaitTimeout:
+        raise AssertionError(f"timed out; app log: {log.read_text(errors='replace')[-2000:]}") from None
 
 
 def _children(pid: int) -> list[int]:
@@ -82,17 +83,18 @@ def _children(pid: int) -> list[int]:
 
 
 def _gone(pid: int, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def exited() -> bool:
         try:
             os.kill(pid, 0)
             status = Path(f"/proc/{pid}/stat").read_text().split()[2] if sys.platform == "linux" else ""
-            if status == "Z":
-                return True  # a zombie: it has exited, only not reaped by its (dead) parent yet
+            return status == "Z"  # a zombie: it has exited, only not reaped by its (dead) parent yet
         except (ProcessLookupError, FileNotFoundError):
             return True
-        time.sleep(0.05)
-    return False
+
+    try:
+        return wait_until(exited, timeout, f"process {pid} to exit")
+    except WaitTimeout:
+        return False
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> list[int]:

@@ -19,6 +19,7 @@ from ai import limits, protocol
 from ai.engine_process import Engine, default_threads
 from game.rules import get_game
 from tests.positions import OFF_BOOK_SEARCH
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -177,15 +178,23 @@ def test_engine_reading_dev_zero_stays_small() -> None:
     try:
         assert proc.stdout is not None
         proc.stdout.readline()  # ready
-        time.sleep(3.0)
+        wait_until(lambda: _bytes_read(proc.pid) > 2 * 1024**3, 50, "the engine to read 2 GB of /dev/zero")
         rss_kb = _rss_kb(proc.pid)
         assert proc.poll() is None
-        print(f"RSS after 3 s of /dev/zero: {rss_kb / 1024:.0f} MB")
+        print(f"RSS after 2 GB of /dev/zero: {rss_kb / 1024:.0f} MB")
         assert rss_kb < 600 * 1024  # before: grew without limit (MemoryError at 2.27 GB)
     finally:
         proc.kill()
         proc.wait()
         proc.stdout.close()  # type: ignore[union-attr]
+
+
+def _bytes_read(pid: int) -> int:
+    with open(f"/proc/{pid}/io") as io_counts:
+        for line in io_counts:
+            if line.startswith("rchar:"):
+                return int(line.split()[1])
+    raise AssertionError("no rchar")
 
 
 def _rss_kb(pid: int) -> int:
@@ -222,11 +231,17 @@ def test_a_game_that_cannot_be_prepared_is_one_error_line_and_the_engine_carries
 
 
 class _SlowToStop(Engine):
-    """A dispatcher that takes 3 s over one command (as a search slow to stop would)."""
+    """A dispatcher busy over one command (as a search slow to stop would) until the test releases it."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.busy = threading.Event()
+        self.release = threading.Event()
 
     def _dispatch(self, command):  # type: ignore[no-untyped-def, override]
         if isinstance(command, protocol.SetPosition):
-            time.sleep(3.0)
+            self.busy.set()
+            self.release.wait(20)
         return super()._dispatch(command)
 
 
@@ -252,12 +267,11 @@ def test_isready_is_answered_while_the_dispatcher_is_busy() -> None:
         server = threading.Thread(target=engine.serve, args=(stdin,), daemon=True)
         server.start()
         feed.write(b'{"cmd": "position", "moves": "44"}\n')
-        time.sleep(0.2)
-        sent = time.monotonic()
+        assert engine.busy.wait(20), "the dispatcher never took the position"
         feed.write(b'{"cmd": "isready"}\n')
-        while not any('"readyok"' in line for line in out.lines):
-            assert time.monotonic() - sent < 1.0, "isready waited for the busy dispatcher"
-            time.sleep(0.01)
+        answered = wait_until(lambda: any('"readyok"' in line for line in out.lines), 20, "readyok")
+        assert answered and not engine.release.is_set()  # answered while the dispatcher was still busy
+        engine.release.set()
         feed.write(b'{"cmd": "quit"}\n')
         server.join(timeout=10)
     assert not server.is_alive()

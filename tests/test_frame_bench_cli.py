@@ -7,10 +7,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from test_crash_restore import _children
+
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
@@ -39,7 +41,9 @@ def test_sigterm_ends_a_running_frame_benchmark(tmp_path: Path) -> None:
         env=dict(ENV, HOME=str(tmp_path)),
     )
     try:
-        time.sleep(4)  # inside the benchmark (or still waiting for the engine): both loops must obey
+        # the window is up once it has started its engine: inside the benchmark (or still waiting for the
+        # engine), both loops must obey
+        wait_until(lambda: proc.poll() is not None or _children(proc.pid), 60, "the app to start its engine")
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)

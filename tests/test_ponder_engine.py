@@ -141,8 +141,9 @@ def test_a_predicted_reply_makes_the_next_search_start_ahead() -> None:
         engine.send({"cmd": "position", "game": "connect4", "moves": "12121"})
         engine.send({"cmd": "go", "iterations": 50, "exact": False, "id": "warm"})  # waits for the compiled code
         engine.read_until("bestmove")
-        engine.send({"cmd": "ponder", "id": "p1", "exact": False})
-        time.sleep(0.3)
+        engine.send({"cmd": "ponder", "id": "p1", "exact": False, "info_ms": 50})
+        searching, _ = engine.read_until("info", timeout=30)  # the ponder has searched
+        assert searching["id"] == "p1" and searching["iterations"] > 0
         slowest = max(ask_isready_ms(engine) for _ in range(5))  # the heartbeat while it ponders
         assert slowest < 700, f"isready took {slowest:.0f} ms while pondering"
         engine.send({"cmd": "position", "game": "connect4", "moves": "121211"})  # the predicted block
@@ -153,8 +154,8 @@ def test_a_predicted_reply_makes_the_next_search_start_ahead() -> None:
         best, _ = engine.read_until("bestmove", timeout=30)
         assert best["iterations"] == 1
         assert sum(c["visits"] for c in best["children"]) > 0.9 * end["kept_visits"]  # it started with them
-        engine.send({"cmd": "ponder", "id": "p2", "exact": False})
-        time.sleep(0.3)
+        engine.send({"cmd": "ponder", "id": "p2", "exact": False, "info_ms": 50})
+        assert engine.read_until("info", timeout=30)[0]["id"] == "p2"
         engine.send({"cmd": "position", "game": "connect4", "moves": "1212113"})  # not the predicted reply
         miss: dict[str, Any] = engine.read_until("ponderend", timeout=10)[0]
         assert (miss["id"], miss["played"], miss["hit"]) == ("p2", "3", False) and miss["predicted"] != "3"

@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -117,7 +116,7 @@ def test_bot_vs_bot_to_the_end(tmp_path: Path) -> None:
     assert proc.stdout.count("plays") >= 5 and ("Draw after" in proc.stdout or "wins after" in proc.stdout)
 
 
-def _auto_opponent(client: LineSocket, seat: int, seen: list[str], delay_s: float = 0.0) -> None:
+def _auto_opponent(client: LineSocket, seat: int, seen: list[str]) -> None:
     """Plays column 1 (else the first open one) whenever it is its turn; keeps the moves it saw."""
     while True:
         try:
@@ -134,7 +133,6 @@ def _auto_opponent(client: LineSocket, seat: int, seen: list[str], delay_s: floa
             for piece in message["state"]["pieces"]:
                 heights[piece["column"]] += 1
             column = next(c for c in range(7) if heights[c] < 6)
-            time.sleep(delay_s)
             client.send({"type": "action", "message": {"column": column}})
 
 

@@ -106,6 +106,16 @@ def test_a_later_launch_restores_the_newest_game_and_keeps_the_other(tmp_path: P
         settings_mod._slot = None
 
 
+def _holds_slot(config: Path, number: int, pid: int) -> Callable[[], bool | None]:
+    def holds() -> bool | None:
+        try:
+            return (config / lock_name(number)).read_text().strip() == str(pid) or None
+        except OSError:
+            return None
+
+    return holds
+
+
 def _moves(path: Path) -> str | None:
     try:
         spec, moves, _cursor = parse_game_text(path.read_text(encoding="utf-8"))
@@ -140,7 +150,7 @@ def test_two_real_apps_in_one_home_keep_both_games(tmp_path: Path) -> None:
     c = _launch(config, log)
     d = None
     try:
-        time.sleep(1.0)
+        _wait_for(c, log, _holds_slot(config, 1, c.pid))  # the first takes slot 1 before the second starts
         d = _launch(config, log)
         _wait_for(c, log, grown(first_file, game_a, 1))
         _wait_for(d, log, grown(second_file, game_b, 1))

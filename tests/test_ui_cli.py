@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pygame
@@ -14,6 +13,7 @@ from game.play.players import BotSetting
 from game.play.session import Session
 from game.play.settings import Settings
 from game.ui.game_app import create_app, shutdown
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -67,13 +67,15 @@ def test_a_bot_game_with_the_real_engine_finishes_and_shows_the_heatmap():
     app.motion.gravity *= 20
     heat_seen = 0
     try:
-        deadline = time.monotonic() + 150
-        while not (app.session.final_position.outcome.is_over and app.animation is None):
-            assert time.monotonic() < deadline, "the bot game did not finish"
+
+        def finished() -> bool:
+            nonlocal heat_seen
             assert app.turns.driver.unavailable is None, app.turns.driver.unavailable
             app.step()
             heat_seen += app.turns.heat is not None and app.turns.heat_moves == app.session.moves_text
-            time.sleep(0.005)
+            return app.session.final_position.outcome.is_over and app.animation is None
+
+        wait_until(finished, 150, "the bot game to finish")
         assert app.session.line[:4] == [3, 3, 4, 2]
         assert len(app.session.line) > 8
         assert heat_seen > 0

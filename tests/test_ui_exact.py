@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from functools import cache
 
 import pygame
@@ -21,6 +20,7 @@ from game.play.settings import Settings
 from game.rules import get_game
 from game.ui import headless
 from game.ui.game_app import create_app, shutdown
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -196,12 +196,13 @@ def test_exact_verdicts_with_the_real_engine():
     settings = Settings(mode="hotseat", window=(1000, 700), sound=False, eval_bar=False, exact=True)
     app = create_app(settings, Session.from_text("connect4", "44536655"), persist=False)
     try:
-        deadline = time.monotonic() + 120
-        while app.turns.exact_cache.get("connect4", "44536655") is None:
-            assert time.monotonic() < deadline, "no solution from the engine"
+
+        def solved() -> bool:
             assert app.turns.driver.unavailable is None, app.turns.driver.unavailable
             app.step()
-            time.sleep(0.01)
+            return app.turns.exact_cache.get("connect4", "44536655") is not None
+
+        wait_until(solved, 120, "a solution from the engine")
         verdicts = app.verdicts()
         assert verdicts[6].text == "win now" and verdicts[6].kind == "exact"  # red completes 4-5-6-7
         assert verdicts[5].text == "loss in 1"  # column 6 lets yellow win on top of it

@@ -3,8 +3,6 @@ driven headless through the real frame function with synthetic events."""
 
 from __future__ import annotations
 
-import time
-
 import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
@@ -20,6 +18,7 @@ from game.ui import files
 from game.ui.board_view import Connect4Geometry
 from game.ui.game_app import create_app, shutdown
 from game.ui.grid_view import GridGeometry
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -283,12 +282,17 @@ def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers()
     try:
         app.step([])
         app.step([click(cell_centre(app, "b2"))])
-        deadline = time.monotonic() + 120  # the first search of a game may compile its kernel
-        while len(app.session.line) < 2 or app.turns.heat is None or app.turns.heat_moves != app.session.moves_text:
-            assert time.monotonic() < deadline, "no answer from the engine"
+
+        def answered() -> bool:
             assert not app.turns.driver.refused and app.turns.driver.unavailable is None, app.turns.driver.refused
             app.step()
-            time.sleep(0.01)
+            return (
+                len(app.session.line) >= 2
+                and app.turns.heat is not None
+                and app.turns.heat_moves == app.session.moves_text
+            )
+
+        wait_until(answered, 120, "an answer from the engine")  # the first search of a game may compile its kernel
         assert app.session.line[1] in (0, 2, 6, 8)  # the only replies to the centre that do not lose
         assert set(app.turns.heat.entries) == set(app.session.position.legal_moves())
     finally:

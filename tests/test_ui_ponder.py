@@ -6,7 +6,6 @@ against the bot and ended by every change of position or setting."""
 from __future__ import annotations
 
 import json
-import time
 
 import pygame
 import pytest
@@ -17,6 +16,7 @@ from game.play.players import BotSetting
 from game.play.pondering import ponder_on
 from game.play.settings import Settings
 from game.ui.game_app import App, shutdown
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -106,10 +106,12 @@ def test_the_humans_move_ends_the_ponder_and_the_bot_searches_the_tree_it_grew()
         app.step([])  # the engine's ponderend arrives
         ends = app.turns.driver.ponder_ends
         assert ends and ends[-1]["hit"] is True and ends[-1]["played"] == "1"
-        deadline = time.monotonic() + 10
-        while not fake.pondering and time.monotonic() < deadline:  # the bot answers (its disc falls), then
-            app.step([])  # the human's turn: a new ponder on the new position
-            time.sleep(0.01)
+
+        def pondering() -> bool:  # the bot answers (its disc falls), then the human's turn: a new ponder
+            app.step([])
+            return bool(fake.pondering)
+
+        wait_until(pondering, 10, "a new ponder on the human's turn")
         assert app.session.moves_text.startswith("1") and len(app.session.line) == 2
         assert current(fake)["moves"] == app.session.moves_text  # type: ignore[index]
     finally:
@@ -219,21 +221,27 @@ def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> 
     )
     driver = app.turns.driver
     try:
-        deadline = time.monotonic() + 90  # the engine's start-up (and a first launch's compiling)
-        while not (driver.pondering and driver.view().state == "ready") and time.monotonic() < deadline:
+
+        def ready_and_pondering() -> bool:  # the engine's start-up (and a first launch's compiling)
             app.step([])
-            time.sleep(0.01)
-        assert driver.pondering
+            return driver.pondering and driver.view().state == "ready"
+
+        wait_until(ready_and_pondering, 90, "the engine to ponder")
         restarts = len(driver.client.restart_log)  # (a first launch's compiling may have cost some)
-        until = time.monotonic() + 0.6
-        while time.monotonic() < until:  # it thinks for a moment; the heartbeat is answered meanwhile
+        beats = driver.client.heartbeats_answered
+
+        def heartbeats_answered() -> bool:  # it thinks a while; the heartbeat is answered meanwhile
             app.step([])
-            time.sleep(0.01)
+            return driver.client.heartbeats_answered >= beats + 3
+
+        wait_until(heartbeats_answered, 30, "three heartbeats answered while pondering")
         assert app.play_move(0)
-        deadline = time.monotonic() + 20
-        while not driver.ponder_ends and time.monotonic() < deadline:
+
+        def ponder_ended() -> bool:
             app.step([])
-            time.sleep(0.01)
+            return bool(driver.ponder_ends)
+
+        wait_until(ponder_ended, 20, "the ponder's end")
         end = driver.ponder_ends[-1]
         assert (end["predicted"], end["played"], end["hit"]) == ("1", "1", True)
         assert end["kept_visits"] > 0 and len(driver.client.restart_log) == restarts  # the heartbeat held

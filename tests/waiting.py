@@ -12,7 +12,11 @@ T = TypeVar("T")
 POLL_S = 0.005
 
 
-def wait_until(predicate: Callable[[], T], timeout_s: float, what: str = "the condition") -> T:
+class WaitTimeout(AssertionError):
+    """The condition did not come in time."""
+
+
+def wait_until(predicate: Callable[[], T | None], timeout_s: float, what: str = "the condition") -> T:
     """Return the first truthy value of ``predicate()``; AssertionError after ``timeout_s`` without one."""
     deadline = time.monotonic() + timeout_s
     while True:
@@ -20,5 +24,5 @@ def wait_until(predicate: Callable[[], T], timeout_s: float, what: str = "the co
         if value:
             return value
         if time.monotonic() >= deadline:
-            raise AssertionError(f"timed out after {timeout_s:g} s waiting for {what}")
+            raise WaitTimeout(f"timed out after {timeout_s:g} s waiting for {what}")
         time.sleep(POLL_S)
