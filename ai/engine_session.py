@@ -118,7 +118,7 @@ class EngineSession:
                 if reply.played is not None:
                     self.ponders += 1
                     self.hits += reply.hit
-        return replies
+        return list(replies)
 
 
 def to_result(spec: Any, reply: Info) -> SearchResult:

@@ -117,7 +117,7 @@ def _make_cache(fn: Callable[..., Any], key: str | None) -> Any:
     or missing directory): then the function is compiled in memory and the process goes on."""
     from numba.core.caching import FunctionCache
 
-    class _TolerantCache(FunctionCache):  # type: ignore[misc]
+    class _TolerantCache(FunctionCache):
         def _index_key(self, sig: Any, codegen: Any) -> Any:
             if key is None:
                 return super()._index_key(sig, codegen)

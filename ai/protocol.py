@@ -257,8 +257,8 @@ def result_message(
     )
     if kind == "bestmove":
         played = result.best_move if move is None else move
-        return BestMove(**fields, move=spec.move_to_text(played), level=level, choice=choice)  # type: ignore[arg-type]
-    return Info(**fields)  # type: ignore[arg-type]
+        return BestMove(**fields, move=spec.move_to_text(played), level=level, choice=choice)
+    return Info(**fields)
 
 
 def _prob(value: float) -> float:

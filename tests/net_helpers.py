@@ -69,7 +69,8 @@ class LineSocket:
         if not raw:
             return None
         self.raw_lines.append(raw)
-        return json.loads(raw)
+        result: dict[str, Any] | None = json.loads(raw)
+        return result
 
     def close(self) -> None:
         try:

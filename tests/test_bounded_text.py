@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
@@ -52,14 +53,14 @@ def _timed_frame(app, events=()) -> float:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def font_ready():  # type: ignore[no-untyped-def]
+def font_ready() -> Iterator[None]:
     pygame.font.init()
     fonts.reset()
     yield
     fonts.reset()
 
 
-def test_fit_text_measures_a_logarithmic_number_of_prefixes(font_ready, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fit_text_measures_a_logarithmic_number_of_prefixes(font_ready: None, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
     real = fonts.width_of
 
@@ -76,7 +77,7 @@ def test_fit_text_measures_a_logarithmic_number_of_prefixes(font_ready, monkeypa
         assert max(calls) <= 401  # never measures more than max_width characters
 
 
-def test_fit_text_of_100_kb_is_fast(font_ready) -> None:
+def test_fit_text_of_100_kb_is_fast(font_ready: None) -> None:
     start = time.perf_counter()
     for _ in range(10):
         fonts.fit_text("x" * 100_000, 13, 1500)
@@ -105,7 +106,7 @@ ODD = ["nul\x00inside", "bytes \udcff\udcfe name", "tab\tand\nnewline", "\x7f\x9
 
 
 @pytest.mark.parametrize("text", ODD)
-def test_odd_text_renders_without_raising(font_ready, text: str) -> None:
+def test_odd_text_renders_without_raising(font_ready: None, text: str) -> None:
     surface = fonts.text(text, 14, (0, 0, 0))
     assert surface.get_height() > 0
     fitted = fonts.fit_text(text * 50, 14, 120)

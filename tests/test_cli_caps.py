@@ -49,7 +49,7 @@ def test_analyze_stdin_reads_bounded_lines(safe_main, capsys, monkeypatch) -> No
     reads: list[int] = []
 
     class Recording(io.BytesIO):
-        def readline(self, size: int | None = -1) -> bytes:  # type: ignore[override]
+        def readline(self, size: int | None = -1) -> bytes:
             line = super().readline(size)
             reads.append(len(line))
             return line

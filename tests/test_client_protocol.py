@@ -17,7 +17,8 @@ pytestmark = pytest.mark.timeout(20)
 
 @pytest.fixture()
 def rig() -> tuple[EngineClient, Spawner, FakeClock]:
-    return client_rig()
+    result: tuple[EngineClient, Spawner, FakeClock] = client_rig()
+    return result
 
 
 def first(replies: list[Reply], kind: type) -> Any:
@@ -174,7 +175,7 @@ def test_threads_setting_is_sent_and_reported(rig) -> None:  # type: ignore[no-u
     assert client.status.threads == 5
     for bad in (0, 65, 2.5, True):
         with pytest.raises(ValueError, match="threads"):
-            client.set_threads(bad)  # type: ignore[arg-type]
+            client.set_threads(bad)
     assert client.threads == 5
 
 

@@ -238,7 +238,7 @@ class _SlowToStop(Engine):
         self.busy = threading.Event()
         self.release = threading.Event()
 
-    def _dispatch(self, command):  # type: ignore[no-untyped-def, override]
+    def _dispatch(self, command):  # type: ignore[no-untyped-def]
         if isinstance(command, protocol.SetPosition):
             self.busy.set()
             self.release.wait(20)

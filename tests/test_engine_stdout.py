@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,7 @@ def _run_engine(args: list[str], env_extra: dict[str, str]) -> subprocess.Comple
     return subprocess.CompletedProcess(args, proc.returncode, "".join(lines) + out, err)
 
 
-def _assert_protocol_only(stdout: str) -> list[dict]:
+def _assert_protocol_only(stdout: str) -> list[dict[str, Any]]:
     lines = stdout.splitlines()
     assert lines, "the engine wrote nothing"
     messages = []

@@ -33,7 +33,8 @@ def _prepare_in_new_process(cache: Path, *games: str) -> list[list[object]]:
         [sys.executable, "-c", PREPARE, *games], capture_output=True, text=True, env=env, cwd=ROOT, timeout=280
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.splitlines()[-1])
+    result: list[list[object]] = json.loads(done.stdout.splitlines()[-1])
+    return result
 
 
 def _cached(cache: Path) -> set[str]:

@@ -184,7 +184,7 @@ def _argv_strategy():  # type: ignore[no-untyped-def]
     token = st.one_of(st.sampled_from(FLAGS), st.sampled_from(VALUES), st.text(max_size=12))
     flag_value = st.tuples(st.sampled_from(FLAGS), st.sampled_from(VALUES)).map(list)
     body = st.lists(st.one_of(token.map(lambda t: [t]), flag_value), max_size=5).map(lambda xs: sum(xs, []))
-    head = st.one_of(st.just([]), st.sampled_from(SUBCOMMANDS).map(lambda s: [s]))
+    head: st.SearchStrategy[list[str]] = st.one_of(st.just([]), st.sampled_from(SUBCOMMANDS).map(lambda s: [s]))
     return st.tuples(head, body).map(lambda hb: hb[0] + hb[1])
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import queue
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -124,10 +125,10 @@ class RecordingEngine(Engine):
         super().__init__(self.out)
         self.started: list[object] = []
 
-    def _start(self, target, command) -> None:  # type: ignore[no-untyped-def, override]
+    def _start(self, target, command) -> None:  # type: ignore[no-untyped-def]
         self.started.append(command)
 
-    def lines(self) -> list[dict]:
+    def lines(self) -> list[dict[str, Any]]:
         text = self.out.getvalue()
         self.out.seek(0)
         self.out.truncate()

@@ -143,7 +143,8 @@ def test_a_benchmark_player_searches_like_the_engine_the_whole_cap() -> None:
 
     def spy(**kw: object) -> SearchResult:
         seen.update(kw)
-        return real(**kw)
+        result: SearchResult = real(**kw)
+        return result
 
     player.searcher.search = spy
     try:

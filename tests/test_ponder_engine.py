@@ -22,7 +22,8 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture()
 def rig() -> tuple[EngineClient, Spawner, FakeClock]:
-    return client_rig()
+    result: tuple[EngineClient, Spawner, FakeClock] = client_rig()
+    return result
 
 
 def ends(replies: list[Reply]) -> list[PonderEnd]:

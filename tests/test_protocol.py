@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -95,7 +96,7 @@ _json_values = st.recursive(
         st.sampled_from(["game", "moves", "time_ms", "iterations", "info_ms", "id", "exact"]), _json_values, max_size=5
     ),
 )
-def test_fuzz_command_objects(cmd: str, fields: dict) -> None:
+def test_fuzz_command_objects(cmd: str, fields: dict[str, Any]) -> None:
     line = json.dumps({"cmd": cmd, **fields})
     try:
         protocol.parse_command(line)

@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 from reference import RefKInARow
 
 from game.rules import GAME_NAMES, IllegalMoveError, NotationError, Status, UnknownGameError, get_game
-from game.rules.connect4 import Connect4Spec
+from game.rules.connect4 import Connect4Position, Connect4Spec
 
 REPO = Path(__file__).resolve().parents[1]
 SIZES = [(7, 6), (8, 7), (5, 4), (4, 4), (9, 5)]
 RANDOM_GAMES = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def assert_same(pos, ref: RefKInARow) -> None:
+def assert_same(pos: Connect4Position, ref: RefKInARow) -> None:
     spec = pos.spec
     assert pos.ply == len(ref.moves)
     assert pos.to_move == ref.to_move
@@ -170,7 +170,7 @@ def test_draw_on_a_full_board() -> None:
 def test_importing_game_loads_no_pygame_or_numba() -> None:
     code = (
         "import sys, game, game.rules.mnk, game.rules.uttt, game.rules.grid, game.rules.connect4\n"
-        "for name in ('connect4', 'tictactoe', 'gomoku', 'mnk:6x6:4', 'uttt'): game.get_game(name).start()\n"
+        "for name in ('connect4', 'tictactoe', 'gomoku', 'mnk:6x6:4', 'uttt'): game.rules.get_game(name).start()\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pygame', 'numba'))\n"
         "print(','.join(bad))\n"
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +13,7 @@ from reference import RefKInARow, RefUttt
 from game.rules import IllegalMoveError, NotationError, Status, get_game
 from game.rules.grid import board_range, cell_to_text, text_to_cell
 from game.rules.mnk import MnkSpec
-from game.rules.uttt import ANY_BOARD, BOARD_CELLS, UtttSpec, board_name
+from game.rules.uttt import ANY_BOARD, BOARD_CELLS, UtttPosition, UtttSpec, board_name
 
 MNK_GAMES = ["tictactoe", "mnk:6x6:4", "mnk:4x3:3", "mnk:5x1:3", "mnk:2x6:2", "mnk:7x5:4"]
 ALL_GRID_GAMES = [*MNK_GAMES, "gomoku", "uttt"]
@@ -31,7 +33,7 @@ UTTT_DRAW = (
 )
 
 
-def assert_same_mnk(pos, ref: RefKInARow) -> None:
+def assert_same_mnk(pos: Any, ref: RefKInARow) -> None:
     assert pos.ply == len(ref.moves)
     assert pos.to_move == ref.to_move
     assert list(pos.legal_moves()) == ref.legal_moves()
@@ -44,7 +46,7 @@ def assert_same_mnk(pos, ref: RefKInARow) -> None:
         assert (pos.stones(1) >> index) & 1 == (ref.cell(index) == 1)
 
 
-def assert_same_uttt(pos, ref: RefUttt) -> None:
+def assert_same_uttt(pos: UtttPosition, ref: RefUttt) -> None:
     assert pos.ply == len(ref.moves)
     assert pos.to_move == ref.to_move
     assert list(pos.allowed_boards()) == ref.allowed_boards()
@@ -57,7 +59,7 @@ def assert_same_uttt(pos, ref: RefUttt) -> None:
         assert pos.cell(index) == ref.cell(index)
 
 
-def play_random(spec, data: st.DataObject, max_moves: int | None = None):
+def play_random(spec: Any, data: st.DataObject, max_moves: int | None = None) -> Any:
     pos = spec.start()
     limit = data.draw(st.integers(0, spec.width * spec.height)) if max_moves is None else max_moves
     for _ in range(limit):

@@ -9,7 +9,6 @@ import threading
 import pytest
 
 from ai.mcts import Searcher
-from ai.mcts import search as search_module
 from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(120)
@@ -34,7 +33,7 @@ def test_the_same_seed_gives_the_same_search_whatever_the_lanes(monkeypatch: pyt
     spec = get_game("connect4")
     results = []
     for cores in (1, 3, 8):
-        monkeypatch.setattr(search_module.os, "cpu_count", lambda cores=cores: cores)
+        monkeypatch.setattr(os, "cpu_count", lambda cores=cores: cores)
         searcher = Searcher(spec, seed=7, threads=8, max_nodes=8 * 8192)
         searcher.set_position(spec.parse_position("4453"))
         result = searcher.search(iterations=4000)

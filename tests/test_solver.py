@@ -8,8 +8,10 @@ import random
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -89,7 +91,7 @@ def _wins(grid: tuple[tuple[int, ...], ...], col: int, player: int) -> bool:
 
 
 @cache
-def brute_force(width: int, height: int):
+def brute_force(width: int, height: int) -> Callable[[tuple[tuple[int, ...], ...], int], int]:
     """Memoised plain negamax over (grid as a tuple of columns, ply): Pons' score for the side to move."""
     cells = width * height
 
@@ -114,10 +116,11 @@ def brute_force_score(width: int, height: int, moves: str) -> int:
     start: list[list[int]] = [[] for _ in range(width)]
     for i, ch in enumerate(moves):
         start[int(ch) - 1].append(i % 2)
-    return brute_force(width, height)(tuple(tuple(c) for c in start), len(moves))
+    result: int = brute_force(width, height)(tuple(tuple(c) for c in start), len(moves))
+    return result
 
 
-def random_position(spec, rng: random.Random, plies: int):
+def random_position(spec: Any, rng: random.Random, plies: int) -> Any:
     while True:
         pos = spec.start()
         for _ in range(plies):

@@ -28,7 +28,8 @@ def _play(config: Path, lines: list[str], *args: str, timeout: float = 60) -> su
 
 
 def _autosave(config: Path) -> dict[str, object]:
-    return json.loads((config / "autosave.json").read_text())
+    result: dict[str, object] = json.loads((config / "autosave.json").read_text())
+    return result
 
 
 @pytest.mark.timeout(60)
@@ -116,8 +117,9 @@ def test_bot_vs_bot_to_the_end(tmp_path: Path) -> None:
     assert proc.stdout.count("plays") >= 5 and ("Draw after" in proc.stdout or "wins after" in proc.stdout)
 
 
-def _auto_opponent(client: LineSocket, seat: int, seen: list[str]) -> None:
-    """Plays column 1 (else the first open one) whenever it is its turn; keeps the moves it saw."""
+def _auto_opponent(client: LineSocket, seat: int, seen: list[str], start: threading.Event | None = None) -> None:
+    """Plays column 1 (else the first open one) whenever it is its turn (once ``start`` is set); keeps the
+    moves it saw."""
     while True:
         try:
             message = client.receive()
@@ -133,6 +135,8 @@ def _auto_opponent(client: LineSocket, seat: int, seen: list[str]) -> None:
             for piece in message["state"]["pieces"]:
                 heights[piece["column"]] += 1
             column = next(c for c in range(7) if heights[c] < 6)
+            if start is not None and not start.wait(30):
+                return
             client.send({"type": "action", "message": {"column": column}})
 
 
@@ -172,13 +176,27 @@ def test_watch_a_room_with_a_clock(tmp_path: Path) -> None:
                 pass
             seats[message["message"]] = client  # type: ignore[index]
         seen: list[str] = []
+        watching = threading.Event()  # the players move once the spectator has joined
         for seat, client in seats.items():
-            threading.Thread(target=_auto_opponent, args=(client, seat, seen, 0.15), daemon=True).start()
-        proc = _play(tmp_path, [], "--connect", f"127.0.0.1:{port}", "--room", "watch", "--spectate", timeout=40)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        assert "watching connect4 in room watch" in proc.stdout
-        assert "clocks: X 1:" in proc.stdout and "X played 1" in proc.stdout
-        assert "Game over" in proc.stdout and "to move" not in proc.stdout
+            threading.Thread(target=_auto_opponent, args=(client, seat, seen, watching), daemon=True).start()
+        env = dict(os.environ, CONNECT4_CONFIG_DIR=str(tmp_path), COLUMNS="80")
+        args = ["--connect", f"127.0.0.1:{port}", "--room", "watch", "--spectate"]
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "main.py"), "play", "--text", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert "watching connect4 in room watch" in first, first
+        watching.set()
+        rest, errors = proc.communicate(timeout=40)
+        assert proc.returncode == 0, first + rest + errors
+        assert "clocks: X 1:" in rest and "X played 1" in rest
+        assert "Game over" in rest and "to move" not in rest
     finally:
         for client in players:
             client.close()

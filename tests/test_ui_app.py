@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
@@ -19,7 +22,7 @@ from game.ui.move_list import move_cells
 pytestmark = pytest.mark.timeout(120)
 
 
-def make_app(mode: str = "hotseat", client: FakeEngineClient | None = None, **settings_kw):
+def make_app(mode: str = "hotseat", client: FakeEngineClient | None = None, **settings_kw: Any) -> Any:
     settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **settings_kw)
     client = client or FakeEngineClient()
     app = create_app(settings, Session.from_text("connect4"), persist=False, driver=EngineDriver(lambda: client))
@@ -28,19 +31,19 @@ def make_app(mode: str = "hotseat", client: FakeEngineClient | None = None, **se
 
 
 @pytest.fixture
-def hotseat():
+def hotseat() -> Iterator[Any]:
     app, client = make_app("hotseat")
     yield app
     shutdown(app)
 
 
-def click_column(app, col: int) -> None:
+def click_column(app: Any, col: int) -> None:
     x, _ = app.layout.board.center(col, 0)
     y = app.layout.board.rect.top + app.layout.board.cell // 2
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(int(x), int(y))))
 
 
-def run_for(app, seconds: float, fps: int = 60, start: float | None = None) -> float:
+def run_for(app: Any, seconds: float, fps: int = 60, start: float | None = None) -> float:
     """Step the app with simulated time; returns the final time."""
     now = app.now if start is None else start
     for _ in range(int(seconds * fps)):
@@ -49,7 +52,7 @@ def run_for(app, seconds: float, fps: int = 60, start: float | None = None) -> f
     return now
 
 
-def test_clicks_drop_discs_in_the_clicked_columns(hotseat):
+def test_clicks_drop_discs_in_the_clicked_columns(hotseat: Any) -> None:
     app = hotseat
     app.step()
     click_column(app, 2)
@@ -67,7 +70,7 @@ def test_clicks_drop_discs_in_the_clicked_columns(hotseat):
     assert app.session.position.cell(1 * 7 + 6) == 0  # the one above it is the first player's
 
 
-def test_drop_falls_then_settles_with_time_not_frames(hotseat):
+def test_drop_falls_then_settles_with_time_not_frames(hotseat: Any) -> None:
     app = hotseat
     app.play_move(3)
     anim = app.animation
@@ -79,7 +82,7 @@ def test_drop_falls_then_settles_with_time_not_frames(hotseat):
     assert rows[-1] == anim.row
 
 
-def test_keys_play_undo_redo_and_toggle(hotseat):
+def test_keys_play_undo_redo_and_toggle(hotseat: Any) -> None:
     app = hotseat
     key = lambda k, u="": pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=u)  # noqa: E731
     app.step([key(pygame.K_4, "4"), key(pygame.K_5, "5")])
@@ -99,7 +102,7 @@ def test_keys_play_undo_redo_and_toggle(hotseat):
     assert app.overlay is None
 
 
-def test_history_navigation_and_continue_from_here(hotseat):
+def test_history_navigation_and_continue_from_here(hotseat: Any) -> None:
     app = hotseat
     for col in (3, 3, 4, 2):
         app.play_move(col)
@@ -115,7 +118,7 @@ def test_history_navigation_and_continue_from_here(hotseat):
     assert app.session.line == [3, 3]
 
 
-def test_every_panel_button_can_be_clicked_without_error(hotseat):
+def test_every_panel_button_can_be_clicked_without_error(hotseat: Any) -> None:
     app = hotseat
     app.play_move(3)
     app.step([])
@@ -142,7 +145,7 @@ def test_every_panel_button_can_be_clicked_without_error(hotseat):
     assert app.running
 
 
-def test_bot_game_finishes_with_an_injected_client():
+def test_bot_game_finishes_with_an_injected_client() -> None:
     app, client = make_app("bot-vs-bot", FakeEngineClient(polls_to_finish=2))
     try:
         now = app.now
@@ -160,7 +163,7 @@ def test_bot_game_finishes_with_an_injected_client():
         shutdown(app)
 
 
-def test_undo_while_the_bot_thinks_cancels_the_search():
+def test_undo_while_the_bot_thinks_cancels_the_search() -> None:
     app, client = make_app("vs-bot", FakeEngineClient(polls_to_finish=50))
     try:
         app.play_move(3)
@@ -177,7 +180,7 @@ def test_undo_while_the_bot_thinks_cancels_the_search():
         shutdown(app)
 
 
-def test_heatmap_updates_arrive_during_analysis_on_the_humans_turn():
+def test_heatmap_updates_arrive_during_analysis_on_the_humans_turn() -> None:
     app, client = make_app("vs-bot", FakeEngineClient(polls_to_finish=10_000), heatmap=True)
     try:
         seen = []
@@ -197,7 +200,7 @@ def test_heatmap_updates_arrive_during_analysis_on_the_humans_turn():
         shutdown(app)
 
 
-def test_random_level_moves_without_the_engine():
+def test_random_level_moves_without_the_engine() -> None:
     settings_bots = [BotSetting("random"), BotSetting("random")]
     app, client = make_app("vs-bot", bots=settings_bots)
     try:
@@ -209,7 +212,7 @@ def test_random_level_moves_without_the_engine():
         shutdown(app)
 
 
-def test_resizing_keeps_the_board_inside_the_window(hotseat):
+def test_resizing_keeps_the_board_inside_the_window(hotseat: Any) -> None:
     app = hotseat
     for size in ((720, 520), (1600, 1000), (900, 560)):
         app.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -218,7 +221,7 @@ def test_resizing_keeps_the_board_inside_the_window(hotseat):
         assert app.layout.board.cell >= 30
 
 
-def test_narrow_window_folds_the_panel_into_a_menu(hotseat):
+def test_narrow_window_folds_the_panel_into_a_menu(hotseat: Any) -> None:
     app = hotseat
     app.screen = pygame.display.set_mode((760, 560), pygame.RESIZABLE)
     app.step([])
@@ -236,7 +239,7 @@ def test_narrow_window_folds_the_panel_into_a_menu(hotseat):
     assert app.session.line == before  # a click on the open drawer does not drop a disc
 
 
-def test_a_solver_level_is_one_line_in_the_difficulty_list(monkeypatch):
+def test_a_solver_level_is_one_line_in_the_difficulty_list(monkeypatch: pytest.MonkeyPatch) -> None:
     from game.play import players
 
     solver = players.Difficulty("solver", "Solver", "solve", 300)
@@ -252,7 +255,7 @@ def test_a_solver_level_is_one_line_in_the_difficulty_list(monkeypatch):
         shutdown(app)
 
 
-def test_move_list_and_eval_graph_clicks_jump_to_moves(hotseat):
+def test_move_list_and_eval_graph_clicks_jump_to_moves(hotseat: Any) -> None:
     app = hotseat
     for col in (3, 3, 4, 4, 2):
         app.play_move(col)
@@ -268,7 +271,7 @@ def test_move_list_and_eval_graph_clicks_jump_to_moves(hotseat):
     assert app.session.cursor == 4
 
 
-def test_paste_a_position_and_reject_garbage(hotseat, monkeypatch):
+def test_paste_a_position_and_reject_garbage(hotseat: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from game.ui import files
 
     app = hotseat
@@ -280,12 +283,17 @@ def test_paste_a_position_and_reject_garbage(hotseat, monkeypatch):
     assert app.session.moves_text == "4453"  # the game is kept
     assert app.notice is not None and "clipboard" in app.notice.notice.text
     copied = []
-    monkeypatch.setattr(files, "copy_text", lambda text: copied.append(text) or True)
+
+    def copy_text(text: str) -> bool:
+        copied.append(text)
+        return True
+
+    monkeypatch.setattr(files, "copy_text", copy_text)
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_c, mod=pygame.KMOD_CTRL, unicode="")])
     assert copied == ["4453"]
 
 
-def test_quitting_while_the_bot_thinks_stops_and_closes_the_engine():
+def test_quitting_while_the_bot_thinks_stops_and_closes_the_engine() -> None:
     app, client = make_app("vs-bot", FakeEngineClient(polls_to_finish=1000))
     app.play_move(3)
     run_for(app, 0.2)
@@ -296,7 +304,7 @@ def test_quitting_while_the_bot_thinks_stops_and_closes_the_engine():
     assert client.stops >= 1 and client.closed
 
 
-def test_the_window_redraws_less_often_while_nothing_moves(hotseat):
+def test_the_window_redraws_less_often_while_nothing_moves(hotseat: Any) -> None:
     """60 redraws a second of an idle window took half a core the solver could use: the rate drops to
     IDLE_FPS a while after the last event, and comes back with the next one and while a disc drops."""
     from game.ui import window

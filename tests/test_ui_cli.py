@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -37,7 +38,7 @@ def run_main(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[st
         ("--load", "/nonexistent/game.json"),
     ],
 )
-def test_bad_values_exit_2_with_one_line(args):
+def test_bad_values_exit_2_with_one_line(args: Any) -> None:
     result = run_main(*args, "--screenshot", "unused.png")
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
@@ -45,7 +46,7 @@ def test_bad_values_exit_2_with_one_line(args):
     assert not (ROOT / "unused.png").exists()
 
 
-def test_screenshot_of_a_position_with_the_heatmap(tmp_path: Path):
+def test_screenshot_of_a_position_with_the_heatmap(tmp_path: Path) -> None:
     out = tmp_path / "shot.png"
     result = run_main("--position", "4453", "--heatmap", "--screenshot", str(out), "--screenshot-wait", "1500")
     assert result.returncode == 0, result.stderr
@@ -54,7 +55,7 @@ def test_screenshot_of_a_position_with_the_heatmap(tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_a_bot_game_with_the_real_engine_finishes_and_shows_the_heatmap():
+def test_a_bot_game_with_the_real_engine_finishes_and_shows_the_heatmap() -> Any:
     settings = Settings(
         mode="bot-vs-bot",
         heatmap=True,

@@ -6,6 +6,8 @@ comes back; see the mutation notes in the commit log.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient, make_test_app
@@ -38,10 +40,10 @@ def key(k: int, typed: str = "") -> pygame.event.Event:
 
 
 @pytest.fixture
-def made():
+def made() -> Any:
     apps: list[game_app.App] = []
 
-    def factory(*args, **kw):
+    def factory(*args: Any, **kw: Any) -> Any:
         app, client = make_test_app(*args, **kw)
         apps.append(app)
         return app, client
@@ -57,7 +59,9 @@ def _fresh_pygame() -> None:
 
 
 # 1 -------------------------------------------------------------------------------------------------
-def _line(kind: str, ply_moves: str, session: Session, value: float, children: list[dict], proven=None) -> None:
+def _line(
+    kind: str, ply_moves: str, session: Session, value: float, children: list[dict[str, Any]], proven: Any = None
+) -> None:
     search = Search(1, "bot", session.spec.name, ply_moves, len(session.spec.parse_moves(ply_moves)), 1000, 0.0)
     msg = {
         "type": kind,
@@ -71,7 +75,7 @@ def _line(kind: str, ply_moves: str, session: Session, value: float, children: l
     absorb(session, search, kind, msg)
 
 
-def test_1_eval_graph_keeps_one_point_of_view_when_proofs_meet_estimates():
+def test_1_eval_graph_keeps_one_point_of_view_when_proofs_meet_estimates() -> None:
     """Red Medium (estimates 55% for itself), Yellow Perfect (proves Yellow wins): no 55, 0, 55, 0 zig-zag."""
     s = Session.from_text("connect4", "4444")
     # Yellow (Perfect) to move after 5 moves proves its move 3 wins; Red's next estimates say 55% for Red
@@ -93,7 +97,7 @@ def test_1_eval_graph_keeps_one_point_of_view_when_proofs_meet_estimates():
     assert s.eval_at(6) == EvalPoint(0.0, True)
 
 
-def test_1_exact_points_are_drawn_differently_from_estimates():
+def test_1_exact_points_are_drawn_differently_from_estimates() -> None:
     _fresh_pygame()
     theme = THEMES["classic"]
     rect = pygame.Rect(0, 0, 300, 120)
@@ -108,7 +112,7 @@ def test_1_exact_points_are_drawn_differently_from_estimates():
 
 
 # 2 -------------------------------------------------------------------------------------------------
-def test_2_selector_left_arrow_goes_back_and_right_arrow_forward(made):
+def test_2_selector_left_arrow_goes_back_and_right_arrow_forward(made: Any) -> None:
     app, _ = made(mode="vs-bot", bots=[BotSetting("medium"), BotSetting("medium")])
     app.step([])
     selector = next(b for b in app.layout.buttons if b.action == CycleBotLevel(1, 1))
@@ -124,7 +128,7 @@ def test_2_selector_left_arrow_goes_back_and_right_arrow_forward(made):
 
 
 # 3 -------------------------------------------------------------------------------------------------
-def test_3_side_and_first_mover_choices_wait_for_a_new_game_and_the_bot_keeps_its_level(made):
+def test_3_side_and_first_mover_choices_wait_for_a_new_game_and_the_bot_keeps_its_level(made: Any) -> None:
     app, client = made(mode="vs-bot", bots=[BotSetting("hard"), BotSetting("easy")])  # the bot (Yellow): Easy
     app.play_move(3)
     now = app.now
@@ -151,7 +155,7 @@ def test_3_side_and_first_mover_choices_wait_for_a_new_game_and_the_bot_keeps_it
 
 
 # 4 -------------------------------------------------------------------------------------------------
-def test_4_heatmap_stresses_what_the_proofs_say_and_the_move_the_bot_plays():
+def test_4_heatmap_stresses_what_the_proofs_say_and_the_move_the_bot_plays() -> None:
     spec = get_game("connect4")
     msg = {
         "iterations": 100,
@@ -190,16 +194,30 @@ SIZES = [(1120, 760), (640, 480), (400, 300), (1600, 500), (1600, 1000), (900, 6
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game,moves", [("connect4", "34334"), ("gomoku", "h8 h9"), ("uttt", "e5")])
-def test_5_10_12_all_text_fits_is_whole_and_readable(made, monkeypatch, size, game, moves):
+def test_5_10_12_all_text_fits_is_whole_and_readable(
+    made: Any, monkeypatch: pytest.MonkeyPatch, size: Any, game: Any, moves: Any
+) -> Any:
     drawn: list[tuple[str, int, pygame.Rect, float | None, pygame.Rect, bool]] = []
     blits: list[tuple[str, int]] = []
     real_draw, real_blit = text.draw, fonts.blit_text
 
-    def blit(surface, label, size_, colour, pos, anchor="topleft", bold=False):
+    def blit(
+        surface: Any, label: Any, size_: Any, colour: Any, pos: Any, anchor: Any = "topleft", bold: Any = False
+    ) -> Any:
         blits.append((label, size_))
         return real_blit(surface, label, size_, colour, pos, anchor, bold)
 
-    def recording(surface, label, size_, colour, pos, anchor="topleft", bold=False, width=None, min_size=10):
+    def recording(
+        surface: Any,
+        label: Any,
+        size_: Any,
+        colour: Any,
+        pos: Any,
+        anchor: Any = "topleft",
+        bold: Any = False,
+        width: Any = None,
+        min_size: Any = 10,
+    ) -> Any:
         rect = real_draw(surface, label, size_, colour, pos, anchor, bold, width, min_size)
         shown, px = blits[-1]  # what really reached the screen
         drawn.append((label, px, rect, width, surface.get_rect(), shown != label))
@@ -239,13 +257,13 @@ def test_5_10_12_all_text_fits_is_whole_and_readable(made, monkeypatch, size, ga
         assert not cut, f"{label!r} was cut at {size}"
 
 
-def test_12_eval_bar_label_says_whether_it_is_proven():
+def test_12_eval_bar_label_says_whether_it_is_proven() -> None:
     assert label_of(EvalBarState(0.52, True, False)) == "≈52"
     assert label_of(EvalBarState(1.0, True, True)) == "win"
     assert label_of(EvalBarState(0.5, True, True)) == "draw"
 
 
-def test_12_heat_colours_are_saturated_and_colour_blind_safe():
+def test_12_heat_colours_are_saturated_and_colour_blind_safe() -> None:
     for theme in THEMES.values():
         for t in (0.25, 0.5, 0.75):
             tint = heat_colour(theme, t)
@@ -260,16 +278,16 @@ def test_12_heat_colours_are_saturated_and_colour_blind_safe():
 
 
 # 6 -------------------------------------------------------------------------------------------------
-class SlowStartClient(FakeEngineClient):
+class SlowStartClient(FakeEngineClient):  # type: ignore[misc]  # the fake is imported untyped
     @property
     def is_ready(self) -> bool:
         return False
 
-    def poll(self):
+    def poll(self) -> Any:
         return []
 
 
-def test_6_startup_progress_is_indeterminate_until_the_engine_answers(made):
+def test_6_startup_progress_is_indeterminate_until_the_engine_answers(made: Any) -> None:
     app, _ = made(mode="vs-bot", heatmap=True)
     app.turns.driver.client = SlowStartClient()
     app.turns.driver.cancel()
@@ -282,7 +300,7 @@ def test_6_startup_progress_is_indeterminate_until_the_engine_answers(made):
 
 
 # 7 -------------------------------------------------------------------------------------------------
-def test_7_uttt_cursor_starts_in_the_board_to_play_and_enter_plays(made):
+def test_7_uttt_cursor_starts_in_the_board_to_play_and_enter_plays(made: Any) -> None:
     app, _ = made("uttt", "a1", mode="hotseat")
     app.step([])
     pos = app.session.position
@@ -310,7 +328,7 @@ def test_7_uttt_cursor_starts_in_the_board_to_play_and_enter_plays(made):
 
 
 # 8 -------------------------------------------------------------------------------------------------
-def test_8_lost_and_featureless_positions_mark_no_best_move():
+def test_8_lost_and_featureless_positions_mark_no_best_move() -> None:
     lost = HeatData(3, {m: HeatEntry(m, 1 / 3, 0.0, "loss") for m in (0, 1, 2)})
     assert lost.best is None and all(lost.emphasis(m) == 0 for m in (0, 1, 2))
     flat = HeatData(3, {m: HeatEntry(m, 0.0, 0.5) for m in range(20)})
@@ -319,7 +337,7 @@ def test_8_lost_and_featureless_positions_mark_no_best_move():
     assert drawn.uniform and drawn.best is None and drawn.common_outcome == "draw"
 
 
-def test_8_a_position_where_every_move_draws_says_so_and_labels_no_cell(made):
+def test_8_a_position_where_every_move_draws_says_so_and_labels_no_cell(made: Any) -> None:
     app, _ = made("tictactoe", "b2 a1", mode="hotseat", heatmap=True)
     app.turns.heat = HeatData(2, {m: HeatEntry(m, 0.1 + m / 100, 0.5, "draw") for m in (1, 2, 3, 5, 6, 7, 8)})
     app.turns.heat_moves = app.session.moves_text
@@ -327,7 +345,7 @@ def test_8_a_position_where_every_move_draws_says_so_and_labels_no_cell(made):
 
 
 # 9 -------------------------------------------------------------------------------------------------
-def test_9_notices_are_whole_coloured_by_kind_and_expire(made):
+def test_9_notices_are_whole_coloured_by_kind_and_expire(made: Any) -> None:
     app, _ = made("tictactoe", "b2", mode="hotseat")
     app.step([])
     centre = app.layout.board.cell_rect(4).center
@@ -350,7 +368,7 @@ def test_9_notices_are_whole_coloured_by_kind_and_expire(made):
     assert app.notice is None  # success notices expire
 
 
-def test_9_status_says_what_the_bot_plays_and_hides_zero_iterations():
+def test_9_status_says_what_the_bot_plays_and_hides_zero_iterations() -> None:
     facts = TurnFacts(("Red", "Yellow"), False, None, 1, True, 3, 3, True, True, False, False, False, "4", True, 7)
     assert turn_texts(facts)[0] == "Yellow plays 4"
     progress = progress_of("analysis", 0.6, 20, 0, True, True, (0, 0, 0))
@@ -360,7 +378,7 @@ def test_9_status_says_what_the_bot_plays_and_hides_zero_iterations():
 
 
 # 11 ------------------------------------------------------------------------------------------------
-def test_11_board_keeps_its_place_when_overlays_are_toggled(made):
+def test_11_board_keeps_its_place_when_overlays_are_toggled(made: Any) -> None:
     app, _ = made(mode="vs-bot", bots=[BotSetting("medium"), BotSetting("medium")])
     app.step([])
     board, panel_rows = app.layout.board, [b.rect for b in app.layout.buttons if b.action is Command.UNDO]
@@ -374,7 +392,7 @@ def test_11_board_keeps_its_place_when_overlays_are_toggled(made):
 
 
 @pytest.mark.parametrize("game", ["tictactoe", "gomoku", "uttt"])
-def test_11_result_banner_stays_off_the_board(made, game):
+def test_11_result_banner_stays_off_the_board(made: Any, game: Any) -> None:
     moves = {
         "tictactoe": "a1 b1 a2 b2 a3",
         "gomoku": "a1 b1 a2 b2 a3 b3 a4 b4 a5",
@@ -391,7 +409,7 @@ def test_11_result_banner_stays_off_the_board(made, game):
 
 
 @pytest.mark.parametrize("size", [(900, 600), (640, 480), (1120, 760)])
-def test_11_moves_and_graph_are_shown_down_to_640x480(made, size):
+def test_11_moves_and_graph_are_shown_down_to_640x480(made: Any, size: Any) -> None:
     app, _ = made(size=size, mode="vs-bot")
     if app.layout.panel is None:
         app.apply(Command.PANEL)
@@ -404,7 +422,7 @@ def test_11_moves_and_graph_are_shown_down_to_640x480(made, size):
         assert not tip.colliderect(heading) and tip.top >= hovered.rect.bottom  # below its button, off the heading
 
 
-def test_11_cursor_line_never_crosses_the_empty_graph_caption():
+def test_11_cursor_line_never_crosses_the_empty_graph_caption() -> None:
     _fresh_pygame()
     theme = THEMES["classic"]
     surface = pygame.Surface((300, 120))
@@ -415,7 +433,7 @@ def test_11_cursor_line_never_crosses_the_empty_graph_caption():
     assert theme.accent not in column
 
 
-def test_3_cycling_levels_in_the_panel_keeps_the_game(made):
+def test_3_cycling_levels_in_the_panel_keeps_the_game(made: Any) -> None:
     app, _ = made(mode="vs-bot")
     app.play_move(3)
     app.step([])
@@ -424,7 +442,7 @@ def test_3_cycling_levels_in_the_panel_keeps_the_game(made):
     assert app.session.line[0] == 3 and app.settings.human_player == 0
 
 
-def test_12_eval_bar_keeps_its_last_value_unlabelled_while_a_new_position_is_looked_at(made):
+def test_12_eval_bar_keeps_its_last_value_unlabelled_while_a_new_position_is_looked_at(made: Any) -> None:
     app, _ = made(mode="hotseat", eval_bar=True)
     app.step([])
     first = app.snapshot().eval_bar

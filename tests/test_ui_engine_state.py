@@ -19,7 +19,7 @@ from game.ui.game_app import create_app, shutdown
 pytestmark = pytest.mark.timeout(120)
 
 
-class StatefulClient(FakeEngineClient):
+class StatefulClient(FakeEngineClient):  # type: ignore[misc]  # the fake is imported untyped (top-level name)
     """The fake engine with the real client's ``status``, ``set_threads`` and failure lines."""
 
     def __init__(self, **kw: Any) -> None:
@@ -37,7 +37,8 @@ class StatefulClient(FakeEngineClient):
 
     def poll(self) -> list[dict[str, Any]]:
         out, self.pending = self.pending, []
-        return out + super().poll()
+        replies: list[dict[str, Any]] = out + super().poll()
+        return replies
 
 
 def make(mode: str, client: StatefulClient, **kw: Any):  # type: ignore[no-untyped-def]

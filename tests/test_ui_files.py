@@ -31,7 +31,7 @@ from game.ui.game_app import shutdown
 pytestmark = pytest.mark.timeout(120)
 
 
-def test_settings_round_trip_in_the_overridden_config_dir():
+def test_settings_round_trip_in_the_overridden_config_dir() -> None:
     assert str(config_dir()) == os.environ["CONNECT4_CONFIG_DIR"]
     s = Settings(
         mode="bot-vs-bot",
@@ -46,7 +46,7 @@ def test_settings_round_trip_in_the_overridden_config_dir():
     assert loaded == s
 
 
-def test_corrupt_settings_file_is_reported_and_replaced_by_defaults():
+def test_corrupt_settings_file_is_reported_and_replaced_by_defaults() -> None:
     path = config_dir() / SETTINGS_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
     for garbage in (
@@ -63,7 +63,7 @@ def test_corrupt_settings_file_is_reported_and_replaced_by_defaults():
         assert json.loads(path.read_text())["mode"] == Settings().mode  # replaced by defaults
 
 
-def test_corrupt_settings_do_not_stop_the_app_from_starting(capsys):
+def test_corrupt_settings_do_not_stop_the_app_from_starting(capsys: pytest.CaptureFixture[str]) -> None:
     (config_dir() / SETTINGS_FILE).parent.mkdir(parents=True, exist_ok=True)
     (config_dir() / SETTINGS_FILE).write_text("{{{{")
     (config_dir() / AUTOSAVE_FILE).write_text('{"game": "connect4", "moves": "44444444"}')  # column overflows
@@ -72,7 +72,7 @@ def test_corrupt_settings_do_not_stop_the_app_from_starting(capsys):
         game = position = load = None
         new = False
 
-    settings, session, notices = prepare(Args(), headless=False)
+    settings, session, notices = prepare(Args(), headless=False)  # type: ignore[arg-type]  # the options it reads
     assert session.line == [3] * 6  # the legal prefix of the damaged autosave
     assert len(notices) == 2 and all("\n" not in n for n in notices)
     kept = list(config_dir().glob(AUTOSAVE_FILE + ".bad-*"))
@@ -86,7 +86,7 @@ def _relaunched_session() -> Session:
     return session
 
 
-def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path):
+def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path) -> None:
     app, _ = make_test_app(persist=True)
     try:
         for col in (3, 3, 2):
@@ -103,7 +103,7 @@ def test_autosave_is_written_after_every_move_and_restored(tmp_path: Path):
     assert session.line == [3, 3, 2]
 
 
-def test_the_eval_graph_of_a_restored_game_comes_back_with_it():
+def test_the_eval_graph_of_a_restored_game_comes_back_with_it() -> None:
     """The autosave keeps the graph's points (estimates and proofs) and the shown move: a relaunch shows the
     same game, not an empty graph before the shown move (the engine only evaluates what it is shown)."""
     app, _ = make_test_app("tictactoe", persist=True)
@@ -125,7 +125,7 @@ def test_the_eval_graph_of_a_restored_game_comes_back_with_it():
     assert session.eval_at(0) is None
 
 
-def test_game_file_formats_and_errors():
+def test_game_file_formats_and_errors() -> None:
     spec, moves, cursor = parse_game_text(game_to_json(Session.from_text("connect4", "4453").spec, [3, 3, 4, 2], 2))
     assert (spec.name, moves, cursor) == ("connect4", (3, 3, 4, 2), 2)
     assert parse_game_text("  4453\n")[1] == (3, 3, 4, 2)
@@ -139,7 +139,7 @@ def test_game_file_formats_and_errors():
             raise AssertionError(f"{bad!r} was accepted")
 
 
-def test_loading_a_corrupt_file_keeps_the_game(tmp_path: Path):
+def test_loading_a_corrupt_file_keeps_the_game(tmp_path: Path) -> None:
     app, _ = make_test_app("connect4", "4453", size=(900, 640), eval_bar=True)
     try:
         bad = tmp_path / "bad.c4game.json"

@@ -3,6 +3,9 @@ driven headless through the real frame function with synthetic events."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient
@@ -23,7 +26,9 @@ from tests.waiting import wait_until
 pytestmark = pytest.mark.timeout(180)
 
 
-def make_app(game: str, moves: str = "", mode: str = "hotseat", client: FakeEngineClient | None = None, **kw):
+def make_app(
+    game: str, moves: str = "", mode: str = "hotseat", client: FakeEngineClient | None = None, **kw: Any
+) -> Any:
     settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)
     client = client or FakeEngineClient()
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(lambda: client))
@@ -32,10 +37,10 @@ def make_app(game: str, moves: str = "", mode: str = "hotseat", client: FakeEngi
 
 
 @pytest.fixture
-def apps():
+def apps() -> Any:
     made = []
 
-    def factory(*args, **kw):
+    def factory(*args: Any, **kw: Any) -> Any:
         app, client = make_app(*args, **kw)
         made.append(app)
         return app, client
@@ -53,18 +58,19 @@ def click(pos: tuple[int, int]) -> pygame.event.Event:
     return pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos)
 
 
-def cell_centre(app, text: str) -> tuple[int, int]:
-    return app.layout.board.cell_rect(app.session.spec.parse_move(text)).center
+def cell_centre(app: Any, text: str) -> tuple[int, int]:
+    centre: tuple[int, int] = app.layout.board.cell_rect(app.session.spec.parse_move(text)).center
+    return centre
 
 
-def run_for(app, seconds: float, fps: int = 60) -> None:
+def run_for(app: Any, seconds: float, fps: int = 60) -> None:
     now = app.now
     for _ in range(int(seconds * fps)):
         now += 1 / fps
         app.step([], now=now)
 
 
-def test_clicking_cells_in_tictactoe_plays_them(apps):
+def test_clicking_cells_in_tictactoe_plays_them(apps: Any) -> None:
     app, _ = apps("tictactoe")
     app.step([])
     assert isinstance(app.layout.board, GridGeometry)
@@ -78,7 +84,7 @@ def test_clicking_cells_in_tictactoe_plays_them(apps):
     assert app.layout.board.move_at((app.layout.board.rect.left - 5, app.layout.board.rect.top - 5)) is None
 
 
-def test_hovering_a_cell_previews_it_and_the_mouse_maps_back_to_cells(apps):
+def test_hovering_a_cell_previews_it_and_the_mouse_maps_back_to_cells(apps: Any) -> None:
     app, _ = apps("mnk:6x6:4")
     app.step([])
     for text in ("a1", "f6", "c4"):
@@ -87,7 +93,7 @@ def test_hovering_a_cell_previews_it_and_the_mouse_maps_back_to_cells(apps):
         assert app.hover == app.session.spec.parse_move(text)
 
 
-def test_uttt_refuses_a_cell_outside_the_allowed_board(apps):
+def test_uttt_refuses_a_cell_outside_the_allowed_board(apps: Any) -> None:
     app, _ = apps("uttt", "e5")  # the reply must be in the centre board d4-f6
     app.step([])
     assert app.session.position.allowed_boards() == (4,)
@@ -99,7 +105,7 @@ def test_uttt_refuses_a_cell_outside_the_allowed_board(apps):
     assert app.session.position.allowed_boards() == (0,)  # d4 is local cell 0: the next move goes to a1-c3
 
 
-def test_uttt_board_geometry_matches_the_rules(apps):
+def test_uttt_board_geometry_matches_the_rules(apps: Any) -> None:
     app, _ = apps("uttt")
     app.step([])
     view = app.layout.board
@@ -109,7 +115,7 @@ def test_uttt_board_geometry_matches_the_rules(apps):
         assert {board_of(c) for c in cells} == {board}
 
 
-def test_keyboard_cursor_moves_and_plays(apps):
+def test_keyboard_cursor_moves_and_plays(apps: Any) -> None:
     app, _ = apps("tictactoe")
     app.step([key(pygame.K_RIGHT)])  # the first press shows the cursor on the centre cell
     assert app.key_cursor == 4
@@ -123,7 +129,7 @@ def test_keyboard_cursor_moves_and_plays(apps):
     assert app.session.cursor == 1
 
 
-def choose_game(app, name: str) -> None:
+def choose_game(app: Any, name: str) -> None:
     """Open the new-game dialog (N), step its game row to ``name`` with clicks on "›", press Start."""
     app.step([key(pygame.K_n, "n")])
     app.step([])
@@ -137,7 +143,7 @@ def choose_game(app, name: str) -> None:
     app.step([])
 
 
-def test_the_new_game_dialog_switches_games(apps):
+def test_the_new_game_dialog_switches_games(apps: Any) -> None:
     app, _ = apps("connect4", "44")
     app.step([])
     choose_game(app, "connect4:8x7")
@@ -152,7 +158,7 @@ def test_the_new_game_dialog_switches_games(apps):
     assert app.session.spec.name == "connect4" and isinstance(app.layout.board, Connect4Geometry)
 
 
-def test_every_game_of_the_dialog_opens_and_draws(apps):
+def test_every_game_of_the_dialog_opens_and_draws(apps: Any) -> None:
     app, _ = apps("connect4")
     seen = []
     for name in GAME_CHOICES:
@@ -162,7 +168,7 @@ def test_every_game_of_the_dialog_opens_and_draws(apps):
     assert seen == list(GAME_CHOICES)
 
 
-def test_grid_game_save_load_copy_paste_round_trip(apps, tmp_path, monkeypatch):
+def test_grid_game_save_load_copy_paste_round_trip(apps: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app, _ = apps("uttt", "e5 d4 a1 c2 g5")
     path = files.save_game(app.session, tmp_path)
     app.new_game()
@@ -170,7 +176,12 @@ def test_grid_game_save_load_copy_paste_round_trip(apps, tmp_path, monkeypatch):
     app.load(path=path)
     assert app.session.spec.name == "uttt" and app.session.moves_text == "e5 d4 a1 c2 g5"
     copied: list[str] = []
-    monkeypatch.setattr(files, "copy_text", lambda text: copied.append(text) or True)
+
+    def copy_text(text: str) -> bool:
+        copied.append(text)
+        return True
+
+    monkeypatch.setattr(files, "copy_text", copy_text)
     app.step([key(pygame.K_c, "", pygame.KMOD_CTRL)])
     assert copied == ["uttt: e5 d4 a1 c2 g5"]
     choose_game(app, "gomoku")
@@ -183,7 +194,7 @@ def test_grid_game_save_load_copy_paste_round_trip(apps, tmp_path, monkeypatch):
     assert app.session.spec.name == "tictactoe" and app.session.line == [4, 0]
 
 
-def test_a_won_game_highlights_and_stops_play(apps):
+def test_a_won_game_highlights_and_stops_play(apps: Any) -> None:
     app, _ = apps("tictactoe", "a1 b1 a2 b2")
     app.step([click(cell_centre(app, "a3"))])
     outcome = app.session.position.outcome
@@ -193,7 +204,7 @@ def test_a_won_game_highlights_and_stops_play(apps):
     assert app.session.moves_text == "a1 b1 a2 b2 a3"  # nothing is played after the end
 
 
-def test_bot_plays_random_moves_when_the_engine_has_no_search_for_the_game(apps):
+def test_bot_plays_random_moves_when_the_engine_has_no_search_for_the_game(apps: Any) -> None:
     app, client = apps("tictactoe", mode="vs-bot", client=FakeEngineClient(refuse=("tictactoe",)))
     app.step([click(cell_centre(app, "b2"))])
     run_for(app, 1.0)
@@ -215,7 +226,7 @@ def test_bot_plays_random_moves_when_the_engine_has_no_search_for_the_game(apps)
     assert len(client.searches) == searches  # a refused game is not asked again
 
 
-def test_a_grid_bot_game_with_the_fake_engine(apps):
+def test_a_grid_bot_game_with_the_fake_engine(apps: Any) -> None:
     app, client = apps("mnk:6x6:4", mode="bot-vs-bot", client=FakeEngineClient(polls_to_finish=2), heatmap=True)
     for _ in range(40):
         run_for(app, 0.2)
@@ -225,7 +236,7 @@ def test_a_grid_bot_game_with_the_fake_engine(apps):
     assert len(client.searches) >= len(app.session.line) // 2
 
 
-def test_the_heatmap_tints_grid_cells(apps):
+def test_the_heatmap_tints_grid_cells(apps: Any) -> None:
     app, client = apps(
         "gomoku", "h8", mode="hotseat", client=FakeEngineClient(polls_to_finish=10_000, prefer=[0]), heatmap=True
     )
@@ -238,7 +249,7 @@ def test_the_heatmap_tints_grid_cells(apps):
     assert before != after  # the most visited cell was tinted
 
 
-def test_autosave_restores_the_right_game():
+def test_autosave_restores_the_right_game() -> None:
     from game.play.savefile import game_to_json
     from game.play.settings import save_settings, write_autosave
     from game.ui.cli import prepare
@@ -251,11 +262,11 @@ def test_autosave_restores_the_right_game():
         game = position = load = None
         new = False
 
-    settings, session, notices = prepare(Args(), headless=False)
+    settings, session, notices = prepare(Args(), headless=False)  # type: ignore[arg-type]  # the options it reads
     assert session.spec.name == "uttt" and session.moves_text == "e5 d4" and settings.game == "uttt"
 
 
-def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps):
+def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps: Any) -> None:
     from game.ui.grid_view import PLACE_SECONDS
 
     app, _ = apps("tictactoe")
@@ -273,7 +284,7 @@ def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps):
 
 
 @pytest.mark.slow
-def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers():
+def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers() -> Any:
     settings = Settings(
         mode="vs-bot", window=(1000, 700), sound=False, heatmap=True, bots=[BotSetting("hard"), BotSetting("hard")]
     )
@@ -294,6 +305,7 @@ def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers()
 
         wait_until(answered, 120, "an answer from the engine")  # the first search of a game may compile its kernel
         assert app.session.line[1] in (0, 2, 6, 8)  # the only replies to the centre that do not lose
+        assert app.turns.heat is not None
         assert set(app.turns.heat.entries) == set(app.session.position.legal_moves())
     finally:
         shutdown(app)

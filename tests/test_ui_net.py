@@ -268,7 +268,7 @@ def test_the_joiner_plays_the_hosts_game(server_db: Path) -> None:
         pump([host], lambda: host.net is not None and host.net.share is not None, what="the hosted server")
         guest, _ = make_test_app()  # a Connect 4 app: it learns the game from the server
         apps.append(guest)
-        choose_network(guest, host.net.share)  # type: ignore[union-attr]
+        choose_network(guest, host.net.share)
         pump(apps, all_in(apps, "playing"), what="both seated")
         assert guest.session.spec.name == "uttt"
         play(apps, (40,))  # the centre

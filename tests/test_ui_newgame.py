@@ -22,7 +22,7 @@ from game.ui.game_app import create_app, shutdown
 pytestmark = pytest.mark.timeout(60)
 
 
-def test_first_launch_greets_with_the_dialog_and_nothing_moves_until_start():
+def test_first_launch_greets_with_the_dialog_and_nothing_moves_until_start() -> None:
     client = FakeEngineClient()
     settings = Settings(mode="bot-vs-bot", window=(1000, 700), sound=False)
     app = create_app(
@@ -44,7 +44,7 @@ def test_first_launch_greets_with_the_dialog_and_nothing_moves_until_start():
         shutdown(app)
 
 
-def test_dialog_uses_plain_names_and_keeps_its_rows_in_place():
+def test_dialog_uses_plain_names_and_keeps_its_rows_in_place() -> None:
     app, _ = make_test_app("mnk:6x6:4")
     try:
         app.apply(Command.NEW_GAME)
@@ -60,7 +60,7 @@ def test_dialog_uses_plain_names_and_keeps_its_rows_in_place():
         shutdown(app)
 
 
-def test_threads_setting_defaults_to_all_cores_but_one_and_is_kept():
+def test_threads_setting_defaults_to_all_cores_but_one_and_is_kept() -> None:
     assert auto_threads(8) == 7 and auto_threads(1) == 1
     app, _ = make_test_app()
     try:
@@ -77,7 +77,9 @@ def test_threads_setting_defaults_to_all_cores_but_one_and_is_kept():
         shutdown(app)
 
 
-def test_save_says_where_and_a_loaded_game_keeps_its_evaluations(tmp_path: Path, monkeypatch):
+def test_save_says_where_and_a_loaded_game_keeps_its_evaluations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app, _ = make_test_app("connect4", "4453")
     try:
         app.session.record_eval(2, 0.6)
@@ -96,7 +98,7 @@ def test_save_says_where_and_a_loaded_game_keeps_its_evaluations(tmp_path: Path,
         shutdown(app)
 
 
-def test_bad_evaluations_in_a_file_are_skipped_and_the_moves_load():
+def test_bad_evaluations_in_a_file_are_skipped_and_the_moves_load() -> None:
     s = Session.from_text("connect4", "44")
     s.record_eval(1, 0.25)
     data = json.loads(game_json_with_evals(s))
@@ -105,7 +107,7 @@ def test_bad_evaluations_in_a_file_are_skipped_and_the_moves_load():
     assert game.moves == (3, 3) and game.evals == {1: (0.75, False)}
 
 
-def test_start_screen_on_first_launch_and_with_new(tmp_path, monkeypatch):
+def test_start_screen_on_first_launch_and_with_new(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONNECT4_CONFIG_DIR", str(tmp_path))
     plain = argparse.Namespace(game=None, position=None, load=None, mode=None, new=False)
     assert first_launch(plain, headless=False)  # no settings file yet

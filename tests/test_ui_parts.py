@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pygame
 import pytest
 
@@ -15,7 +17,7 @@ from game.rules import get_game
 pytestmark = pytest.mark.timeout(60)
 
 
-def test_difficulty_levels_and_budgets():
+def test_difficulty_levels_and_budgets() -> None:
     assert [d.label for d in DIFFICULTIES] == ["Random", "Beginner", "Easy", "Medium", "Hard", "Perfect", "Custom"]
     assert BotSetting("random").time_ms is None
     named = ("beginner", "easy", "medium", "hard", "perfect")
@@ -30,16 +32,17 @@ def test_difficulty_levels_and_budgets():
     assert not any(BotSetting(k).difficulty.exact for k in ("beginner", "easy", "medium", "hard"))
 
 
-def test_who_is_a_bot_in_each_mode():
+def test_who_is_a_bot_in_each_mode() -> None:
     assert not is_bot("hotseat", 0, 0) and not is_bot("hotseat", 0, 1)
     assert is_bot("bot-vs-bot", 0, 0) and is_bot("bot-vs-bot", 0, 1)
     assert not is_bot("vs-bot", 1, 1) and is_bot("vs-bot", 1, 0)
 
 
-def test_session_play_undo_and_branching():
+def test_session_play_undo_and_branching() -> None:
     s = Session.from_text("connect4", "4453")
     s.record_eval(4, 0.7)  # first player to move after 4 moves
-    assert s.eval_at(4).value == pytest.approx(0.7)
+    point = s.eval_at(4)
+    assert point is not None and point.value == pytest.approx(0.7)
     s.go_to(2)
     assert s.moves_text == "44" and s.line_text == "4453"
     s.play(4)  # the same move as the line: keeps the rest for redo
@@ -47,10 +50,11 @@ def test_session_play_undo_and_branching():
     s.play(0)  # a different move cuts the line
     assert s.line_text == "4451" and 4 not in s.evals
     s.record_eval(4, 0.2)
-    assert s.eval_at(4).value == pytest.approx(0.2)
+    point = s.eval_at(4)
+    assert point is not None and point.value == pytest.approx(0.2)
 
 
-def test_undo_against_a_bot_returns_to_the_humans_turn():
+def test_undo_against_a_bot_returns_to_the_humans_turn() -> None:
     settings = Settings(mode="vs-bot", human_player=0)
     s = Session.from_text("connect4", "4453")  # human (first) to move
     assert controller.undo_target(settings, s) == 2
@@ -61,7 +65,7 @@ def test_undo_against_a_bot_returns_to_the_humans_turn():
     assert controller.undo_target(hotseat, s) == 3
 
 
-def test_wanted_search_per_situation():
+def test_wanted_search_per_situation() -> None:
     settings = Settings(mode="vs-bot", human_player=0, heatmap=False, eval_bar=False)
     s = Session.from_text("connect4", "4")
     assert controller.wanted_search(settings, s, False, False) == ("bot", settings.bots[1].time_ms)
@@ -76,7 +80,7 @@ def test_wanted_search_per_situation():
     assert controller.wanted_search(settings, Session.from_text("connect4"), False, False) == ("bot", 0)
 
 
-def test_heat_from_an_info_line_ignores_bad_children():
+def test_heat_from_an_info_line_ignores_bad_children() -> None:
     spec = get_game("connect4")
     msg = {
         "iterations": 40,
@@ -94,7 +98,7 @@ def test_heat_from_an_info_line_ignores_bad_children():
     assert heat_from_info(spec, 0, {"children": []}) is None
 
 
-def test_colour_blind_discs_differ_by_a_mark_not_only_colour():
+def test_colour_blind_discs_differ_by_a_mark_not_only_colour() -> Any:
     pygame.init()
     from game.ui.discs import disc_sprite
 

@@ -232,7 +232,7 @@ def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> 
 
         def heartbeats_answered() -> bool:  # it thinks a while; the heartbeat is answered meanwhile
             app.step([])
-            return driver.client.heartbeats_answered >= beats + 3
+            return bool(driver.client.heartbeats_answered >= beats + 3)
 
         wait_until(heartbeats_answered, 30, "three heartbeats answered while pondering")
         assert app.play_move(0)

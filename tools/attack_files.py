@@ -35,7 +35,7 @@ def launch(home: Path | bytes, *args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, str(ROOT / "main.py"), "--mute", *args],
         cwd=ROOT,
-        env=env_b,  # type: ignore[arg-type]
+        env=env_b,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

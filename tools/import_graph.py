@@ -37,7 +37,7 @@ def floor_of(module: str) -> str | None:
 
 
 def floor_imports() -> dict[tuple[str, str], int]:
-    import grimp  # type: ignore[import-untyped]
+    import grimp
 
     sys.path.insert(0, str(ROOT))
     graph = grimp.build_graph("game", "ai", cache_dir=None)

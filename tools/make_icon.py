@@ -30,10 +30,11 @@ CELLS = (
 )
 
 
-def _rounded_square(xs: np.ndarray, ys: np.ndarray, lo: float, hi: float, radius: float) -> np.ndarray:
+def _rounded_square(xs: np.ndarray, ys: np.ndarray, lo: float, hi: float, radius: float) -> np.ndarray:  # noqa: E501
     cx = np.clip(xs, lo + radius, hi - radius)
     cy = np.clip(ys, lo + radius, hi - radius)
-    return (xs - cx) ** 2 + (ys - cy) ** 2 <= radius**2
+    result: np.ndarray = (xs - cx) ** 2 + (ys - cy) ** 2 <= radius**2
+    return result
 
 
 def draw(size: int) -> np.ndarray:
@@ -73,7 +74,8 @@ def draw(size: int) -> np.ndarray:
     weight_sum = weight.sum(axis=(1, 3))
     colour = np.divide(colour_sum, weight_sum, out=np.zeros_like(colour_sum), where=weight_sum > 0)
     out = np.dstack([colour, alpha])
-    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+    icon: np.ndarray = np.clip(np.rint(out), 0, 255).astype(np.uint8)
+    return icon
 
 
 def png_bytes(rgba: np.ndarray) -> bytes:

@@ -39,7 +39,8 @@ def _read_until(proc: subprocess.Popen[str], kinds: set[str], deadline: float) -
             raise RuntimeError(f"the engine exited (code {proc.poll()})")
         message = json.loads(line)
         if message.get("type") in kinds:
-            return message
+            result: dict[str, object] = message
+            return result
         if message.get("type") == "error":
             raise RuntimeError(f"engine error: {message.get('message')}")
     raise RuntimeError(f"no {sorted(kinds)} within {TIMEOUT_S} s")

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,13 +37,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     assert proc.stdin is not None and proc.stdout is not None
 
-    def send(obj: dict) -> None:
+    def send(obj: dict[str, Any]) -> None:
         proc.stdin.write(json.dumps(obj) + "\n")  # type: ignore[union-attr]
         proc.stdin.flush()  # type: ignore[union-attr]
 
-    def read_until(kind: str) -> dict:
+    def read_until(kind: str) -> dict[str, Any]:
         while True:
-            message = json.loads(proc.stdout.readline())  # type: ignore[union-attr]
+            message: dict[str, Any] = json.loads(proc.stdout.readline())  # type: ignore[union-attr]
             if message["type"] == kind:
                 return message
             if message["type"] == "error":

@@ -52,7 +52,8 @@ def random_player(rnd: random.Random, near_only: bool = False) -> Player:
         if near_only and pos.ply:
             near = [m for m in legal if _near(pos, m, 1)]
             legal = near or legal
-        return rnd.choice(legal)
+        move: int = rnd.choice(legal)
+        return move
 
     return choose
 
@@ -102,13 +103,14 @@ def heuristic_player(rnd: random.Random) -> Player:
     def choose(pos: Any) -> int:
         me = pos.to_move
         legal = [m for m in pos.legal_moves() if not pos.ply or _near(pos, m, 2)] or list(pos.legal_moves())
-        for m in legal:
+        moves: list[int] = legal
+        for m in moves:
             if pos.spec.winning_cells(pos.stones(me) | (1 << m)):
                 return m
-        for m in legal:
+        for m in moves:
             if pos.spec.winning_cells(pos.stones(1 - me) | (1 << m)):
                 return m
-        scored = [(line_score(pos, m, me) + line_score(pos, m, 1 - me), rnd.random(), m) for m in legal]
+        scored = [(line_score(pos, m, me) + line_score(pos, m, 1 - me), rnd.random(), m) for m in moves]
         return max(scored)[2]
 
     return choose

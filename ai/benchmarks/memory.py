@@ -90,7 +90,8 @@ class Engine:
             raise RuntimeError(f"the engine said nothing for {timeout:.0f} s") from None
         if line is None:
             raise RuntimeError(f"the engine exited (status {self.proc.wait()})")
-        return json.loads(line)
+        message: dict[str, Any] = json.loads(line)
+        return message
 
     def until(self, kind: str, search_id: Any, timeout: float, on_message=None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
         while True:
@@ -220,7 +221,7 @@ def play_game(engine: Engine, spec: Any, move_ms: int, game_number: int) -> int:
         engine.send({"cmd": "go", "time_ms": move_ms, "info_ms": 100, "id": search_id})
         best = engine.until("bestmove", search_id, timeout=600)  # the first one may wait for compiled code
         position = position.play(spec.parse_move(best["move"]))
-    return position.ply
+    return int(position.ply)
 
 
 def games_phase(games: int, move_ms: int, game: str, engine_args: list[str], warmup: int, max_growth_mb: float) -> bool:

@@ -16,6 +16,7 @@ import json
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from ai.hybrid import HybridSearcher
 from ai.mcts.search import DEFAULT_C
@@ -43,7 +44,7 @@ class Score:
 
 
 def evaluate(
-    lines: list[dict],
+    lines: list[dict[str, Any]],
     *,
     time_ms: float | None,
     iterations: int | None,

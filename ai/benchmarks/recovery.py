@@ -17,14 +17,18 @@ import signal
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 from ai.client import EngineClient
 
 FRAME_S = 0.016
 
 
-def _poll_until(client: EngineClient, done, timeout: float) -> list[dict]:  # type: ignore[no-untyped-def]
-    seen: list[dict] = []
+def _poll_until(
+    client: EngineClient, done: Callable[[list[dict[str, Any]]], bool], timeout: float
+) -> list[dict[str, Any]]:
+    seen: list[dict[str, Any]] = []
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         seen.extend(client.poll())

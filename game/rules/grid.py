@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from numbers import Integral
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from game.rules.errors import IllegalMoveError, NotationError
 
@@ -87,11 +87,15 @@ def play_all(start: P, moves: Iterable[int], text: str, move_text: Callable[[int
     return pos
 
 
-class GridNotation:
+class GridNotation(Generic[P]):
     """Notation methods for a spec with ``width``, ``height``, ``start()`` (a mixin for frozen dataclasses)."""
 
     width: int
     height: int
+
+    if TYPE_CHECKING:
+
+        def start(self) -> P: ...
 
     def parse_move(self, text: str) -> int:
         return text_to_cell(text, self.width, self.height)
@@ -111,10 +115,10 @@ class GridNotation:
     def moves_to_text(self, moves: tuple[int, ...] | list[int]) -> str:
         return " ".join(self.move_to_text(m) for m in moves)
 
-    def parse_position(self, text: str):  # noqa: ANN201 - each spec narrows the return type
+    def parse_position(self, text: str) -> P:
         """Play the moves of ``text`` from the empty board; errors name the move number."""
         moves = self.parse_moves(text)
-        return play_all(self.start(), moves, text, self.move_to_text)  # type: ignore[attr-defined]
+        return play_all(self.start(), moves, text, self.move_to_text)
 
 
 class TwoStoneSets:
@@ -153,4 +157,5 @@ class TwoStoneSets:
         return None
 
     def to_text(self) -> str:
-        return self.spec.moves_to_text(self.history)
+        text: str = self.spec.moves_to_text(self.history)
+        return text

@@ -25,7 +25,7 @@ DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))
 
 
 @dataclass(frozen=True)
-class MnkSpec(GridNotation):
+class MnkSpec(GridNotation["MnkPosition"]):
     """An m,n,k game: ``width`` columns, ``height`` rows, ``k`` in a row wins."""
 
     width: int = 3

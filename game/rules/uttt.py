@@ -71,7 +71,7 @@ def board_name(board: int) -> str:
 
 
 @dataclass(frozen=True)
-class UtttSpec(GridNotation):
+class UtttSpec(GridNotation["UtttPosition"]):
     """Ultimate tic-tac-toe (``uttt``)."""
 
     @property

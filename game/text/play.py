@@ -263,11 +263,12 @@ def starting_position(args: argparse.Namespace, console: Console) -> Position:
 
 def _resumed(saved: Any, console: Console) -> Position:
     spec, moves, _ = saved
-    position = spec.start()
+    position: Position = spec.start()
     for move in moves:
         position = position.play(move)
     if position.outcome.is_over:
-        return spec.start()
+        fresh: Position = spec.start()
+        return fresh
     if moves:
         console.print(f"Resuming the saved {spec.name} game ({len(moves)} moves; --new for a new one).")
     return position

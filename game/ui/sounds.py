@@ -34,7 +34,8 @@ def drop_wave(pitch: float = 1.0) -> np.ndarray:
     tone += 0.5 * np.sin(2 * np.pi * 420 * pitch * t) * _envelope(n, 0.001, 0.02)
     noise = rng.standard_normal(n) * _envelope(n, 0.0005, 0.006)
     noise = np.convolve(noise, np.ones(6) / 6, mode="same")
-    return 0.7 * tone + 0.5 * noise
+    result: np.ndarray = 0.7 * tone + 0.5 * noise
+    return result
 
 
 def chord_wave(freqs: list[float], step: float, length: float) -> np.ndarray:
@@ -47,7 +48,8 @@ def chord_wave(freqs: list[float], step: float, length: float) -> np.ndarray:
         t = np.arange(m) / RATE
         note = (np.sin(2 * np.pi * f * t) + 0.3 * np.sin(4 * np.pi * f * t)) * _envelope(m, 0.01, length / 3)
         out[start:] += note
-    return out / max(1.0, np.abs(out).max())
+    result: np.ndarray = out / max(1.0, np.abs(out).max())
+    return result
 
 
 class Sounds:

@@ -25,6 +25,7 @@ import os
 import shutil
 import sys
 import tempfile
+from typing import Any
 
 from numba.core import config
 from numba.core.caching import _CacheLocator
@@ -79,7 +80,7 @@ def seed_from_bundle() -> None:
 class FrozenCacheLocator(_CacheLocator):
     """Cache in ``$NUMBA_CACHE_DIR/frozen/<build id>/<package path>``, valid for this build."""
 
-    def __init__(self, py_func, py_file: str) -> None:  # noqa: ANN001 - numba's signature
+    def __init__(self, py_func: Any, py_file: str) -> None:  # numba's signature
         self._lineno = py_func.__code__.co_firstlineno
         relative = py_file
         bundle = getattr(sys, "_MEIPASS", "")
@@ -98,7 +99,7 @@ class FrozenCacheLocator(_CacheLocator):
         return str(self._lineno)
 
     @classmethod
-    def from_function(cls, py_func, py_file: str):  # noqa: ANN001, ANN206 - numba's signature
+    def from_function(cls, py_func: Any, py_file: str) -> FrozenCacheLocator | None:  # numba's signature
         if not getattr(sys, "frozen", False):
             return None
         seed_from_bundle()
