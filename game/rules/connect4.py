@@ -7,6 +7,10 @@ compiled search can use 64-bit words.
 
 Notation: a move is a 1-based column digit, a position is the string of columns played
 from the empty board (``"4453"``); the empty string is the start position.
+
+The win rule (four in a row: ``_winning_cells`` below) has two compiled twins that numba needs in its own
+form: ``ai/mcts/kernel_connect4.py`` (``_aligned``, the search's playouts) and ``ai/solver_kernel.py``
+(``winning_spots``, the solver). ``tests/test_win_rule_twins.py`` holds all three to the same answers.
 """
 
 from __future__ import annotations
