@@ -18,7 +18,7 @@ SIZES = [(7, 6), (4, 4), (8, 7), (5, 4)]
 
 def _random_positions(spec: Connect4Spec, count: int, seed: int) -> list[Connect4Position]:
     rng = random.Random(seed)
-    positions = []
+    positions: list[Connect4Position] = []
     while len(positions) < count:
         pos = spec.start()
         for _ in range(rng.randrange(0, spec.width * spec.height)):
