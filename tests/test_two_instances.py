@@ -170,7 +170,7 @@ def test_without_file_locks_the_pid_decides(tmp_path: Path, monkeypatch: pytest.
         raise OSError(errno.ENOLCK, "No locks available")
 
     monkeypatch.setattr(instance_lock, "_lock_nb", no_locks)
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # sleep-ok: a live process
     try:
         (tmp_path / lock_name(1)).write_text(f"{sleeper.pid}\n")  # a live process holds slot 1
         (tmp_path / lock_name(2)).write_text("999999999\n")  # a dead one held slot 2: stale
