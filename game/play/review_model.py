@@ -156,7 +156,8 @@ def review_estimated_move(
     choices = tuple(sorted(m for m, v in visits if v == most)) if most > 0 else ()
     drop = max(0.0, (value_before - value_after_for_mover) * 100.0)
     klass = classify_drop(drop, played in choices)
-    best_value = max((s for _, s in scores), default=None)
+    values = dict(scores)
+    best_value = values.get(choices[0]) if choices else max(values.values(), default=None)
     return MoveReview(
         ply,
         mover,
@@ -167,7 +168,7 @@ def review_estimated_move(
         False,
         value_before * 100.0,
         value_after_for_mover * 100.0,
-        dict(scores).get(played),
+        values.get(played),
         best_value,
     )
 
