@@ -12,7 +12,7 @@ its scores are all known and:
 and not every other column loses at once (a forced block is no puzzle). ``depth`` is how deep the proof
 goes, in the solver's stones of the mover: for a win, the stones until the win (``win in N``); for a draw, the
 stones until the slowest of the refuted moves loses (the hardest wrong move to see through). Grades:
-``easy`` up to 4, ``medium`` up to 8, ``hard`` beyond.
+``easy`` up to 3, ``medium`` up to 8, ``hard`` up to 12, ``expert`` beyond.
 
 ``tools/make_puzzles.py`` writes the shipped set (``ai/data/puzzles.json``); ``load()`` reads it.
 """
@@ -33,7 +33,7 @@ FORMAT = "connect4-mcts-puzzles"
 PUZZLE_FILE = "data/puzzles.json"
 MIN_PLY, MAX_PLY = 8, 30
 MAX_NODES = 400_000  # solver nodes per candidate (all columns): bounded time, and the same on any machine
-GRADES = ((4, "easy"), (8, "medium"))  # depth up to this -> grade; deeper: "hard"
+GRADES = ((3, "easy"), (8, "medium"), (12, "hard"))  # depth up to this -> grade; deeper: "expert"
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ def stones_to_end(cells: int, ply: int, score: int) -> int:
 
 
 def grade_of(depth: int) -> str:
-    return next((name for limit, name in GRADES if depth <= limit), "hard")
+    return next((name for limit, name in GRADES if depth <= limit), "expert")
 
 
 def judge(position: Connect4Position, scores: tuple[int | None, ...]) -> tuple[str, int, int] | None:

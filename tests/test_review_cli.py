@@ -62,7 +62,9 @@ def test_a_saved_file_and_the_solver(capsys: pytest.CaptureFixture[str], tmp_pat
     assert {p["source"] for p in data["plies"]} == {"solver"}
     for ply in data["plies"]:
         best = max(ply["scores"].values())
-        assert ply["best_score"] == best and sorted(ply["best"]) == sorted(m for m, s in ply["scores"].items() if s == best)
+        assert ply["best_score"] == best and sorted(ply["best"]) == sorted(
+            m for m, s in ply["scores"].items() if s == best
+        )
 
 
 def test_estimates_are_labelled_and_repeatable(capsys: pytest.CaptureFixture[str]) -> None:

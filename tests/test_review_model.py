@@ -3,6 +3,7 @@ positions whose scores are known: hand-made numbers, and 7x6 positions the openi
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -157,3 +158,19 @@ def test_estimated_moves_need_the_position_after() -> None:
     assert judged.klass == BEST and judged.drop == pytest.approx(0.0, abs=1e-9)  # 60% -> 1 - 25% = 75%
     (second,) = review.add(PositionScores(2, (), False, True, "mcts", 0.0, 0.9))
     assert second.mover == 1 and second.drop == pytest.approx(15.0) and second.klass == INACCURACY
+
+
+def test_a_review_is_kept_with_the_saved_game() -> None:
+    from game.play.review_store import review_from_text, with_review
+    from game.play.savefile import game_to_json, parse_game_text
+
+    review = feed("41172", {0: [(3, 5), (0, 2)], 2: [(0, 0), (3, 7)], 4: [(1, -2), (2, 0)]})
+    text = with_review(game_to_json(review.spec, review.moves), review)
+    spec, moves, _ = parse_game_text(text)  # the game still loads for any reader
+    again = review_from_text(spec, moves, text)
+    assert again is not None and again.reviews == review.reviews
+    assert review_from_text(spec, moves, game_to_json(spec, moves)) is None  # a file without a review
+    data = json.loads(text)
+    data["review"]["positions"]["0"]["scores"][1] = [0, True]
+    partial = review_from_text(spec, moves, json.dumps(data))
+    assert partial is not None and set(partial.reviews) == {2, 4}  # the bad entry (ply 0) is skipped

@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{len(found)} puzzles, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(puzzles.to_json(found, args.seed), encoding="utf-8")
-    grades = {g: sum(1 for p in found if p.grade == g) for g in ("easy", "medium", "hard")}
+    grades = {g: sum(1 for p in found if p.grade == g) for g in ("easy", "medium", "hard", "expert")}
     goals = {g: sum(1 for p in found if p.goal == g) for g in ("win", "draw")}
     print(f"wrote {len(found)} puzzles to {args.out} in {time.perf_counter() - start:.1f} s: {grades} {goals}")
     return 0

@@ -4,8 +4,9 @@
 
 One game per pair of ``PAIRS`` (first, second), each level with its own seeded choices (``LevelPlayer``, the
 engine's rule for a level), plus the 42-ply draws of ``DRAW_OPENINGS``: after the opening, both sides play the
-exact best move (book, then solver; ties: centre first), so the game should fill the board (a draw). One JSON line per game: ``{"first", "second", "moves", "winner"}`` (winner 1 or 2,
-0 for a draw). ``python -m ai.benchmarks.review_speed`` reviews them.
+exact best move (book, then solver; ties: centre first), so the game should fill the board (a draw).
+One JSON line per game: ``{"first", "second", "moves", "winner"}`` (winner 1 or 2, 0 for a draw).
+``python -m ai.benchmarks.review_speed`` reviews them.
 """
 
 from __future__ import annotations
