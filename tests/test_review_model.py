@@ -174,3 +174,15 @@ def test_a_review_is_kept_with_the_saved_game() -> None:
     data["review"]["positions"]["0"]["scores"][1] = [0, True]
     partial = review_from_text(spec, moves, json.dumps(data))
     assert partial is not None and set(partial.reviews) == {2, 4}  # the bad entry (ply 0) is skipped
+
+
+def test_the_review_marks_where_a_variation_was_better() -> None:
+    from game.play.variations import MoveTree
+
+    review = feed("41172", {1: [(0, -9), (3, -5), (6, -6)], 2: [(0, 0), (3, 7)]})
+    tree = MoveTree(review.spec, review.moves)
+    tree.add_line(review.moves[:1], (3,))  # Yellow's 4 instead of 1: better (best)
+    tree.add_line(review.moves[:1], (6,))  # 7: better than 1, not best (good)
+    tree.add_line(review.moves[:2], (6,))  # Red's 7 instead of 1: not reviewed (no score): skipped
+    tree.add_line((3, 6), (0,))  # off the main line: skipped
+    assert review.better_variations(tree) == [(1, 3, BEST), (1, 6, GOOD)]

@@ -118,3 +118,24 @@ def test_bad_variations_are_one_line(variations: object, message: str) -> None:
     with pytest.raises(VariationError, match=message) as info:
         tree_of_saved_text(SPEC, cols("4453"), text)
     assert "\n" not in str(info.value)
+
+
+def test_a_session_follows_the_tree() -> None:
+    """How the app keeps both: the tree records every line, the session shows one (Redo follows the variation)."""
+    from game.play.session import Session
+
+    tree = MoveTree(SPEC, cols("4453"))
+    session = Session(SPEC, list(cols("4453")), 4)
+    session.go_to(2)
+    path = tree.play(tuple(session.line[: session.cursor]), 2)
+    session.play(2)
+    session.set_continuation(tree.line_through(path)[len(path) :])
+    assert session.line == list(cols("443")) and tree.main_line() == cols("4453")
+    session.go_to(2)
+    path = tree.play(tuple(session.line[: session.cursor]), 4)  # back into the main line
+    session.play(4)
+    session.set_continuation(tree.line_through(path)[len(path) :])
+    assert session.line == list(cols("4453")) and session.cursor == 3 and session.position.ply == 3
+    with pytest.raises(IllegalMoveError):
+        session.set_continuation(cols("4444444"))
+    assert session.line == list(cols("4453"))  # unchanged after a refused continuation

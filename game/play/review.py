@@ -16,7 +16,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ai.review import DEFAULT_ITERATIONS, DEFAULT_SEED, PositionScores, ReviewJob, is_exact_game, iter_review
+from ai.review import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_SEED,
+    PositionScores,
+    ReviewJob,
+    is_exact_game,
+    iter_review,
+    prepare,
+)
 from game.play.exact import score_verdict
 from game.play.review_model import (
     BLUNDER_POINTS,
@@ -27,11 +35,13 @@ from game.play.review_model import (
     MISTAKE_STONES,
     MoveReview,
     PlayerSummary,
+    classify_exact,
     review_estimated_move,
     review_exact_move,
     summarize,
 )
 from game.play.savefile import SaveFileError, load_game
+from game.play.variations import MoveTree
 from game.rules import GameSpec, Position, get_game
 from game.rules.errors import GameError
 
@@ -95,6 +105,23 @@ class GameReview:
             if r.mark and (player is None or r.mover == player)  # only the marked classes carry a mark
         ]
 
+    def better_variations(self, tree: MoveTree) -> list[tuple[int, int, str]]:
+        """``(ply, move, class)`` of each variation's first move on the main line that scores better than the
+        main line's move there (exact reviews: from the column scores of the reviewed position)."""
+        out = []
+        for path, moves in tree.branch_points():
+            ply = len(path)
+            review = self.reviews.get(ply)
+            if review is None or tuple(path) != self.moves[:ply] or not self.exact:
+                continue
+            scores = dict(review.scores)
+            for move in moves[1:]:
+                score = scores.get(move)
+                if score is not None and review.played_score is not None and score > review.played_score:
+                    best = review.best_score if review.best_score is not None else score
+                    out.append((ply, move, classify_exact(int(best), int(score))))
+        return sorted(out)
+
     def verdict(self, ply: int, score: float | None) -> str:
         """An exact score of a move at ``ply`` in words ("win in 5"), or an estimate as a percentage."""
         if score is None:
@@ -156,6 +183,11 @@ def thresholds(exact: bool) -> dict[str, Any]:
     if exact:
         return {"unit": "stones", "inaccuracy": INACCURACY_STONES, "mistake": MISTAKE_STONES, "blunder": "result"}
     return {"unit": "points", "inaccuracy": INACCURACY_POINTS, "mistake": MISTAKE_POINTS, "blunder": BLUNDER_POINTS}
+
+
+def prepare_review(spec: GameSpec) -> None:
+    """Load the book and the solver in the background (call it when a game starts: the review is then quick)."""
+    prepare(spec)
 
 
 def start_review(
