@@ -159,6 +159,36 @@ def iter_estimates(
             searcher.close()
 
 
+def score_position(
+    spec: GameSpec,
+    moves: Sequence[int],
+    *,
+    time_ms: float | None = 3000.0,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = DEFAULT_SEED,
+    solver: Any = None,
+) -> PositionScores | None:
+    """Every move's score at the position after ``moves`` (a hint): exact (book, else the solver within
+    ``time_ms``: some columns may stay unknown) where the solver can, else one MCTS search; None when the game
+    is over."""
+    position = positions_of(spec, moves)[-1]
+    if position.outcome.is_over:
+        return None
+    if is_exact_game(spec):
+        from ai.opening_book import load
+
+        start = time.perf_counter()
+        booked = load().column_scores(position)  # type: ignore[arg-type]
+        if booked is not None:
+            return PositionScores(len(moves), _known(booked), True, True, "book", (time.perf_counter() - start) * 1e3)
+        from ai.solver import Solver, default_threads
+
+        result = (solver or Solver(threads=default_threads())).analyze_columns(position, time_ms=time_ms)  # type: ignore[arg-type]
+        source = "solver" if result.complete else "partial"
+        return PositionScores(len(moves), _known(result.scores), True, result.complete, source, result.elapsed_ms)
+    return next(r for r in iter_estimates(spec, moves, shown=len(moves), iterations=iterations, seed=seed))
+
+
 def iter_review(
     spec: GameSpec,
     moves: Sequence[int],

@@ -60,6 +60,7 @@ class GameReview:
             self.positions.append(self.positions[-1].play(move))
         self.numbers: dict[int, PositionScores] = {}
         self.reviews: dict[int, MoveReview] = {}
+        self.hints: set[int] = set()  # plies (positions) where the player to move took a hint
         self.max_score = (spec.width * spec.height + 1 - 6) // 2  # exact scores: a win with the 4th stone
 
     @property
@@ -164,7 +165,10 @@ class GameReview:
             "complete": self.complete,
             "thresholds": thresholds(self.exact),
             "plies": plies,
-            "summary": [_summary_json(s) for s in self.summary()],
+            "summary": [
+                _summary_json(s) | {"hints": sum(1 for p in self.hints if self.positions[p].to_move == s.player)}
+                for s in self.summary()
+            ],
         }
 
 

@@ -5,7 +5,8 @@ The field keeps the numbers, not the marks (the marks follow from them and the d
 ``{"version": 1, "exact": true, "positions": {"0": {"scores": [[3, 1], [2, 0]], "source": "book"}, ...}}``
 
 ``scores``: ``[move, score]`` pairs as ``ai.review.PositionScores`` holds them; estimates add ``"value"`` (the
-search's value for the side to move) and ``"visits"`` (``[move, visits]`` pairs). Readers that do not know the
+search's value for the side to move) and ``"visits"`` (``[move, visits]`` pairs); ``"hints"`` lists the plies
+(positions) where the player to move took a hint. Readers that do not know the
 field ignore it; a bad entry is skipped (the rest of the review and the game still load).
 """
 
@@ -37,7 +38,10 @@ def review_to_field(review: GameReview) -> dict[str, Any]:
         if numbers.visits:
             entry["visits"] = [[m, v] for m, v in numbers.visits]
         positions[str(ply)] = entry
-    return {"version": VERSION, "exact": review.exact, "positions": positions}
+    out: dict[str, Any] = {"version": VERSION, "exact": review.exact, "positions": positions}
+    if review.hints:
+        out["hints"] = sorted(review.hints)
+    return out
 
 
 def with_review(saved_text: str, review: GameReview) -> str:
@@ -64,7 +68,10 @@ def review_from_text(spec: GameSpec, moves: tuple[int, ...], saved_text: str) ->
         numbers = _position(key, entry, len(moves), review.exact)
         if numbers is not None:
             review.add(numbers)
-    return review if review.numbers else None
+    hints = raw.get("hints")
+    if isinstance(hints, list):
+        review.hints = {h for h in hints[:MAX_POSITIONS] if type(h) is int and 0 <= h <= len(moves)}
+    return review if review.numbers or review.hints else None
 
 
 def _pairs(raw: object, kind: type) -> tuple[tuple[int, Any], ...] | None:
