@@ -151,13 +151,20 @@ def test_book_positions_with_known_scores() -> None:
 
 def test_estimated_moves_need_the_position_after() -> None:
     spec = get_game("tictactoe")
-    review = GameReview(spec, (4, 0), exact=False)
-    before = PositionScores(0, ((4, 0.6), (0, 0.5)), False, True, "mcts", 0.0, 0.6, ((4, 90), (0, 10)))
-    assert review.add(before) == []  # the drop needs the next position's value
-    (judged,) = review.add(PositionScores(1, ((0, 0.2),), False, True, "mcts", 0.0, 0.25, ((0, 50),)))
-    assert judged.klass == BEST and judged.drop == pytest.approx(0.0, abs=1e-9)  # 60% -> 1 - 25% = 75%
-    (second,) = review.add(PositionScores(2, (), False, True, "mcts", 0.0, 0.9))
-    assert second.mover == 1 and second.drop == pytest.approx(15.0) and second.klass == INACCURACY
+    review = GameReview(spec, (0, 4, 8), exact=False)
+    # a1 got 10 visits of 1000: too few to trust its own value; the next search decides
+    before = PositionScores(0, ((4, 0.6), (0, 0.5)), False, True, "mcts", 0.0, 0.6, ((4, 990), (0, 10)))
+    assert review.add(before) == []
+    after = PositionScores(1, ((4, 0.8), (8, 0.3)), False, True, "mcts", 0.0, 0.75, ((4, 900), (8, 100)))
+    first, second = review.add(after)
+    assert first.ply == 0 and first.drop == pytest.approx(35.0) and first.klass == BLUNDER  # 60% -> 1 - 75%
+    # b2 got 900 visits: judged at once from its own search (the choice's value minus its own): the choice
+    assert second.ply == 1 and second.mover == 1 and second.klass == BEST and second.drop == 0
+    # c3 (8) got 200 visits of 1000: judged by its own value against the choice's, 70% - 50% = 20 points
+    third_numbers = PositionScores(2, ((0, 0.7), (8, 0.5)), False, True, "mcts", 0.0, 0.7, ((0, 800), (8, 200)))
+    (third,) = review.add(third_numbers)
+    assert third.ply == 2 and third.mover == 0 and third.klass == MISTAKE and third.drop == pytest.approx(20.0)
+    assert third.best_moves == (0,) and third.played_score == 0.5
 
 
 def test_a_review_is_kept_with_the_saved_game() -> None:

@@ -91,9 +91,8 @@ class GameReview:
         if self.exact:
             return review_exact_move(ply, mover, self.moves[ply], here.scores, self.max_score)
         after = self.numbers.get(ply + 1)
-        if after is None or here.value is None or after.value is None:
-            return None
-        return review_estimated_move(ply, mover, self.moves[ply], here.scores, here.visits, here.value, 1 - after.value)
+        after_value = None if after is None or after.value is None else 1 - after.value
+        return review_estimated_move(ply, mover, self.moves[ply], here.scores, here.visits, here.value, after_value)
 
     def summary(self) -> tuple[PlayerSummary, ...]:
         return summarize(self.reviews.values())

@@ -12,10 +12,12 @@ point per stone of the mover. A move is judged by comparing its score with the b
   longer, a loss that comes ``d`` stones sooner): **mistake** (``?``) for ``d >= MISTAKE_STONES``,
   **inaccuracy** (``?!``) for ``d >= INACCURACY_STONES``, **good** (no mark) below, **best** for ``d == 0``.
 
-Estimated reviews (other games): the drop of the mover's winning chance (percentage points, draws half) from
-the position before the move to the position after it, both from searches at a fixed iteration count:
-**blunder** from 30, **mistake** from 20, **inaccuracy** from 10 (lichess' thresholds), **best** when the
-move is the search's choice, else **good**.
+Estimated reviews (other games): the drop of the mover's winning chance (percentage points, draws half), from
+searches at a fixed iteration count: the search's choice's value minus the played move's value in the search
+of the position before the move (when the played move got at least ``MIN_VISITS`` visits and
+``MIN_VISIT_SHARE`` of them: one search, so both values carry the same bias), else the position's value
+minus the mover's chance in the next position's search: **blunder** from 30, **mistake** from 20,
+**inaccuracy** from 10 (lichess' thresholds), **best** when the move is the search's choice, else **good**.
 
 Accuracy of a move: ``103.1668 * exp(-0.04354 * drop) - 3.1669`` clamped to 0..100 (lichess' curve), where
 ``drop`` is the loss of winning chance in points; a player's accuracy is the mean over their moves. Exact
@@ -38,6 +40,7 @@ MISTAKE_STONES = 6  # ... and from this many a mistake
 INACCURACY_POINTS = 10.0  # estimates: drop of the winning chance, percentage points (lichess)
 MISTAKE_POINTS = 20.0
 BLUNDER_POINTS = 30.0
+MIN_VISITS, MIN_VISIT_SHARE = 100, 0.05  # estimates: a played move searched this much is judged by its own value
 
 
 def sign(score: float) -> int:
@@ -140,24 +143,38 @@ def review_exact_move(
     )
 
 
+def searched_enough(played: int, visits: Sequence[tuple[int, int]]) -> bool:
+    """Whether the played move's value in the search before it is worth comparing (enough visits)."""
+    total = sum(v for _, v in visits)
+    return total > 0 and dict(visits).get(played, 0) >= max(MIN_VISITS, MIN_VISIT_SHARE * total)
+
+
 def review_estimated_move(
     ply: int,
     mover: int,
     played: int,
     scores: Sequence[tuple[int, float]],
     visits: Sequence[tuple[int, int]],
-    value_before: float,
-    value_after_for_mover: float,
-) -> MoveReview:
-    """Judge a move from the searches before it (``value_before``: the mover's chance, 0..1) and after it
-    (``value_after_for_mover``: the mover's chance in the next position); the engine's choice is the move
-    with the most visits."""
+    value_before: float | None = None,
+    value_after_for_mover: float | None = None,
+) -> MoveReview | None:
+    """Judge a move from one search of the position before it: the engine's choice is the move with the most
+    visits; the drop is its value minus the played move's value, both from that search, when the played move
+    was searched enough (``searched_enough``); else the drop is the search's value of the position
+    (``value_before``) minus the mover's chance in the next position (``value_after_for_mover``, from the next
+    search), and None until that is known."""
     most = max((v for _, v in visits), default=0)
     choices = tuple(sorted(m for m, v in visits if v == most)) if most > 0 else ()
-    drop = max(0.0, (value_before - value_after_for_mover) * 100.0)
-    klass = classify_drop(drop, played in choices)
     values = dict(scores)
     best_value = values.get(choices[0]) if choices else max(values.values(), default=None)
+    if best_value is not None and played in values and searched_enough(played, visits):
+        before, after = best_value, values[played]
+    elif value_before is not None and value_after_for_mover is not None:
+        before, after = value_before, value_after_for_mover
+    else:
+        return None
+    drop = max(0.0, round((before - after) * 100.0, 9))  # 0.7 - 0.5 is 20 points, not 19.999...96
+    klass = classify_drop(drop, played in choices)
     return MoveReview(
         ply,
         mover,
@@ -166,8 +183,8 @@ def review_estimated_move(
         choices,
         tuple(scores),
         False,
-        value_before * 100.0,
-        value_after_for_mover * 100.0,
+        before * 100.0,
+        after * 100.0,
         values.get(played),
         best_value,
     )
