@@ -14,7 +14,7 @@ goes, in the solver's stones of the mover: for a win, the stones until the win (
 stones until the slowest of the refuted moves loses (the hardest wrong move to see through). Grades:
 ``easy`` up to 3, ``medium`` up to 8, ``hard`` up to 12, ``expert`` beyond.
 
-``tools/make_puzzles.py`` writes the shipped set (``ai/data/puzzles.json``); ``load()`` reads it.
+``tools/make_puzzles.py`` writes the shipped set (``ai/puzzles.json``); ``load()`` reads it.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from game.rules import get_game
 from game.rules.connect4 import Connect4Position
 
 FORMAT = "connect4-mcts-puzzles"
-PUZZLE_FILE = "data/puzzles.json"
+PUZZLE_FILE = "puzzles.json"  # beside the book: the bundle ships the top-level data files of ai
 MIN_PLY, MAX_PLY = 8, 30
 MAX_NODES = 400_000  # solver nodes per candidate (all columns): bounded time, and the same on any machine
 GRADES = ((3, "easy"), (8, "medium"), (12, "hard"))  # depth up to this -> grade; deeper: "expert"

@@ -1,6 +1,6 @@
-"""Write the shipped Connect 4 puzzles (``ai/data/puzzles.json``), reproducibly from a seed.
+"""Write the shipped Connect 4 puzzles (``ai/puzzles.json``), reproducibly from a seed.
 
-    python tools/make_puzzles.py [--seed 39] [--count 300] [--out ai/data/puzzles.json] [--max-nodes 400000]
+    python tools/make_puzzles.py [--seed 39] [--count 300] [--out ai/puzzles.json] [--max-nodes 400000]
 
 See ``ai/puzzles.py`` for what makes a puzzle and how it is graded. The same seed, count and node limit write
 the same file on any machine (node limits, not time limits; the solver's table cleared per candidate).

@@ -32,7 +32,8 @@ MODES = ("hotseat", "bot", "botbot")
 PONDER_LEVELS = ("hard", "perfect")
 HELP = (
     "Type a move ({notation}), or: undo (take back your last move), moves (the game so far), "
-    "hint (the best move here), review (every move so far marked: ?! ? ??), help, quit. The game is saved as you go; Ctrl+C or end of input also saves and quits."
+    "hint (the best move here), review (every move so far marked: ?! ? ??), help, quit. "
+    "The game is saved as you go; Ctrl+C or end of input also saves and quits."
 )
 
 
