@@ -228,7 +228,8 @@ def prepare(spec: GameSpec) -> threading.Thread | None:
 class ReviewJob:
     """A review running in a daemon thread: ``poll()`` returns the results found since the last call (never
     blocks), ``done`` tells when it ended, ``stop()`` ends it early, ``error`` is what broke it (if anything).
-    ``on_result`` (optional) is called in the review's thread for each result, e.g. to wake a UI loop."""
+    ``on_result`` (optional) is called in the review's thread for each result, e.g. to wake a UI loop.
+    ``threads``: the solver's threads (default: every core; one leaves a core to a UI drawing frames)."""
 
     def __init__(
         self,
@@ -240,6 +241,7 @@ class ReviewJob:
         iterations: int = DEFAULT_ITERATIONS,
         seed: int = DEFAULT_SEED,
         on_result: Callable[[PositionScores], None] | None = None,
+        threads: int | None = None,
     ) -> None:
         self._results: queue.Queue[PositionScores] = queue.Queue()
         self._stop = threading.Event()
@@ -248,6 +250,7 @@ class ReviewJob:
         self.error: BaseException | None = None
         self._solver: Any = None
         self._args = (spec, tuple(moves), shown, time_ms, iterations, seed)
+        self._threads = threads
         self._thread = threading.Thread(target=self._run, name="review", daemon=True)
         self._thread.start()
 
@@ -257,7 +260,7 @@ class ReviewJob:
             if is_exact_game(spec):
                 from ai.solver import Solver, default_threads
 
-                self._solver = Solver(threads=default_threads())
+                self._solver = Solver(threads=default_threads() if self._threads is None else self._threads)
                 if self._stop.is_set():
                     return
             found = iter_review(

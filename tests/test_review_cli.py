@@ -132,3 +132,20 @@ def test_review_job_hands_results_over_and_stops() -> None:
     stopped.stop()
     assert stopped.wait(60) and stopped.error is None
     assert all(r.source == "book" for r in stopped.poll())  # stopped before the solver's positions
+
+
+def test_start_review_fills_the_model_and_prepare_loads_ahead() -> None:
+    from ai.review import prepare
+    from game.play.review import start_review
+
+    assert prepare(get_game("tictactoe")) is None
+    loading = prepare(get_game("connect4"))
+    assert loading is not None
+    loading.join(60)
+    assert not loading.is_alive()
+    spec = get_game("connect4")
+    review, job = start_review(spec, spec.parse_moves("44444433"), shown=7, threads=1)
+    assert job.wait(60) and job.error is None
+    for numbers in job.poll():
+        review.add(numbers)
+    assert review.complete and review.reviews[7].klass in ("best", "good", "inaccuracy", "mistake", "blunder")

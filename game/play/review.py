@@ -194,10 +194,16 @@ def prepare_review(spec: GameSpec) -> None:
 
 
 def start_review(
-    spec: GameSpec, moves: Sequence[int], *, shown: int | None = None, time_ms: float | None = None
+    spec: GameSpec,
+    moves: Sequence[int],
+    *,
+    shown: int | None = None,
+    time_ms: float | None = None,
+    threads: int | None = None,
 ) -> tuple[GameReview, ReviewJob]:
-    """A review model and the job filling it: call ``review.add`` for each of ``job.poll()``'s results."""
-    return GameReview(spec, moves), ReviewJob(spec, moves, shown=shown, time_ms=time_ms)
+    """A review model and the job filling it: call ``review.add`` for each of ``job.poll()``'s results
+    (``threads``: the solver's; 1 leaves a core to the frames of a UI)."""
+    return GameReview(spec, moves), ReviewJob(spec, moves, shown=shown, time_ms=time_ms, threads=threads)
 
 
 # --- the command ------------------------------------------------------------------------------------------
