@@ -193,3 +193,19 @@ def test_the_review_marks_where_a_variation_was_better() -> None:
     tree.add_line(review.moves[:2], (6,))  # Red's 7 instead of 1: not reviewed (no score): skipped
     tree.add_line((3, 6), (0,))  # off the main line: skipped
     assert review.better_variations(tree) == [(1, 3, BEST), (1, 6, GOOD)]
+
+
+def test_share_text() -> None:
+    from game.play.review import share_text
+
+    review = feed("41172", {0: [(3, 5)], 1: [(0, -9), (3, -5)], 2: [(0, 0), (3, 7)]})
+    red = (move_accuracy(0) + move_accuracy(75 + 25 * 6 / 17 - 50)) / 2  # best, then a win in 7 -> a draw
+    yellow = move_accuracy((25 - 25 * 4 / 17) - (25 - 25 * 8 / 17))  # a loss 4 stones sooner
+    assert (round(red, 1), round(yellow, 1)) == (60.2, 76.7)
+    assert share_text(review).splitlines() == [
+        "connect4 41172 (exact review)",
+        "player 1: accuracy 60.2 (1 blunder)",
+        "player 2: accuracy 76.7 (1 inaccuracy)",
+        "marked: 2. 1?! 3. 1??",
+        "https://connect4.gamesolver.org/?pos=41172",
+    ]

@@ -260,6 +260,27 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+GAMESOLVER_URL = "https://connect4.gamesolver.org/?pos="
+
+
+def share_text(review: GameReview) -> str:
+    """A short text summary to copy: the game, each player's accuracy and marks, the marked moves, and (7x6
+    Connect 4) the position string in connect4.gamesolver.org's form (columns 1-7 from the empty board)."""
+    moves = review.spec.moves_to_text(review.moves)
+    kind = "exact review" if review.exact else "estimated review"
+    lines = [f"{review.spec.name} {moves} ({kind})"]
+    for s in review.summary():
+        accuracy = "-" if s.accuracy is None else f"{s.accuracy:.1f}"
+        marks = ", ".join(f"{s.count(k)} {k}" for k in ("inaccuracy", "mistake", "blunder") if s.count(k))
+        lines.append(f"player {s.player + 1}: accuracy {accuracy}" + (f" ({marks})" if marks else ""))
+    marked = [f"{p + 1}. {review.spec.move_to_text(review.moves[p])}{review.reviews[p].mark}" for p in review.marked()]
+    if marked:
+        lines.append("marked: " + " ".join(marked))
+    if review.spec.name == "connect4":
+        lines.append(GAMESOLVER_URL + moves)
+    return "\n".join(lines)
+
+
 def text_lines(review: GameReview, elapsed_ms: float | None = None) -> list[str]:
     kind = "exact (opening book + solver)" if review.exact else "estimates (MCTS at a fixed iteration count)"
     head = f"{review.spec.name} {review.spec.moves_to_text(review.moves)}: {kind}"
