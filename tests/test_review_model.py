@@ -209,3 +209,16 @@ def test_share_text() -> None:
         "marked: 2. 1?! 3. 1??",
         "https://connect4.gamesolver.org/?pos=41172",
     ]
+
+
+def test_the_model_and_the_store_load_without_numba() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import game.play.review, game.play.review_store, game.play.hints, game.play.puzzle_mode; "
+        "from game.rules import get_game; game.play.review.GameReview(get_game('connect4'), (3, 3)); "
+        "print(sorted(m for m in ('numba', 'ai.solver', 'ai.mcts') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "[]"
