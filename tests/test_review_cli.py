@@ -149,3 +149,25 @@ def test_start_review_fills_the_model_and_prepare_loads_ahead() -> None:
     for numbers in job.poll():
         review.add(numbers)
     assert review.complete and review.reviews[7].klass in ("best", "good", "inaccuracy", "mistake", "blunder")
+
+
+def test_a_saved_file_with_variations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from game.play.variations import MoveTree, tree_to_saved_text
+
+    spec = get_game("connect4")
+    tree = MoveTree(spec, spec.parse_moves("4444442"))  # Red's last move 2 only draws
+    tree.add_line(spec.parse_moves("444444"), (2,))  # the variation 3 wins
+    tree.add_line(spec.parse_moves("4"), (0,))  # Yellow's 1: worse than 4, not marked
+    path = tmp_path / "tree.c4game.json"
+    path.write_text(tree_to_saved_text(tree), encoding="utf-8")
+    code, out, err = run_cli(capsys, str(path), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["moves"] == "4444442" and data["better_variations"] == [{"ply": 6, "move": "3", "class": "best"}]
+    code, out, _ = run_cli(capsys, str(path))
+    assert out.splitlines()[-1] == "variation at move 7: 3 was better (best)"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["variations"] = [{"ply": 1, "moves": "9"}]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run_cli(capsys, str(path))
+    assert code == 2 and "variation at ply 1" in err and len(err.strip().splitlines()) == 1

@@ -40,8 +40,8 @@ from game.play.review_model import (
     review_exact_move,
     summarize,
 )
-from game.play.savefile import SaveFileError, load_game
-from game.play.variations import MoveTree
+from game.play.savefile import SaveFileError, load_game, read_small_text
+from game.play.variations import MoveTree, tree_of_saved_text
 from game.rules import GameSpec, Position, get_game
 from game.rules.errors import GameError
 
@@ -222,21 +222,22 @@ def _fail(message: str) -> int:
     return 2
 
 
-def load_moves(argument: str, game: str) -> tuple[GameSpec, tuple[int, ...]]:
-    """The game of a saved file (when ``argument`` names one) or of moves text; SaveFileError / GameError."""
+def load_moves(argument: str, game: str) -> tuple[GameSpec, tuple[int, ...], MoveTree | None]:
+    """The game of a saved file (when ``argument`` names one, with its variations) or of moves text;
+    SaveFileError / GameError / VariationError (one line)."""
     if os.path.isfile(argument):
         spec, moves, _cursor = load_game(argument, game)
-        return spec, moves
+        return spec, moves, tree_of_saved_text(spec, moves, read_small_text(argument))
     if any(sep in argument for sep in ("/", os.sep)) or argument.endswith(".json"):
         raise SaveFileError(f"no such file: {argument[:160]}")
     spec = get_game(game)
-    return spec, tuple(spec.parse_position(argument).history)
+    return spec, tuple(spec.parse_position(argument).history), None
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        spec, moves = load_moves(args.game_or_moves, args.game)
-    except (SaveFileError, GameError, ValueError) as exc:
+        spec, moves, tree = load_moves(args.game_or_moves, args.game)
+    except (SaveFileError, GameError, ValueError, OSError) as exc:
         return _fail(str(exc))
     if not moves:
         return _fail("no moves to review")
@@ -249,14 +250,20 @@ def run(args: argparse.Namespace) -> int:
     for numbers in iter_review(spec, moves, time_ms=args.time_ms, iterations=args.iterations, seed=args.seed):
         review.add(numbers)
     elapsed = (time.perf_counter() - start) * 1000.0
+    better = review.better_variations(tree) if tree is not None else []
+    text = spec.move_to_text
     if args.json:
         data = review.to_json()
         data["elapsed_ms"] = round(elapsed, 1)
         if not review.exact:
             data["iterations"], data["seed"] = args.iterations, args.seed
+        if tree is not None:
+            data["better_variations"] = [{"ply": p, "move": text(m), "class": k} for p, m, k in better]
         print(json.dumps(data))
         return 0
-    print("\n".join(text_lines(review, elapsed)))
+    lines = text_lines(review, elapsed)
+    lines += [f"variation at move {p + 1}: {text(m)} was better ({k})" for p, m, k in better]
+    print("\n".join(lines))
     return 0
 
 
