@@ -171,3 +171,19 @@ def test_a_saved_file_with_variations(capsys: pytest.CaptureFixture[str], tmp_pa
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = run_cli(capsys, str(path))
     assert code == 2 and "variation at ply 1" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_partly_known_position_is_not_judged(capsys: pytest.CaptureFixture[str]) -> None:
+    from ai.review import PositionScores
+    from game.play.review import GameReview
+
+    spec = get_game("connect4")
+    review = GameReview(spec, spec.parse_moves("41"))
+    partial = PositionScores(1, ((0, -2.0),), True, False, "partial", 5.0)  # column 4 (-1) unknown
+    assert review.add(partial) == [] and 1 not in review.reviews
+    code, out, err = run_cli(capsys, "4" * 4 + "3" * 6 + "5" * 6, "--time-ms", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    partly = [p for p in data["plies"] if p["source"] == "partial"]
+    assert all(p["class"] for p in data["plies"])
+    assert data["complete"] is (len(data["plies"]) == 16) and not partly  # partial positions are left out

@@ -46,6 +46,7 @@ from game.rules import GameSpec, Position, get_game
 from game.rules.errors import GameError
 
 FORMAT = "connect4-mcts-review"
+BIG_BOARD_MS = 10_000.0  # the command's limit per position on boards larger than 7x6 (unless --time-ms)
 
 
 class GameReview:
@@ -88,8 +89,10 @@ class GameReview:
         here = self.numbers.get(ply)
         if here is None:
             return None
-        if self.exact:
-            return review_exact_move(ply, mover, self.moves[ply], here.scores, self.max_score)
+        if self.exact:  # a partly known position is not judged: an unknown column may be the best
+            return (
+                review_exact_move(ply, mover, self.moves[ply], here.scores, self.max_score) if here.complete else None
+            )
         after = self.numbers.get(ply + 1)
         after_value = None if after is None or after.value is None else 1 - after.value
         return review_estimated_move(ply, mover, self.moves[ply], here.scores, here.visits, here.value, after_value)
@@ -211,7 +214,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game_or_moves", metavar="MOVES|FILE", help="moves (e.g. 4453) or a saved game file")
     parser.add_argument("--game", default="connect4", help="the game of MOVES (a file names its own)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--time-ms", type=float, default=None, help="exact reviews: a limit per position")
+    parser.add_argument(
+        "--time-ms",
+        type=float,
+        default=None,
+        help=f"exact reviews: a limit per position (default none on 7x6; {BIG_BOARD_MS:.0f} on larger boards)",
+    )
     parser.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS, help="estimates: MCTS iterations")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="estimates: random seed")
 
@@ -246,8 +254,11 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.iterations <= 10_000_000:
         return _fail("--iterations must be between 1 and 10000000")
     review = GameReview(spec, moves)
+    time_ms = args.time_ms
+    if time_ms is None and review.exact and spec.width * spec.height > 42:
+        time_ms = BIG_BOARD_MS  # no book, and a search that may never end: unknown rather than stuck
     start = time.perf_counter()
-    for numbers in iter_review(spec, moves, time_ms=args.time_ms, iterations=args.iterations, seed=args.seed):
+    for numbers in iter_review(spec, moves, time_ms=time_ms, iterations=args.iterations, seed=args.seed):
         review.add(numbers)
     elapsed = (time.perf_counter() - start) * 1000.0
     better = review.better_variations(tree) if tree is not None else []
