@@ -4,6 +4,7 @@ line in the game file (round trip), and files without variations (every older fi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -139,3 +140,22 @@ def test_a_session_follows_the_tree() -> None:
     with pytest.raises(IllegalMoveError):
         session.set_continuation(cols("4444444"))
     assert session.line == list(cols("4453"))  # unchanged after a refused continuation
+
+
+def test_the_saved_files_of_the_app_carry_the_tree(tmp_path: Path) -> None:
+    """``game_files``: the app's save (with evals) gets the tree with ``with_variations``; ``read_game`` keeps the
+    file's text, so the tree loads back from it."""
+    from game.play.game_files import game_json_with_evals, read_game
+    from game.play.session import Session
+    from game.play.variations import with_variations
+
+    session = Session(SPEC, list(cols("4453")), 4)
+    session.record_eval(1, 0.4)
+    tree = sample_tree()
+    path = tmp_path / "g.c4game.json"
+    path.write_text(with_variations(game_json_with_evals(session), tree), encoding="utf-8")
+    loaded = read_game("connect4", path=path)
+    assert loaded.moves == cols("4453") and loaded.evals == {1: (0.6, False)}
+    again = tree_of_saved_text(loaded.spec, loaded.moves, loaded.text)
+    assert again.variations_json() == tree.variations_json()
+    assert with_variations("not json", tree) == "not json"

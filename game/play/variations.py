@@ -221,3 +221,27 @@ def tree_to_saved_text(tree: MoveTree, cursor: int | None = None) -> str:
     from game.play.savefile import game_to_json
 
     return game_to_json(tree.spec, tree.main_line(), cursor, tree.variations_json() or None)
+
+
+def with_variations(saved_text: str, tree: MoveTree) -> str:
+    """A saved game's JSON text with the tree's main line in ``moves`` and the rest in ``variations`` (the text
+    unchanged when it is not a JSON object); a ``cursor`` beyond the main line is dropped."""
+    import json
+
+    try:
+        data = json.loads(saved_text)
+    except (ValueError, RecursionError):
+        return saved_text
+    if not isinstance(data, dict):
+        return saved_text
+    main = tree.main_line()
+    data["moves"] = tree.spec.moves_to_text(main)
+    cursor = data.get("cursor")
+    if isinstance(cursor, int) and not 0 <= cursor <= len(main):
+        del data["cursor"]
+    variations = tree.variations_json()
+    if variations:
+        data["variations"] = variations
+    else:
+        data.pop("variations", None)
+    return json.dumps(data, indent=2) + "\n"
