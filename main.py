@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("ai.analyze_cli", "MCTS analysis of a position (or one per stdin line with '-')"),
     "bench": ("ai.bench_cli", "search speed (iterations/s), memory and JIT load time"),
     "serve": ("game.net.serve_cli", "game server for network play (docs/network-protocol.md)"),
+    "review": ("game.play.review", "classify every move of a game (exact on Connect 4: book + solver)"),
     "play": ("game.text.play", "play in a terminal (--text): hot-seat, vs the bot, bot vs bot, or on a server"),
     "piskvork": ("ai.piskvork", "the Gomoku engine under the Piskvork/Gomocup protocol (stdin/stdout)"),
     "bot": ("ai.net_bot", "our engine as a network player (python main.py bot --connect HOST:PORT)"),

@@ -27,6 +27,8 @@ class LoadedGame:
     moves: tuple[int, ...]
     cursor: int | None
     evals: dict[int, tuple[float, bool]]
+    text: str = ""  # the file's text: its variations and review load from it (variations.tree_of_saved_text,
+    # review_store.review_from_text)
 
 
 def game_json_with_evals(session: Session, *, with_cursor: bool = False) -> str:
@@ -67,7 +69,7 @@ def read_game(default_game: str, text: str | None = None, path: Path | None = No
     else:
         raw = (text or "")[:MAX_TEXT]
         spec, moves, cursor = parse_game_text(raw, default_game)
-    return LoadedGame(spec, moves, cursor, read_evals(raw, len(moves)))
+    return LoadedGame(spec, moves, cursor, read_evals(raw, len(moves)), raw)
 
 
 def restore_evals(session: Session, evals: dict[int, tuple[float, bool]]) -> None:

@@ -1,7 +1,8 @@
 """Saved games: a small JSON file with the game name and the moves in the project's notation.
 
 ``{"format": "connect4-mcts-game", "version": 1, "game": "connect4", "moves": "4453"}``, optionally with
-``"cursor"`` (the shown move) and ``"evals"`` (see ``game.play.game_files``).
+``"cursor"`` (the shown move), ``"evals"`` (see ``game.play.game_files``) and ``"variations"`` (the move tree
+beside the main line, see ``game.play.variations``; readers that do not know it load the main line).
 Loading also accepts a bare position string (``4453``) or ``game: moves`` (colon and space) on one line.
 """
 
@@ -25,11 +26,27 @@ class SaveFileError(ValueError):
     """A saved game that cannot be read; the message is one line."""
 
 
-def game_to_json(spec: GameSpec, moves: tuple[int, ...] | list[int], cursor: int | None = None) -> str:
+def game_to_json(
+    spec: GameSpec,
+    moves: tuple[int, ...] | list[int],
+    cursor: int | None = None,
+    variations: list[dict[str, object]] | None = None,
+) -> str:
     data: dict[str, object] = {"format": FORMAT, "version": 1, "game": spec.name, "moves": spec.moves_to_text(moves)}
     if cursor is not None and cursor != len(moves):
         data["cursor"] = cursor
+    if variations:
+        data["variations"] = variations
     return json.dumps(data, indent=2) + "\n"
+
+
+def read_field(text: str, name: str) -> object:
+    """The raw value of a top-level field of a saved game's JSON text (None when absent or not JSON)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return data.get(name) if isinstance(data, dict) else None
 
 
 def read_evals(text: str, moves: int) -> dict[int, tuple[float, bool]]:

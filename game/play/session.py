@@ -105,6 +105,16 @@ class Session:
         self.cursor += 1
         return pos
 
+    def set_continuation(self, moves: tuple[int, ...] | list[int]) -> None:
+        """Replace the moves after the cursor with ``moves`` (e.g. the rest of a variation from
+        ``game.play.variations``, so Redo follows it); raises the rules' errors on an illegal move."""
+        positions = [self.position]
+        for move in moves:
+            positions.append(positions[-1].play(move))
+        self.truncate()
+        self.line.extend(moves)
+        self._positions.extend(positions[1:])
+
     def truncate(self) -> None:
         """Drop the moves after the cursor ("continue from here")."""
         del self.line[self.cursor :]

@@ -32,7 +32,8 @@ MODES = ("hotseat", "bot", "botbot")
 PONDER_LEVELS = ("hard", "perfect")
 HELP = (
     "Type a move ({notation}), or: undo (take back your last move), moves (the game so far), "
-    "help, quit. The game is saved as you go; Ctrl+C or end of input also saves and quits."
+    "hint (the best move here), review (every move so far marked: ?! ? ??), help, quit. "
+    "The game is saved as you go; Ctrl+C or end of input also saves and quits."
 )
 
 
@@ -164,6 +165,10 @@ class TextGame:
                     self.show()
             elif command == "moves":
                 self.console.print(f"{self.spec.name}: {self.position.to_text() or '(no moves yet)'}")
+            elif command in ("hint", "review"):
+                from game.text.review_commands import print_hint, print_review
+
+                (print_hint if command == "hint" else print_review)(self.console, self.spec, self.position.history)
             else:
                 try:
                     self.position = self.position.play(self.spec.parse_move(text))
