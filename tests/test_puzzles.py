@@ -72,7 +72,7 @@ def test_the_shipped_set() -> None:
 def test_judge(scores: tuple[int | None, ...], ply: int, expected: tuple[str, int, int] | None) -> None:
     position = get_game("connect4").parse_position("1234567" * (ply // 7) + "1234567"[: ply % 7])
     assert isinstance(position, Connect4Position)
-    assert puzzles.judge(position, scores) == expected  # type: ignore[arg-type]
+    assert puzzles.judge(position, scores) == expected
 
 
 def test_the_tool_refuses_bad_counts(capsys: pytest.CaptureFixture[str]) -> None:
