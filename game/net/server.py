@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from functools import partial
 
+from game.net.rematch import RematchDesk
 from game.net.room import DEFAULT_GRACE_S, Room
 from game.net.store import GameStore
 from game.net.wire import (
@@ -147,6 +148,7 @@ class GameServer:
             self.trace = []
             atexit.register(self._write_trace, trace_path)
         self._server: asyncio.AbstractServer | None = None
+        self.rematches = RematchDesk(self._rematch_room)
 
     def restore(self) -> int:
         """Bring back every unfinished game from the store; returns how many."""
@@ -164,7 +166,19 @@ class GameServer:
             self.by_token[token] = room
         if room.room:
             self.rooms[room.room] = room
-        room.on_finish = self._forget
+            room.keep_after_end = True  # its players may ask for a rematch
+        room.on_finish = self._finished
+
+    def _finished(self, room: Room) -> None:
+        self._forget(room)
+        self.rematches.finished(room)
+
+    def _rematch_room(self, old: Room) -> Room:
+        """The next game of a finished room (game.net.rematch): same game, clock and name (if still free)."""
+        name = old.room if old.room not in self.rooms else None
+        room = Room(old.spec, self.store, room=name, clock_ms=old.clock_ms, grace_s=self.limits.grace_s)
+        self._register(room)
+        return room
 
     def _forget(self, room: Room) -> None:
         self.games.pop(room.game_id, None)
@@ -210,6 +224,7 @@ class GameServer:
                 del self.per_address[address]
             self.connections -= 1
             if conn.room is not None:
+                self.rematches.left(conn)
                 conn.room.leave(conn)
                 self._drop_if_unused(conn.room)
             if not shutting_down:
@@ -316,6 +331,8 @@ class GameServer:
             room.resign(conn)
         elif message.name == "draw":
             room.offer_draw(conn)
+        elif message.name == "rematch":
+            self.rematches.ask(conn)
         else:
             conn.send(Notice("pong", None))
 
