@@ -71,6 +71,14 @@ def status_texts(net: NetGame, frame: Frame, names: tuple[str, str]) -> tuple[st
             return (f"Waiting for an opponent · share {share}", f"Waiting · share {share}", share)
         if net.role == "watch":
             return (f"Watching {net.where} · the game has not started yet", "Waiting for the game", "Waiting…")
+        if net.room is None:  # the server's public game: an app's hosted game is in a room
+            return (
+                f"Seated in the public game of {net.where} · waiting for an opponent "
+                "(to join an app's game, type HOST:PORT/ROOM as its host shows it)",
+                "Seated in the public game · waiting for an opponent",
+                "Waiting for the opponent",
+                "Waiting…",
+            )
         return ("Seated · waiting for the opponent", "Waiting for the opponent", "Waiting…")
     if net.state == "gone":
         return (f"{net.detail} · N: new game", net.detail, "Network game ended")
