@@ -136,6 +136,7 @@ def test_a_third_app_watches_the_room_and_follows_the_rematch(server_db: Path) -
         assert frame.panel.network is not None and frame.panel.network.watching
         assert not frame.panel.network.can_resign and not frame.panel.network.can_draw
         assert frame.status.texts[0] == "Watching · Red to move"
+        assert frame.notice is not None and frame.notice.text == "The game is on"  # nobody's "opponent"
         assert not watcher.human_can_play()
         watcher.apply(PlayMove(0))  # a spectator's click plays nothing
         play(apps[:2], (3,))
@@ -173,15 +174,16 @@ def test_a_rematch_offer_accepted_swaps_the_colours(server_db: Path) -> None:
         panel = guest.snapshot().panel.network
         assert panel is not None and panel.rematch_label == "Rematch" and panel.can_rematch
         guest.apply(Command.REMATCH)
-        assert guest.snapshot().panel.network.rematch_label == "Rematch offered"  # type: ignore[union-attr]
+        assert guest.snapshot().panel.network.rematch_label == "Offered"  # type: ignore[union-attr]
         pump(apps, lambda: host.net is not None and host.net.rematch == "them", what="the offer to arrive")
         host.step([])
-        assert any(b.label == "Accept rematch" and b.enabled for b in host.layout.buttons)
+        assert any(b.label == "Accept" and b.enabled for b in host.layout.buttons)
         assert "offers a rematch" in host.snapshot().status.texts[0]
         host.apply(Command.REMATCH)
         pump(apps, all_in(apps, "playing"), what="the rematch to start")
         assert {id(app): app.net.you for app in apps} == {k: 1 - v for k, v in before.items()}  # type: ignore[union-attr, operator]
         assert host.session.line == guest.session.line == []
+        assert host.notice is not None and host.notice.notice.text.startswith("Rematch, colours swapped: you play")
         pump(apps, lambda: all(a.net is not None and a.net.clocks is not None for a in apps), what="the clocks")
         assert host.net is not None and host.net.clocks is not None and host.net.clocks.ms == (180_000, 180_000)
         play(apps, (0, 1))

@@ -54,7 +54,7 @@ def rematch_button(twin: Twin) -> tuple[int, int]:
     twin.app.step([])
     frame = twin.app.snapshot()
     net = NetPanel(0, False, "Offer draw", False, rematch_label="Rematch", can_rematch=True)
-    frame = replace(frame, panel=replace(frame.panel, network=net))
+    frame = replace(frame, panel=replace(frame.panel, network=net, ponder=None, bot_vs_bot=False))
     found = layout.compute_layout(twin.app.screen.get_size(), frame)
     return next(b.rect.center for b in found.buttons if b.action is Command.REMATCH)
 
@@ -116,7 +116,8 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         _play_from(desk, twin, db, seat_of, pair, 0, GAME[:WATCH_AFTER])
         print(f"C watches {address}", flush=True)
         open_network_dialog(desk, twin, watcher.window)
-        desk.click(watcher.window, twin.button(ChangeChoice(DialogField.NET_ROLE, -1)))  # Host -> Watch
+        for _ in range(2):  # Host a game -> Join a game -> Watch a game (a click on the row steps forward)
+            desk.click(watcher.window, twin.button(ChangeChoice(DialogField.NET_ROLE, 1)))
         desk.click(watcher.window, twin.button(ChangeChoice(DialogField.ADDRESS, 0)))
         desk.type(watcher.window, address)
         time.sleep(0.5)

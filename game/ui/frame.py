@@ -72,7 +72,7 @@ class NetPanel:
     clocks: tuple[str, str] | None = None  # by player, as shown (None: no clock)
     running: int | None = None  # the player whose clock runs
     flagged: int | None = None  # the player whose flag fell
-    rematch_label: str | None = None  # after the game: "Rematch", "Accept rematch", "Rematch offered"
+    rematch_label: str | None = None  # after the game: "Rematch", "Accept" (offered to us), "Offered"
     can_rematch: bool = False
     watching: bool = False  # a spectator: both rows are players, nobody is "you"
 

@@ -93,6 +93,7 @@ class NetGame:
         self.server_moves = ""  # the game as the server last told it
         self.clocks: GameClocks | None = None
         self.rematch: str | None = None  # after the game: "you" offered, "them", or "off" (not possible)
+        self.rematched = False  # this game is a rematch
         self.now: Callable[[], float] = time.monotonic  # the clocks' time (tests step it)
         if address is not None:
             self._connect(address)
@@ -172,13 +173,13 @@ class NetGame:
     def _on_event(self, app: NetApp, event: ev.NetEvent) -> None:
         match event:
             case ev.Seated(seat, game, token, _):
-                rematch = self.state == "over"
+                rematch = self.state == "over"  # a new game on this connection
+                self.rematched = self.rematched or rematch
                 self.you, self.token, self.state = seat - 1, token, "waiting"
                 self._seated(app, game, rematch)
-                if rematch:
-                    app.set_notice(f"Rematch: you play {app.player_name(self.you)} this time")
             case ev.Watching(game, room):
-                rematch = self.state == "over"
+                rematch = self.state == "over"  # a new game on this connection
+                self.rematched = self.rematched or rematch
                 self.you, self.state = None, "waiting"
                 self._seated(app, game, rematch)
                 app.set_notice(f"Watching room {room}" + (": the rematch" if rematch else ""))
@@ -190,7 +191,12 @@ class NetGame:
                 self.state = "playing"
                 self._keep(app)  # from now on there is a game to come back to
                 self._sync(app, moves)
-                app.set_notice(f"Your opponent is here: you play {app.player_name(self.you or 0)}")
+                if self.role == "watch":
+                    app.set_notice("The rematch is on" if self.rematched else "The game is on")
+                elif self.rematched:
+                    app.set_notice(f"Rematch, colours swapped: you play {app.player_name(self.you or 0)}")
+                else:
+                    app.set_notice(f"Your opponent is here: you play {app.player_name(self.you or 0)}")
             case ev.Moved(moves, _):
                 self.draw_offered_by = None
                 self._sync(app, moves)
@@ -240,7 +246,7 @@ class NetGame:
             return
         if news == "offer":
             self.rematch = "them"
-            app.set_notice("Your opponent offers a rematch, colours swapped: Accept rematch in the panel")
+            app.set_notice("Your opponent offers a rematch, colours swapped: Accept in the panel")
         elif news == "declined":
             self.rematch = "off"
             app.set_notice("Your opponent left: no rematch")
@@ -327,7 +333,7 @@ class NetGame:
         """The panel's rematch button (None: no rematch here: not over, a spectator, or no room)."""
         if self.state != "over" or self.role == "watch" or self.room is None or self.you is None:
             return None
-        return {"you": "Rematch offered", "them": "Accept rematch"}.get(self.rematch or "", "Rematch")
+        return {"you": "Offered", "them": "Accept"}.get(self.rematch or "", "Rematch")
 
     def resign(self) -> bool:
         if self.client is None or self.state not in ("playing", "lost") or self.role == "watch":

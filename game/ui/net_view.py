@@ -37,7 +37,7 @@ def decorate(net: NetGame, frame: Frame, names: tuple[str, str]) -> Frame:
             running=clocks.running if clocks is not None and net.state == "playing" else None,
             flagged=clocks.flagged(now) if clocks is not None else None,
             rematch_label=rematch,
-            can_rematch=rematch in ("Rematch", "Accept rematch") and net.rematch != "off",
+            can_rematch=rematch is not None and net.rematch in (None, "them"),
             watching=net.role == "watch",
         ),
     )
@@ -125,7 +125,9 @@ def _over_texts(net: NetGame, names: tuple[str, str]) -> tuple[str, ...]:
         return ("Game over",)
     texts = result_texts(result.winners, result.reason, names, net.you)
     if net.rematch == "them":
-        return (f"{texts[0]} · your opponent offers a rematch", *texts)
+        return (f"{texts[0]} · your opponent offers a rematch (Accept in the panel)", *texts)
+    if net.rematch == "you":
+        return (f"{texts[0]} · rematch offered, waiting for the answer", *texts)
     return texts
 
 

@@ -17,7 +17,10 @@ from game.ui import fonts, text
 from game.ui.frame import NetPanel, PanelModel
 from game.ui.widgets import Button, draw_button, row_rects
 
-TOOLTIPS = {Command.PONDER: "Think on your time: the bot searches while you think (on by default at Perfect)"}
+TOOLTIPS = {
+    Command.PONDER: "Think on your time: the bot searches while you think (on by default at Perfect)",
+    Command.REMATCH: "Play again, colours swapped (it starts when both ask)",
+}
 PONDER_OFF_TIP = "Think on your time: for Perfect and Custom (Beginner to Hard play a fixed search)"
 
 
