@@ -136,7 +136,7 @@ def test_a_third_app_watches_the_room_and_follows_the_rematch(server_db: Path) -
         assert frame.panel.network is not None and frame.panel.network.watching
         assert not frame.panel.network.can_resign and not frame.panel.network.can_draw
         assert frame.status.texts[0] == "Watching · Red to move"
-        assert frame.notice is not None and frame.notice.text == "The game is on"  # nobody's "opponent"
+        assert frame.status.notice is not None and frame.status.notice.text == "The game is on"  # nobody's "opponent"
         assert not watcher.human_can_play()
         watcher.apply(PlayMove(0))  # a spectator's click plays nothing
         play(apps[:2], (3,))
