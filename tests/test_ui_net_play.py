@@ -110,6 +110,7 @@ def test_a_fallen_flag_shows_at_once_and_the_game_is_lost_on_time(server_db: Pat
         other = next(a for a in apps if a is not first).snapshot()
         assert other.status.texts[0] == "Red lost on time (flag fell): you win!"
         assert other.panel.network is not None and other.panel.network.flagged == 0
+        assert other.status.dot == other.board.colours[1]  # the winner's colour, not the side to move
     finally:
         stop_all(apps)
 

@@ -4,11 +4,12 @@ Usage: ``python tools/net_watch_rematch.py [--size 1120x760] [--out /work/shots/
 (needs Xvfb, xdotool and ImageMagick's ``import``; it starts its own Xvfb unless ``--display`` names a
 running one).
 
-Window A hosts through the new-game dialog with a 3-minute clock (Mode: Network game, Clock: 3 min per
-player); window B joins with the address A shows (``127.0.0.1:PORT/3min``); they play three moves by
+Window A hosts through the new-game dialog with a 1-minute clock (Mode: Network game, Clock: 1 min per
+player); window B joins with the address A shows (``127.0.0.1:PORT/1min``); they play three moves by
 clicks; window C watches (Network: Watch a game, the same address); A and B play the game out; B offers
 a rematch with the panel's button, A accepts it, and the rematch (colours swapped) starts in all three
-windows. Every step is checked in the server's SQLite file and screenshotted into ``--out``.
+windows. After two moves of the rematch nobody moves: the mover's flag falls (about a minute). Every
+step is checked in the server's SQLite file and screenshotted into ``--out``.
 
 Where to click comes from a headless twin of the app at the same size (``two_window_net.Twin``); the
 panel's rematch button is found in the twin's layout of a finished network game.
@@ -36,7 +37,7 @@ from game.ui.frame import NetPanel  # noqa: E402
 
 GAME = (3, 3, 2, 2, 1, 1, 0)  # columns 4 4 3 3 2 2 1: the first player wins
 REMATCH_MOVES = (3, 4)
-CLOCK_STEPS = 2  # No clock -> 1 min -> 3 min
+CLOCK_STEPS = 1  # No clock -> 1 min per player
 WATCH_AFTER = 3  # moves played before C starts watching
 
 
@@ -86,11 +87,11 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         env = {"CONNECT4_SERVER_DB": str(db), "CONNECT4_HOST_PORT": str(port)}
         players.append(Player(name, desk, env, config, (i * (size[0] + 20), 0)))
     host, guest, watcher = players
-    address = f"127.0.0.1:{port}/3min"
+    address = f"127.0.0.1:{port}/1min"
     try:
         for p in players:
             p.launch()
-        print("A hosts with a 3-minute clock", flush=True)
+        print("A hosts with a 1-minute clock", flush=True)
         open_network_dialog(desk, twin, host.window)
         for _ in range(CLOCK_STEPS):
             desk.click(host.window, twin.button(ChangeChoice(DialogField.CLOCK, 1)))
@@ -147,7 +148,23 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         time.sleep(2.0)
         for p, name in ((host, "13-host-rematch"), (guest, "14-guest-rematch"), (watcher, "15-watcher-rematch")):
             desk.shot(p.window, name)
-        ok = games(db)[0][0] == list(GAME) and result is not None and swapped and games(db)[1][0] == list(REMATCH_MOVES)
+        print("nobody moves: waiting for the flag to fall", flush=True)
+        time.sleep(2.0)
+        desk.shot(host.window, "16-host-clock-low")
+        waited = wait_for("the flag", lambda: games(db)[1][2] is not None, 90)
+        time.sleep(1.5)
+        for p, name in ((host, "17-host-flag"), (guest, "18-guest-flag"), (watcher, "19-watcher-flag")):
+            desk.shot(p.window, name)
+        second = games(db)[1][2]
+        print(f"game 2: result {second} after {waited:.0f} s more", flush=True)
+        ok = (
+            games(db)[0][0] == list(GAME)
+            and result is not None
+            and swapped
+            and games(db)[1][0] == list(REMATCH_MOVES)
+            and second is not None
+            and second.get("reason") == "time"
+        )
         print("every step checked" if ok else "WRONG", flush=True)
         return 0 if ok else 1
     finally:

@@ -45,6 +45,9 @@ def decorate(net: NetGame, frame: Frame, names: tuple[str, str]) -> Frame:
     texts = status_texts(net, frame, names)
     if texts is not None:
         status = replace(status, texts=texts, bold=net.state in ("over", "gone"))
+    if net.state == "over" and net.result is not None:  # the winner's colour, whatever the board's side to move
+        winner = next((int(seat) - 1 for seat, share in net.result.winners.items() if share == 1), None)
+        status = replace(status, dot=frame.board.colours[winner] if winner is not None else None)
     return replace(frame, panel=panel, status=status, subtitle=subtitle(net, names), banner=banner(net, frame, names))
 
 
