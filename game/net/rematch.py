@@ -9,8 +9,9 @@ had seat 1 now has seat 2 and the other way round, with new seat tokens: each pl
 ``welcome`` + ``update``. A player who leaves instead is reported to the other as
 ``{"type": "rematch", "message": "declined"}``; when the window ends, everyone still there is closed.
 
-A ``Room`` knows nothing of this: the server calls ``finished`` when a room's game ends, ``ask`` for a
-``rematch`` line and ``left`` when a connection closes; ``new_room`` makes and registers the next game.
+A ``Room`` knows nothing of this: the server calls ``finished`` when it forgets a room (its game ended),
+``ask`` for a ``rematch`` line and ``left`` when a connection closes; ``register`` is the server's
+bookkeeping of a new game, ``taken`` says whether a room name is in use.
 """
 
 from __future__ import annotations
@@ -37,14 +38,22 @@ class _Finished:
 
 
 class RematchDesk:
-    def __init__(self, new_room: Callable[[Room], Room], window_s: float = REMATCH_WINDOW_S) -> None:
-        self.new_room = new_room
+    def __init__(
+        self,
+        register: Callable[[Room], None],
+        taken: Callable[[str], bool],
+        grace_s: float,
+        window_s: float = REMATCH_WINDOW_S,
+    ) -> None:
+        self.register = register
+        self.taken = taken
+        self.grace_s = grace_s
         self.window_s = window_s
         self._finished: dict[Room, _Finished] = {}
 
     def finished(self, room: Room) -> None:
         """``room``'s game ended: its players may ask for a rematch during the window."""
-        if not room.keep_after_end:
+        if not (room.keep_after_end and room.over):  # an unstarted room dropped, or a public game
             return
         entry = _Finished()
         entry.timer = asyncio.get_running_loop().call_later(self.window_s, self._expire, room)
@@ -82,7 +91,7 @@ class RematchDesk:
         entry = self._finished.pop(room)
         if entry.timer is not None:
             entry.timer.cancel()
-        new = self.new_room(room)
+        new = self._next_room(room)
         players = [(seat, room.seats[seat]) for seat in (1, 2)]
         watchers = list(room.spectators)
         room.seats = {1: None, 2: None}
@@ -94,6 +103,13 @@ class RematchDesk:
         for who in watchers:
             _move(who, new)
             new.watch(who)
+
+    def _next_room(self, old: Room) -> Room:
+        """The next game of a finished room: same game, clock and name (if nobody took it meanwhile)."""
+        name = old.room if old.room is not None and not self.taken(old.room) else None
+        room = Room(old.spec, old.store, room=name, clock_ms=old.clock_ms, grace_s=self.grace_s)
+        self.register(room)
+        return room
 
     def _expire(self, room: Room) -> None:
         self._finished.pop(room, None)

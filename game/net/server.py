@@ -148,7 +148,7 @@ class GameServer:
             self.trace = []
             atexit.register(self._write_trace, trace_path)
         self._server: asyncio.AbstractServer | None = None
-        self.rematches = RematchDesk(self._rematch_room)
+        self.rematches = RematchDesk(self._register, lambda name: name in self.rooms, self.limits.grace_s)
 
     def restore(self) -> int:
         """Bring back every unfinished game from the store; returns how many."""
@@ -167,18 +167,7 @@ class GameServer:
         if room.room:
             self.rooms[room.room] = room
             room.keep_after_end = True  # its players may ask for a rematch
-        room.on_finish = self._finished
-
-    def _finished(self, room: Room) -> None:
-        self._forget(room)
-        self.rematches.finished(room)
-
-    def _rematch_room(self, old: Room) -> Room:
-        """The next game of a finished room (game.net.rematch): same game, clock and name (if still free)."""
-        name = old.room if old.room not in self.rooms else None
-        room = Room(old.spec, self.store, room=name, clock_ms=old.clock_ms, grace_s=self.limits.grace_s)
-        self._register(room)
-        return room
+        room.on_finish = self._forget
 
     def _forget(self, room: Room) -> None:
         self.games.pop(room.game_id, None)
@@ -188,6 +177,7 @@ class GameServer:
             del self.rooms[room.room]
         if self.public.get(room.spec.name) is room:
             del self.public[room.spec.name]
+        self.rematches.finished(room)
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
         self._server = await asyncio.start_server(
