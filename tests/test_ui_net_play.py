@@ -235,3 +235,26 @@ def test_the_result_line_says_why_the_game_ended(
     winners: dict[str, float], reason: str, you: int | None, line: str
 ) -> None:
     assert result_texts(winners, reason, NAMES, you)[0] == line
+
+
+def test_a_joiner_relaunched_with_its_token_learns_its_room_and_may_rematch(server_db: Path) -> None:
+    apps = seated_pair()
+    host, guest = apps
+    try:
+        play(apps, (3,))
+        settings = guest.settings
+        assert guest.net is not None
+        guest.net.close()
+        again, _ = make_test_app()  # a relaunched app: its settings hold the server and the token, not the room
+        again.settings.net_server, again.settings.net_token = settings.net_server, settings.net_token
+        again.settings.net_role = "join"
+        again.net = NetGame.resume(again.settings)
+        apps[1] = again
+        assert again.net is not None and again.net.room is None
+        pump(apps, all_in(apps, "playing"), what="the resume")
+        assert again.net.room == "game" and again.net.where.endswith("/game")
+        mover(apps).apply(Command.RESIGN)
+        pump(apps, all_in(apps, "over"), what="the resignation")
+        assert again.snapshot().panel.network.rematch_label == "Rematch"  # type: ignore[union-attr]
+    finally:
+        stop_all(apps)

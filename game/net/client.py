@@ -250,7 +250,11 @@ class NetClient(Worker[NetEvent]):
         self.token = message.get("token") or self.token
         self.seat = int(message.get("seat") or 0) or None
         self._resuming = resuming and self._started  # the update that follows says where the game is
-        self._events.put(Seated(self.seat or 0, self._spec.name, self.token, float(message.get("grace_s") or 0)))
+        room = message.get("room")
+        grace = float(message.get("grace_s") or 0)
+        self._events.put(
+            Seated(self.seat or 0, self._spec.name, self.token, grace, room if isinstance(room, str) else None)
+        )
         return True
 
     def _update(self, message: dict[str, Any]) -> None:

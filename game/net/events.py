@@ -18,6 +18,7 @@ class Seated:
     game: str
     token: str | None
     grace_s: float
+    room: str | None = None  # the named room of the game (None: a public game)
 
 
 @dataclass(frozen=True)

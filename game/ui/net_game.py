@@ -172,10 +172,11 @@ class NetGame:
 
     def _on_event(self, app: NetApp, event: ev.NetEvent) -> None:
         match event:
-            case ev.Seated(seat, game, token, _):
+            case ev.Seated(seat, game, token, _, room):
                 rematch = self.state == "over"  # a new game on this connection
                 self.rematched = self.rematched or rematch
                 self.you, self.token, self.state = seat - 1, token, "waiting"
+                self.room = room or self.room  # a joiner relaunched with its token learns its room here
                 self._seated(app, game, rematch)
             case ev.Watching(game, room):
                 rematch = self.state == "over"  # a new game on this connection
