@@ -265,7 +265,7 @@ def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> 
         wait_for("A's server", lambda: _listening(port), 30)
         time.sleep(1.0)
         desk.shot(host.window, f"{tag}-02-host-waiting")
-        print(f"[{tag}] B joins 127.0.0.1:{port}", flush=True)
+        print(f"[{tag}] B joins 127.0.0.1:{port}/game (the room A's status bar shows)", flush=True)
         desk.click_until_changed(guest.window, twin.open_dialog(), card)
         for _ in range(2):
             desk.click(guest.window, twin.button(ChangeChoice(DialogField.MODE, 1)))
@@ -273,12 +273,12 @@ def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> 
         desk.click(guest.window, twin.button(ChangeChoice(DialogField.ADDRESS, 0)))
         if paste:  # the address through the clipboard: Ctrl+V in the field
             subprocess.run(
-                ["xclip", "-selection", "clipboard"], input=f"127.0.0.1:{port}".encode(), env=desk.env, timeout=10
+                ["xclip", "-selection", "clipboard"], input=f"127.0.0.1:{port}/game".encode(), env=desk.env, timeout=10
             )
             desk.x("windowfocus", "--sync", guest.window)
             desk.x("key", "ctrl+v")
         else:
-            desk.type(guest.window, f"127.0.0.1:{port}")
+            desk.type(guest.window, f"127.0.0.1:{port}/game")
         time.sleep(0.5)
         desk.shot(guest.window, f"{tag}-03-join-dialog")
         desk.click_until_changed(guest.window, twin.button(Command.START), card)

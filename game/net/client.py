@@ -4,7 +4,11 @@
 game, or its seat token to come back), turns every server line into a typed event (frozen dataclasses)
 put on a queue, and reconnects with backoff after a drop, with the seat token, until the game goes
 on or the server stays away too long. The caller (the app's frame loop) only calls ``events()``,
-``play``, ``resign``, ``offer_draw`` and ``close``: none of them waits on the network.
+``play``, ``resign``, ``offer_draw``, ``rematch`` and ``close``: none of them waits on the network.
+
+It can also watch a room (``spectate``), ask for a clock when it creates a room (``clock_ms``), and
+after a game in a room it stays connected while the server offers a rematch (colours swapped): the
+new game comes as a new ``welcome`` on the same connection.
 
 A move sent just before a drop is not lost: the client remembers it until the server's moves show
 it, and sends it again after resuming when the server still waits for it.
@@ -19,6 +23,7 @@ import time
 from typing import Any
 
 from game.net.events import (
+    Clocks,
     ConnectionLost,
     Declined,
     GameOver,
@@ -28,8 +33,10 @@ from game.net.events import (
     Opponent,
     OpponentJoined,
     Refused,
+    Rematch,
     Resumed,
     Seated,
+    Watching,
 )
 from game.net.states import move_to_action
 from game.net.wire import Address, LineBuffer, LineTooLong, encode
@@ -57,11 +64,17 @@ class NetClient(Worker[NetEvent]):
         gone_after_s: float = GONE_AFTER_S,
         backoff: tuple[float, ...] = BACKOFF_S,
         connect_timeout_s: float = 5.0,
+        room: str | None = None,
+        clock_ms: int | None = None,
+        spectate: bool = False,
     ) -> None:
         super().__init__("net-client")
         self.address = address
         self.game = game
         self.token = token
+        self.room = room
+        self.clock_ms = clock_ms
+        self.spectate = spectate
         self.seat: int | None = None
         self.gone_after_s = gone_after_s
         self.backoff = backoff
@@ -87,6 +100,10 @@ class NetClient(Worker[NetEvent]):
     def offer_draw(self) -> None:
         """Offer a draw, or accept the opponent's offer."""
         self._outbox.put({"type": "draw"})
+
+    def rematch(self) -> None:
+        """After the game: offer a rematch (colours swapped), or accept the opponent's offer."""
+        self._outbox.put({"type": "rematch"})
 
     def close(self) -> None:
         self._stop.set()
@@ -127,7 +144,13 @@ class NetClient(Worker[NetEvent]):
     def _hello(self) -> dict[str, Any]:
         if self.token and self._started:
             return {"type": "hello", "token": self.token}
-        return {"type": "hello", **({"game": self.game} if self.game else {}), "name": "app"}
+        hello: dict[str, Any] = {"type": "hello", "name": "app"}
+        for key, value in (("game", self.game), ("room", self.room), ("clock_ms", self.clock_ms)):
+            if value:
+                hello[key] = value
+        if self.spectate:
+            hello["spectate"] = True
+        return hello
 
     def _serve(self, sock: socket.socket, resuming: bool) -> str | None:
         """Talk on one connection; the reason it ended (None: stop for good)."""
@@ -149,6 +172,9 @@ class NetClient(Worker[NetEvent]):
                         last_ping = now
                     continue
                 if not data:
+                    if self._over:  # the finished game is closed: no rematch now
+                        self._events.put(Rematch("closed"))
+                        return None
                     return "the server closed the connection"
                 heard = time.monotonic()
                 for line in lines.feed(data):
@@ -156,10 +182,11 @@ class NetClient(Worker[NetEvent]):
                         continue
                     if not self._on_line(line, resuming):
                         return None
-                if self._over:
-                    return None
             self._flush(sock)  # closing: what was asked last (a resignation) still goes out
         except OSError as exc:
+            if self._over:
+                self._events.put(Rematch("closed"))
+                return None
             return f"connection lost: {exc.strerror or exc}"
         return None
 
@@ -194,6 +221,8 @@ class NetClient(Worker[NetEvent]):
             self._events.put(Opponent(news, float(message.get("grace_s") or 0)))
         elif kind == "draw_offer":
             self._events.put(Opponent("draw offer"))
+        elif kind == "rematch" and message.get("message") in ("offer", "declined"):
+            self._events.put(Rematch(str(message["message"])))
         elif kind in ("illegal", "error"):
             if kind == "illegal":
                 self._pending = None
@@ -204,17 +233,28 @@ class NetClient(Worker[NetEvent]):
         return True
 
     def _welcome(self, message: dict[str, Any], resuming: bool) -> bool:
-        if message.get("message") != "player":
+        if message.get("message") not in ("player", "spectator"):
             return True
         try:
             self._spec = get_game(str(message.get("game")))
         except GameError as exc:
             self._events.put(Declined(f"the server plays a game this app does not know: {exc}"))
             return False
+        if self._over:  # a rematch: a new game on this connection
+            self._over = self._started = False
+            self._pending = None
+        if message.get("message") == "spectator":
+            self._resuming = resuming and self._started
+            self._events.put(Watching(self._spec.name, str(message.get("room") or "")))
+            return True
         self.token = message.get("token") or self.token
         self.seat = int(message.get("seat") or 0) or None
         self._resuming = resuming and self._started  # the update that follows says where the game is
-        self._events.put(Seated(self.seat or 0, self._spec.name, self.token, float(message.get("grace_s") or 0)))
+        room = message.get("room")
+        grace = float(message.get("grace_s") or 0)
+        self._events.put(
+            Seated(self.seat or 0, self._spec.name, self.token, grace, room if isinstance(room, str) else None)
+        )
         return True
 
     def _update(self, message: dict[str, Any]) -> None:
@@ -222,6 +262,16 @@ class NetClient(Worker[NetEvent]):
         last = message.get("last_action")
         first, resumed = not self._started, self._resuming
         self._started, self._resuming = True, False
+        clocks = message.get("clocks_ms")
+        if isinstance(clocks, dict):
+            try:
+                ms = (int(clocks["1"]), int(clocks["2"]))
+            except (KeyError, TypeError, ValueError):
+                pass
+            else:
+                state = message.get("state") or {}
+                running = None if "winners" in message else state.get("player")
+                self._events.put(Clocks(ms, running if running in (1, 2) else None))
         if "winners" in message:
             self._over = True
             self._events.put(GameOver(moves, dict(message["winners"]), str(message.get("reason", "rules"))))

@@ -18,6 +18,7 @@ class Seated:
     game: str
     token: str | None
     grace_s: float
+    room: str | None = None  # the named room of the game (None: a public game)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,31 @@ class Opponent:
 
 
 @dataclass(frozen=True)
+class Watching:
+    """The server took us as a spectator of a room playing ``game`` (we never move)."""
+
+    game: str
+    room: str
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """The clocks as the server last told them (ms left for seat 1 and seat 2) and the seat whose clock
+    runs (None: none runs, the game is over or not started)."""
+
+    ms: tuple[int, int]
+    running: int | None
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """After the game: ``offer`` (the opponent asks for a rematch with colours swapped), ``declined``
+    (the opponent left instead), or ``closed`` (the server closed the finished game: no rematch)."""
+
+    news: str
+
+
+@dataclass(frozen=True)
 class Stopped:
     message: str
 
@@ -82,4 +108,18 @@ class ConnectionLost:
     attempt: int
 
 
-NetEvent = Seated | OpponentJoined | Moved | GameOver | Opponent | Refused | ConnectionLost | Resumed | Declined | Gone
+NetEvent = (
+    Seated
+    | OpponentJoined
+    | Moved
+    | GameOver
+    | Opponent
+    | Refused
+    | ConnectionLost
+    | Resumed
+    | Declined
+    | Gone
+    | Watching
+    | Clocks
+    | Rematch
+)

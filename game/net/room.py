@@ -53,6 +53,8 @@ class Room:
         self.seats: dict[int, Seated | None] = {1: None, 2: None}
         self.spectators: set[Seated] = set()
         self.clocks_ms: list[int] | None = None if clock_ms is None else [clock_ms, clock_ms]
+        self.clock_ms = clock_ms  # the time control (a rematch gets the same)
+        self.keep_after_end = False  # extended clients stay connected after the end (game.net.rematch)
         self.started = False
         self.over = False
         self.draw_offer: int | None = None
@@ -212,7 +214,7 @@ class Room:
         self.store.finish(self.game_id, {"winners": winners, "reason": reason})
         self._broadcast(self._update(last, winners, reason))
         for who in [*self.seats.values(), *self.spectators]:
-            if who is not None:
+            if who is not None and not (self.keep_after_end and who.extended):
                 who.close_soon()
         if self.on_finish is not None:
             self.on_finish(self)

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from functools import partial
 
+from game.net.rematch import RematchDesk
 from game.net.room import DEFAULT_GRACE_S, Room
 from game.net.store import GameStore
 from game.net.wire import (
@@ -147,6 +148,7 @@ class GameServer:
             self.trace = []
             atexit.register(self._write_trace, trace_path)
         self._server: asyncio.AbstractServer | None = None
+        self.rematches = RematchDesk(self._register, lambda name: name in self.rooms, self.limits.grace_s)
 
     def restore(self) -> int:
         """Bring back every unfinished game from the store; returns how many."""
@@ -164,6 +166,7 @@ class GameServer:
             self.by_token[token] = room
         if room.room:
             self.rooms[room.room] = room
+            room.keep_after_end = True  # its players may ask for a rematch
         room.on_finish = self._forget
 
     def _forget(self, room: Room) -> None:
@@ -174,6 +177,7 @@ class GameServer:
             del self.rooms[room.room]
         if self.public.get(room.spec.name) is room:
             del self.public[room.spec.name]
+        self.rematches.finished(room)
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
         self._server = await asyncio.start_server(
@@ -210,6 +214,7 @@ class GameServer:
                 del self.per_address[address]
             self.connections -= 1
             if conn.room is not None:
+                self.rematches.left(conn)
                 conn.room.leave(conn)
                 self._drop_if_unused(conn.room)
             if not shutting_down:
@@ -316,6 +321,8 @@ class GameServer:
             room.resign(conn)
         elif message.name == "draw":
             room.offer_draw(conn)
+        elif message.name == "rematch":
+            self.rematches.ask(conn)
         else:
             conn.send(Notice("pong", None))
 

@@ -144,7 +144,8 @@ class Action:
 
 @dataclass(frozen=True)
 class Command:
-    """An extension command without a payload: ``resign``, ``draw`` (offer or accept), ``ping``."""
+    """An extension command without a payload: ``resign``, ``draw`` (offer or accept), ``ping``,
+    ``rematch`` (offer or accept, after a game in a room: game.net.rematch)."""
 
     name: str
 
@@ -155,7 +156,7 @@ class BadLine:
 
 
 ClientMessage = Hello | Action | Command | BadLine
-COMMANDS = frozenset({"resign", "draw", "ping"})
+COMMANDS = frozenset({"resign", "draw", "ping", "rematch"})
 MAX_NAME = 40
 MAX_CLOCK_MS = 24 * 3600 * 1000
 

@@ -40,6 +40,7 @@ class Command(enum.Enum):
     NEXT_PAGE = "next page"
     RESIGN = "resign"  # network games: the protocol's resign
     OFFER_DRAW = "offer or accept a draw"  # network games
+    REMATCH = "offer or accept a rematch"  # network games, once one is over (colours swapped)
     ERASE = "erase a character"  # the dialog's text field
 
 
@@ -49,6 +50,7 @@ class DialogField(enum.Enum):
     NET_ROLE = "Network"
     ADDRESS = "Address"
     LISTEN = "Listen on"
+    CLOCK = "Clock"
     COLOUR = "Your colour"
     STARTER = "Who starts"
     LEVEL = "Bot level"

@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from game.play.actions import DialogField
 from game.play.game_choices import GAME_CHOICES
+from game.play.net_setup import CLOCK_CHOICES, clock_label
 from game.play.players import MODE_LABELS, MODES, BotSetting
 from game.play.settings import NET_ROLES, Settings
 from game.rules import get_game
@@ -22,6 +23,7 @@ NETWORK = "network"  # a dialog mode: the game is played on a server (the app th
 DIALOG_MODES = (*MODES, NETWORK)
 DIALOG_MODE_LABELS = {**MODE_LABELS, NETWORK: "Network game"}
 MAX_ADDRESS = 80
+NET_ROLE_LABELS = {"host": "Host a game", "join": "Join a game", "watch": "Watch a game"}
 
 
 def cpu_cores() -> int:
@@ -44,6 +46,7 @@ class NewGameChoice:
     net_role: str = "host"  # network: "host" starts a server here, "join" connects to one
     address: str = ""  # network join: HOST:PORT as typed
     lan: bool = False  # network host: listen on the local network too
+    clock_min: int = 0  # network host: minutes per player (0: no clock)
 
     @property
     def network(self) -> bool:
@@ -51,8 +54,8 @@ class NewGameChoice:
 
     @property
     def typing(self) -> bool:
-        """The address field takes the keys typed (a network game to join)."""
-        return self.network and self.net_role == "join"
+        """The address field takes the keys typed (a network game to join or watch)."""
+        return self.network and self.net_role in ("join", "watch")
 
     def typed(self, text: str) -> NewGameChoice:
         """The address with ``text`` (typed or pasted) added: spaces and control characters are left out."""
@@ -74,6 +77,8 @@ class NewGameChoice:
             return self  # a text field: typed into, not stepped
         if field is DialogField.LISTEN:
             return replace(self, lan=not self.lan)
+        if field is DialogField.CLOCK:
+            return replace(self, clock_min=_step(CLOCK_CHOICES, self.clock_min, direction))
         if field is DialogField.COLOUR:
             return replace(self, colour=1 - self.colour)
         if field is DialogField.STARTER:
@@ -111,7 +116,8 @@ def choice_rows(
 ) -> tuple[ChoiceRow, ...]:
     """The dialog's rows, always the same ones in the same places (rows a mode does not use are disabled)."""
     vs_bot, bots, net = choice.mode == "vs-bot", choice.mode == "bot-vs-bot", choice.network
-    host, join = net and choice.net_role == "host", net and choice.net_role == "join"
+    host, join = net and choice.net_role == "host", net and choice.typing
+    watch = join and choice.net_role == "watch"
     if vs_bot:
         starts = "You" if choice.first == 0 else "The bot"
         level, level2 = f"{choice.levels[0].label()}", "—"
@@ -121,16 +127,20 @@ def choice_rows(
         level2 = f"{colour_names[1]}: {choice.levels[1].label()}" if bots else "—"
     threads = f"Automatic ({auto_threads(cores)})" if choice.threads == 0 else str(choice.threads)
     if join:
-        address = choice.address or "type HOST:PORT (e.g. 192.168.1.20:4242)"
+        example = "type HOST:PORT/ROOM (e.g. 192.168.1.20:4242/game)"
+        address = choice.address or (example if watch else "type HOST:PORT or HOST:PORT/ROOM")
     else:
         address = "shown when the game starts" if host else "—"
     listen = ("Local network (other computers)" if choice.lan else "This computer only") if host else "—"
     return (
         ChoiceRow(DialogField.GAME, "Chosen by the host" if join else title_of(choice.game), not join),
         ChoiceRow(DialogField.MODE, DIALOG_MODE_LABELS[choice.mode], True),
-        ChoiceRow(DialogField.NET_ROLE, ("Host a game" if host else "Join a game") if net else "—", net),
+        ChoiceRow(DialogField.NET_ROLE, NET_ROLE_LABELS[choice.net_role] if net else "—", net),
         ChoiceRow(DialogField.ADDRESS, address, join, editable=join, placeholder=join and not choice.address),
         ChoiceRow(DialogField.LISTEN, listen, host),
+        ChoiceRow(
+            DialogField.CLOCK, clock_label(choice.clock_min) if host else ("Set by the host" if join else "—"), host
+        ),
         ChoiceRow(DialogField.COLOUR, colour_names[choice.colour] if vs_bot else "—", vs_bot),
         ChoiceRow(DialogField.STARTER, starts, not net),
         ChoiceRow(DialogField.LEVEL, level, vs_bot or bots),
@@ -170,6 +180,7 @@ def choice_from_settings(settings: Settings) -> NewGameChoice:
         settings.net_role,
         settings.net_address,
         settings.net_lan,
+        settings.net_clock_min,
     )
 
 
@@ -179,6 +190,7 @@ def apply_choice(settings: Settings, choice: NewGameChoice) -> None:
     settings.search_threads = choice.threads
     settings.network = choice.network
     settings.net_role, settings.net_address, settings.net_lan = choice.net_role, choice.address, choice.lan
+    settings.net_clock_min = choice.clock_min
     if choice.network:  # both players are people; the server says who moves first
         settings.mode, settings.human_player, settings.swap_colours = "hotseat", 0, False
         return

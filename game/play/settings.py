@@ -15,6 +15,7 @@ from pathlib import Path
 
 from game.play.autosave import keep_aside, restore, shown_folder, unfinished_since
 from game.play.instance_lock import Slot, claim, waiting_games
+from game.play.net_setup import CLOCK_CHOICES
 from game.play.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, MODES, BotSetting
 from game.play.safe_read import excerpt, read_regular_text
 from game.play.savefile import GameTuple, game_to_json, read_evals, read_small_text, write_atomic
@@ -23,7 +24,7 @@ APP_NAME = "connect4-mcts"
 SETTINGS_FILE = "settings.json"
 AUTOSAVE_FILE = "autosave.json"
 THEME_KEYS = ("classic", "dark", "colorblind")
-NET_ROLES = ("host", "join")
+NET_ROLES = ("host", "join", "watch")
 MIN_WINDOW = (720, 520)
 DEFAULT_WINDOW = (1120, 760)
 
@@ -68,8 +69,9 @@ class Settings:
     search_threads: int = 0  # engine search threads; 0: all cores but one (the engine option is wired by the lead)
     # network play (game.ui.net_game): the dialog's choices, and the game under way to come back to
     network: bool = False  # the last game chosen was a network game (the dialog opens on it)
-    net_role: str = "host"  # "host" (this app starts a server) or "join"
-    net_address: str = ""  # the HOST:PORT typed to join
+    net_role: str = "host"  # "host" (this app starts a server), "join" or "watch" (a spectator)
+    net_address: str = ""  # the HOST:PORT[/ROOM] typed to join or watch
+    net_clock_min: int = 0  # a hosted game's clock, minutes per player (0: none; game.play.net_setup)
     net_lan: bool = False  # the hosted server listens on the local network, not only on this computer
     net_server: str = ""  # the unfinished network game: its server (HOST:PORT; "" none)
     net_token: str = ""  # ... and our seat token there
@@ -106,6 +108,8 @@ class Settings:
             raise ValueError(f"setting 'theme' has a bad value {s.theme!r}")
         if s.net_role not in NET_ROLES:
             raise ValueError(f"setting 'net_role' has a bad value {s.net_role!r}")
+        if s.net_clock_min not in CLOCK_CHOICES:
+            raise ValueError(f"setting 'net_clock_min' has a bad value {s.net_clock_min!r}")
         if s.ponder not in ("auto", "on", "off"):
             raise ValueError(f"setting 'ponder' has a bad value {s.ponder!r}")
         if s.human_player not in (0, 1):

@@ -61,7 +61,7 @@ class NewGameDialog:
         net = None
         if choice.typing:
             try:
-                net = NetGame.join(choice.address)
+                net = NetGame.watch(choice.address) if choice.net_role == "watch" else NetGame.join(choice.address)
             except ValueError as exc:
                 self.set_notice(str(exc).replace("--connect", "The address"), error=True)
                 self.choice = choice
@@ -72,7 +72,7 @@ class NewGameDialog:
         self.turns.driver.set_threads(self.settings.search_threads or auto_threads())
         self.new_game(spec)
         if choice.network:
-            self.net = net or NetGame.host(spec.name, choice.lan)
+            self.net = net or NetGame.host(spec.name, choice.lan, choice.clock_min)
         self.save_settings()
 
     def leave_network(self) -> None:

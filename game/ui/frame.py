@@ -69,6 +69,12 @@ class NetPanel:
     can_resign: bool
     draw_label: str  # "Offer draw", "Accept draw", "Draw offered"
     can_draw: bool
+    clocks: tuple[str, str] | None = None  # by player, as shown (None: no clock)
+    running: int | None = None  # the player whose clock runs
+    flagged: int | None = None  # the player whose flag fell
+    rematch_label: str | None = None  # after the game: "Rematch", "Accept" (offered to us), "Offered"
+    can_rematch: bool = False
+    watching: bool = False  # a spectator: both rows are players, nobody is "you"
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,11 @@ resumed with the seat token. The board is the app's own session played as hot-se
 for the remote side); only this app's player may move, only on its turn and at the latest position.
 Undo, redo and "continue from here" would fork the shared game: the panel offers resign and draw.
 
+A hosted game is played in a named room (``game.play.net_setup``), with the clock the host chose:
+both clocks are shown in the panel and the mover's runs down between the server's updates; a fallen
+flag shows at once. Someone may watch a room (a spectator: nothing to play). After a game in a room
+the panel offers a rematch with colours swapped; the server starts it when both ask.
+
 The unfinished game's server and seat token are kept in the settings, so a relaunched app comes back
 to it (a host starts its server again on the same port; the games live in the server's SQLite file).
 """
@@ -14,6 +19,7 @@ to it (a host starts its server again on the same port; the games live in the se
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
@@ -22,13 +28,14 @@ from game.net.client import NetClient
 from game.net.host import HostedServer, ServerFailed, ServerReady
 from game.net.wire import Address, parse_address
 from game.play.actions import Command
+from game.play.net_setup import Where, clock_ms_of_room, parse_where, room_for
+from game.play.net_status import GameClocks
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import GameSpec, get_game
 from game.rules.errors import GameError
-from game.ui.frame import Banner, Frame, NetPanel
-
-REASONS = {"resign": "resigned", "time": "lost on time", "abandoned": "left the game"}
+from game.ui import net_view
+from game.ui.frame import Frame
 
 
 class NetApp(Protocol):
@@ -62,11 +69,15 @@ class NetGame:
         lan: bool = False,
         token: str | None = None,
         port: int | None = None,
+        room: str | None = None,
+        clock_ms: int | None = None,
     ) -> None:
-        self.role = role
+        self.role = role  # "host", "join" or "watch"
         self.game = game
+        self.room = room
+        self.clock_ms = clock_ms  # asked of the server (a host's choice, or read from the room's name)
         self.address = address  # the server's (for a host: known once it serves)
-        self.share: str | None = None  # what a host gives the opponent
+        self.share: str | None = None  # what a host gives the opponent (HOST:PORT/ROOM)
         self.token = token
         self.server = HostedServer(game or "connect4", lan, port) if role == "host" else None
         if self.server is not None:
@@ -80,17 +91,31 @@ class NetGame:
         self.draw_offered_by: str | None = None  # "you" or "them"
         self.result: ev.GameOver | None = None
         self.server_moves = ""  # the game as the server last told it
+        self.clocks: GameClocks | None = None
+        self.rematch: str | None = None  # after the game: "you" offered, "them", or "off" (not possible)
+        self.rematched = False  # this game is a rematch
+        self.now: Callable[[], float] = time.monotonic  # the clocks' time (tests step it)
         if address is not None:
             self._connect(address)
 
     @classmethod
-    def host(cls, game: str, lan: bool) -> NetGame:
-        return cls("host", game, None, lan=lan)
+    def host(cls, game: str, lan: bool, clock_min: int = 0) -> NetGame:
+        room = room_for(clock_min)
+        return cls("host", game, None, lan=lan, room=room, clock_ms=clock_ms_of_room(room))
 
     @classmethod
     def join(cls, address_text: str) -> NetGame:
-        """Raises ValueError (one line) for an address that is not HOST:PORT."""
-        return cls("join", None, parse_address(address_text.strip()))
+        """Raises ValueError (one line) for an address that is not HOST:PORT or HOST:PORT/ROOM."""
+        where = parse_where(address_text)
+        return cls("join", None, where.address, room=where.room, clock_ms=clock_ms_of_room(where.room))
+
+    @classmethod
+    def watch(cls, address_text: str) -> NetGame:
+        """A spectator of a room; ValueError (one line) for an address without one."""
+        where = parse_where(address_text)
+        if where.room is None:
+            raise ValueError(f"To watch, give the room too: HOST:PORT/ROOM (e.g. {where}/game)")
+        return cls("watch", None, where.address, room=where.room)
 
     @classmethod
     def resume(cls, settings: Settings) -> NetGame | None:
@@ -102,19 +127,38 @@ class NetGame:
         except ValueError:
             return None
         if settings.net_role == "host":
-            return cls("host", settings.game, None, lan=settings.net_lan, token=settings.net_token, port=address.port)
+            room = room_for(settings.net_clock_min)
+            return cls(
+                "host",
+                settings.game,
+                None,
+                lan=settings.net_lan,
+                token=settings.net_token,
+                port=address.port,
+                room=room,
+                clock_ms=clock_ms_of_room(room),
+            )
         return cls("join", None, address, token=settings.net_token)
 
     def _connect(self, address: Address) -> None:
         self.address = address
-        self.client = NetClient(address, self.game, self.token)
+        self.client = NetClient(
+            address, self.game, self.token, room=self.room, clock_ms=self.clock_ms, spectate=self.role == "watch"
+        )
         self.client.start()
+
+    @property
+    def where(self) -> str:
+        """The server (and room) as a player types it to join or watch this game."""
+        if self.role == "host" and self.share:
+            return self.share
+        return str(Where(self.address, self.room)) if self.address is not None else ""
 
     # --- each frame --------------------------------------------------------------------------------------
     def update(self, app: NetApp) -> None:
         for host_event in self.server.events() if self.server is not None else []:
             if isinstance(host_event, ServerReady):
-                self.share = host_event.share
+                self.share = str(Where(parse_address(host_event.share), self.room))  # HOST:PORT/ROOM
                 if self.client is None:
                     self._connect(Address("127.0.0.1", host_event.port))
                 if host_event.restarted:
@@ -128,19 +172,32 @@ class NetGame:
 
     def _on_event(self, app: NetApp, event: ev.NetEvent) -> None:
         match event:
-            case ev.Seated(seat, game, token, _):
+            case ev.Seated(seat, game, token, _, room):
+                rematch = self.state == "over"  # a new game on this connection
+                self.rematched = self.rematched or rematch
                 self.you, self.token, self.state = seat - 1, token, "waiting"
-                if game != app.session.spec.name:  # a joiner learns the host's game here
-                    try:
-                        app.new_game(get_game(game))
-                    except (GameError, ValueError):
-                        self.close()
-                        self.state, self.detail = "gone", f"this app cannot show the server's game {game}"
+                self.room = room or self.room  # a joiner relaunched with its token learns its room here
+                self._seated(app, game, rematch)
+            case ev.Watching(game, room):
+                rematch = self.state == "over"  # a new game on this connection
+                self.rematched = self.rematched or rematch
+                self.you, self.state = None, "waiting"
+                self._seated(app, game, rematch)
+                app.set_notice(f"Watching room {room}" + (": the rematch" if rematch else ""))
+            case ev.Clocks(ms, running):
+                self.clocks = GameClocks(ms, self.now(), None if running is None else running - 1)
+            case ev.Rematch(news):
+                self._rematch_news(app, news)
             case ev.OpponentJoined(moves):
                 self.state = "playing"
                 self._keep(app)  # from now on there is a game to come back to
                 self._sync(app, moves)
-                app.set_notice(f"Your opponent is here: you play {app.player_name(self.you or 0)}")
+                if self.role == "watch":
+                    app.set_notice("The rematch is on" if self.rematched else "The game is on")
+                elif self.rematched:
+                    app.set_notice(f"Rematch, colours swapped: you play {app.player_name(self.you or 0)}")
+                else:
+                    app.set_notice(f"Your opponent is here: you play {app.player_name(self.you or 0)}")
             case ev.Moved(moves, _):
                 self.draw_offered_by = None
                 self._sync(app, moves)
@@ -149,7 +206,9 @@ class NetGame:
                 self._sync(app, moves)
                 app.set_notice("Connection back: the game goes on")
             case ev.GameOver():
-                self.state, self.result = "over", event
+                self.state, self.result, self.rematch = "over", event, None
+                if self.clocks is not None:
+                    self.clocks = replace(self.clocks, running=None)
                 self._sync(app, event.moves)
                 self._forget(app)
             case ev.Opponent("draw offer"):
@@ -169,6 +228,33 @@ class NetGame:
                 self.state, self.detail = "gone", message
                 app.set_notice(f"Network game: {message}", error=True)
                 self._forget(app)
+
+    def _seated(self, app: NetApp, game: str, fresh: bool) -> None:
+        """A seat (or a spectator's place) in a game of ``game``: a joiner learns the host's game here, and a
+        rematch starts on a new board."""
+        self.result, self.clocks, self.rematch, self.draw_offered_by, self.away_until = None, None, None, None, None
+        self.server_moves = ""
+        if game == app.session.spec.name and not fresh:
+            return
+        try:
+            app.new_game(get_game(game))
+        except (GameError, ValueError):
+            self.close()
+            self.state, self.detail = "gone", f"this app cannot show the server's game {game}"
+
+    def _rematch_news(self, app: NetApp, news: str) -> None:
+        if self.state != "over" or self.role == "watch":
+            return
+        if news == "offer":
+            self.rematch = "them"
+            app.set_notice("Your opponent offers a rematch, colours swapped: Accept in the panel")
+        elif news == "declined":
+            self.rematch = "off"
+            app.set_notice("Your opponent left: no rematch")
+        elif self.rematch != "off":
+            self.rematch = "off"
+            if self.rematch_possible_label() is not None:
+                app.set_notice("The server closed the game: no rematch (start a new game with N)")
 
     def _sync(self, app: NetApp, moves: str) -> None:
         """Bring the board to the server's moves: a new move drops with the animation, else a reload."""
@@ -215,6 +301,8 @@ class NetGame:
                 app.set_notice("You resigned")
         elif c is Command.OFFER_DRAW:
             self.offer_draw(app)
+        elif c is Command.REMATCH:
+            self.ask_rematch(app)
         elif c in (Command.UNDO, Command.REDO, Command.CONTINUE) and self.state != "gone":
             app.set_notice(
                 "Undo, redo and continue would change the shared game: resign or offer a draw "
@@ -232,8 +320,24 @@ class NetGame:
             self.draw_offered_by = None
             self.client.play(moves_before, move)
 
+    def ask_rematch(self, app: NetApp) -> None:
+        if self.client is None or self.state != "over" or self.rematch in ("you", "off") or self.role == "watch":
+            return
+        accepting = self.rematch == "them"
+        self.client.rematch()
+        self.rematch = "you"
+        app.set_notice(
+            "Rematch accepted" if accepting else "Rematch offered (colours swapped): waiting for your opponent"
+        )
+
+    def rematch_possible_label(self) -> str | None:
+        """The panel's rematch button (None: no rematch here: not over, a spectator, or no room)."""
+        if self.state != "over" or self.role == "watch" or self.room is None or self.you is None:
+            return None
+        return {"you": "Offered", "them": "Accept"}.get(self.rematch or "", "Rematch")
+
     def resign(self) -> bool:
-        if self.client is None or self.state not in ("playing", "lost"):
+        if self.client is None or self.state not in ("playing", "lost") or self.role == "watch":
             return False
         self.client.resign()
         return True
@@ -253,105 +357,6 @@ class NetGame:
         if self.server is not None:
             self.server.close()
 
-    # --- what the frame shows -------------------------------------------------------------------------------
+    # --- what the frame shows (game.ui.net_view) --------------------------------------------------------------
     def decorate(self, frame: Frame, names: tuple[str, str]) -> Frame:
-        live = self.state in ("playing", "lost")
-        panel = replace(
-            frame.panel,
-            mode_label="Network",
-            network=NetPanel(
-                self.you,
-                live,
-                "Accept draw"
-                if self.draw_offered_by == "them"
-                else "Draw offered"
-                if self.draw_offered_by == "you"
-                else "Offer draw",
-                self.state == "playing" and self.draw_offered_by != "you",
-            ),
-        )
-        status = frame.status
-        texts = self.status_texts(frame, names)
-        if texts is not None:
-            status = replace(status, texts=texts, bold=self.state in ("over", "gone"))
-        return replace(
-            frame, panel=panel, status=status, subtitle=self.subtitle(names), banner=self.banner(frame, names)
-        )
-
-    def subtitle(self, names: tuple[str, str]) -> str:
-        side = f"you play {names[self.you]}" if self.you is not None else "seat not known yet"
-        where = (
-            self.share
-            if self.role == "host" and self.share
-            else (f"{self.address.host}:{self.address.port}" if self.address is not None else "starting the server")
-        )
-        return f"Network game ({'host' if self.role == 'host' else 'joined'}, {where}) · {side}"
-
-    def status_texts(self, frame: Frame, names: tuple[str, str]) -> tuple[str, ...] | None:
-        """The status bar's words for the network's state (None: the usual words fit)."""
-        if self.state == "starting":
-            return ("Starting the game server…", "Starting…")
-        if self.state == "connecting":
-            where = f"{self.address.host}:{self.address.port}" if self.address else ""
-            return (f"Connecting to {where}…", "Connecting…")
-        if self.state == "waiting":
-            share = self.share or (f"{self.address.host}:{self.address.port}" if self.address else "")
-            if self.role == "host":
-                return (f"Waiting for an opponent · share {share}", f"Waiting · share {share}", share)
-            return ("Seated · waiting for the opponent", "Waiting for the opponent", "Waiting…")
-        if self.state == "gone":
-            return (f"{self.detail} · N: new game", self.detail, "Network game ended")
-        if self.state == "over":
-            return self._result_texts(names)
-        if self.state == "lost":
-            wait = max(0.0, self.retry_at - time.monotonic())
-            return (
-                f"Connection lost · reconnecting (next try in {wait:.0f} s) · no move is lost",
-                f"Reconnecting in {wait:.0f} s…",
-                "Reconnecting…",
-            )
-        if not frame.panel.at_end:
-            return (
-                f"Viewing move {frame.cursor} of {len(frame.moves)} · End returns to the game",
-                f"Viewing move {frame.cursor} of {len(frame.moves)}",
-                f"Move {frame.cursor}/{len(frame.moves)}",
-            )
-        to_move = frame.board.position.to_move
-        if frame.board.position.outcome.is_over:
-            return None
-        if self.away_until is not None:
-            them, left = names[1 - (self.you or 0)], max(0.0, self.away_until - time.monotonic())
-            return (
-                f"{them} (opponent) disconnected · their seat is kept {left:.0f} s more",
-                "Opponent disconnected",
-                "Opponent away",
-            )
-        if to_move == self.you:
-            how = f"click a column or press 1-{frame.caps.width}" if frame.caps.gravity else "click a cell"
-            return (f"Your move ({names[to_move]}) · {how}", f"Your move ({names[to_move]})", "Your move")
-        return (f"{names[to_move]} (opponent) to move", "Opponent to move", "Their move")
-
-    def _result_texts(self, names: tuple[str, str]) -> tuple[str, ...]:
-        result = self.result
-        if result is None:
-            return ("Game over",)
-        mine = result.winners.get(str((self.you or 0) + 1), -1.0)
-        verdict = {1.0: "you win!", 0.0: "you lose", 0.5: "draw"}.get(mine, "game over")
-        winner = next((int(seat) - 1 for seat, share in result.winners.items() if share == 1), None)
-        if result.reason == "agreed":
-            return ("Draw agreed", "Draw")
-        if winner is None:
-            return (f"Draw ({result.reason})", "Draw")
-        loser = names[1 - winner]
-        why = f"{loser} {REASONS[result.reason]}: " if result.reason in REASONS else f"{names[winner]} wins: "
-        return (f"{why}{verdict}", verdict.capitalize())
-
-    def banner(self, frame: Frame, names: tuple[str, str]) -> Banner | None:
-        if self.state != "over" or self.result is None:
-            return None
-        if frame.banner is None and self.result.reason == "rules":
-            return None  # the last disc is still falling
-        texts = self._result_texts(names)
-        winner = next((int(seat) - 1 for seat, share in self.result.winners.items() if share == 1), None)
-        colour = frame.board.colours[winner] if winner is not None else None
-        return Banner(texts[0], "N: new game", colour)
+        return net_view.decorate(self, frame, names)

@@ -12,12 +12,15 @@ import pygame
 
 from game.play import autoplay
 from game.play.actions import Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
-from game.play.themes import Theme
+from game.play.themes import Color, Theme
 from game.ui import fonts, text
-from game.ui.frame import PanelModel
+from game.ui.frame import NetPanel, PanelModel
 from game.ui.widgets import Button, draw_button, row_rects
 
-TOOLTIPS = {Command.PONDER: "Think on your time: the bot searches while you think (on by default at Perfect)"}
+TOOLTIPS = {
+    Command.PONDER: "Think on your time: the bot searches while you think (on by default at Perfect)",
+    Command.REMATCH: "Play again, colours swapped (it starts when both ask)",
+}
 PONDER_OFF_TIP = "Think on your time: for Perfect and Custom (Beginner to Hard play a fixed search)"
 
 
@@ -57,8 +60,7 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
     net = m.network
     for player, p in enumerate(m.players):
         if net is not None:
-            who = "?" if net.you is None else ("You" if player == net.you else "Opponent")
-            row(Button(rects(1)[0], f"{p.name} · {who}", None, style="flat", swatch=p.colour))
+            row(*net_player_row(pygame.Rect(left, y, width, row_h), player, p.name, p.colour, net))
             continue
         if p.bot_label is None:
             row(Button(rects(1)[0], f"{p.name} · Human", None, style="flat", swatch=p.colour))
@@ -109,6 +111,8 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
             ("Resign", Command.RESIGN, net.can_resign, False),
             (net.draw_label, Command.OFFER_DRAW, net.can_draw, False),
         ]
+        if net.rematch_label is not None:  # the game is over: a rematch in the draw's place
+            top_row[2] = (net.rematch_label, Command.REMATCH, net.can_rematch, net.rematch_label != "Rematch")
     if m.ponder is not None:
         top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder))
     if m.bot_vs_bot:
@@ -191,6 +195,23 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         heading("EVALUATION")
         graph_rect = pygame.Rect(left, y, width, rect.bottom - 8 - y)
     return PanelLayout(rect, tuple(buttons), tuple(headings), moves_rect, graph_rect, 12 if compact else 13)
+
+
+def net_player_row(r: pygame.Rect, player: int, name: str, colour: Color, net: NetPanel) -> list[Button]:
+    """A network game's player row: the name, who plays it, and its clock at the right (when there is one)."""
+    who = "Player" if net.watching else "?" if net.you is None else ("You" if player == net.you else "Opponent")
+    if net.clocks is None:
+        return [Button(r, f"{name} · {who}", None, style="flat", swatch=colour)]
+    clock_w = 86
+    name_r = pygame.Rect(r.left, r.top, r.width - clock_w - 6, r.height)
+    clock_r = pygame.Rect(name_r.right + 6, r.top, clock_w, r.height)
+    flagged = net.flagged == player
+    label = f"Flag {net.clocks[player]}" if flagged else net.clocks[player]
+    tip = "Out of time" if flagged else "Time left (runs on its player's move)"
+    return [
+        Button(name_r, f"{name} · {who}", None, style="flat", swatch=colour),
+        Button(clock_r, label, None, active=net.running == player or flagged, tooltip=tip),
+    ]
 
 
 def draw_panel(surface: pygame.Surface, panel: PanelLayout, theme: Theme, mouse: tuple[int, int]) -> None:
