@@ -89,7 +89,7 @@ class NetBot:
         while True:
             try:
                 self._session(sock)
-            except (OSError, ConnectionError) as exc:
+            except OSError as exc:
                 if self.token is None or self.result is not None:
                     raise BotError(f"connection lost: {exc.strerror or exc}") from None
                 sock = self._reconnect(address)
@@ -113,33 +113,53 @@ class NetBot:
         raise BotError(f"could not reconnect within {RECONNECT_FOR_S:g} s")
 
     def _session(self, sock: socket.socket) -> None:
+        """One connection. Nothing is sent before the server's first line: our server's first ``player``
+        line announces the extensions, and only then do we say ``hello`` (a seed-only server never
+        gets a line it cannot parse)."""
+        from game.net.lines import ServerLineError, ServerLines
+
         sock.settimeout(None)
-        reader = sock.makefile("rb")
+        first = True
         try:
-            if self.token is not None:
-                self._send(sock, {"type": "hello", "token": self.token})
-                self.hello_pending = True
-            elif not self.args.plain:
-                self._send(sock, {"type": "hello", "game": self.spec.name, "room": self.args.room})
-                self.hello_pending = True
-            if not self.warm:
-                self.engine.start()  # the engine process says ready (the server's lines wait in the socket)
-                self.warm = True
-            for raw in reader:
-                try:
-                    message = json.loads(raw)
-                except ValueError:
-                    raise BotError(f"the server sent a line that is not JSON: {raw[:80]!r}") from None
-                if not isinstance(message, dict):
-                    raise BotError("the server sent a line that is not a JSON object")
+            for message in ServerLines(sock):
+                if first:
+                    first = False
+                    if self._opening(sock, message):
+                        continue
                 reply = self._handle(message)
                 if reply is not None:
                     self._send(sock, reply)
                 if self.result is not None:
                     return
+        except ServerLineError as exc:
+            raise BotError(str(exc)) from None
         finally:
-            reader.close()
             sock.close()
+
+    def _opening(self, sock: socket.socket, message: dict[str, Any]) -> bool:
+        """The server's first line; True when it was only the announcement (our hello answers it)."""
+        from game.net.wire import offers_hello
+
+        announced = message.get("type") == "player" and offers_hello(message)
+        if announced and (self.token is not None or not self.args.plain):
+            hello = {"type": "hello", "token": self.token}
+            if self.token is None:
+                hello = {"type": "hello", "game": self.spec.name, "room": self.args.room}
+            self._send(sock, hello)
+            self.hello_pending = True
+            self._warm_up()
+            return True
+        if self.token is not None:
+            raise BotError("the server no longer offers seat tokens: cannot resume the game")
+        if not announced and self.args.room:
+            self.say("the server speaks only the seed protocol: no rooms; playing in its game")
+        self._warm_up()
+        return False
+
+    def _warm_up(self) -> None:
+        if not self.warm:
+            self.engine.start()  # the engine process says ready (the server's lines wait in the socket)
+            self.warm = True
 
     @staticmethod
     def _send(sock: socket.socket, obj: dict[str, Any]) -> None:
@@ -152,7 +172,9 @@ class NetBot:
             self.hello_pending = False
             self.token = message.get("token") or self.token
         elif kind == "player":
-            self.seat = message.get("message")
+            from game.net.lines import seat_of
+
+            self.seat = seat_of(message)
             self.say(f"seated as player {self.seat} ({'first' if self.seat == 1 else 'second'} to move)")
         elif kind == "update":
             return self._update(message)

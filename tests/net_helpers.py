@@ -64,6 +64,14 @@ class LineSocket:
         text = obj if isinstance(obj, str) else json.dumps(obj)
         self.sock.sendall(text.encode() + b"\r\n")
 
+    def hello(self, **fields: Any) -> dict[str, Any]:
+        """As our clients do: read the server's first line (a ``player`` line announcing the
+        extensions), then send a ``hello`` with ``fields``; returns that first line."""
+        first = self.receive()
+        assert first is not None and first["type"] == "player" and "hello" in first["extensions"], first
+        self.send({"type": "hello", **fields})
+        return first
+
     def receive(self) -> dict[str, Any] | None:
         raw = self.file.readline()
         if not raw:

@@ -52,13 +52,16 @@ class Room:
         self.position: Position = spec.start()
         self.seats: dict[int, Seated | None] = {1: None, 2: None}
         self.spectators: set[Seated] = set()
+        self.clock_ms = clock_ms  # the clock asked for (both players of a room must ask for the same)
         self.clocks_ms: list[int] | None = None if clock_ms is None else [clock_ms, clock_ms]
         self.started = False
         self.over = False
         self.draw_offer: int | None = None
         self._turn_started = time.monotonic()
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.unsettled: set[Seated] = set()  # provisional players: the game does not start before they settle
         self.on_finish: Any = None  # called with the room when the game ends (the server forgets it)
+        self.on_start: Any = None  # called with the room when both players are seated and settled
 
     @classmethod
     def restore(cls, stored: StoredGame, store: GameStore, grace_s: float) -> Room:
@@ -83,31 +86,51 @@ class Room:
     def free_seats(self) -> list[int]:
         return [seat for seat, who in self.seats.items() if who is None and not self.started]
 
-    def take_seat(self, who: Seated, seat: int | None = None) -> int:
-        """Seat a new player (a free seat drawn at random); start the game once both are seated."""
+    def take_seat(self, who: Seated, seat: int | None = None, *, provisional: bool = False) -> int:
+        """Seat a new player (a free seat drawn at random); start the game once both are seated and settled.
+
+        ``provisional``: a connection that has not said yet whether it is an extended client; its
+        ``player`` line announces the extensions, and the game waits for ``settle`` (or ``leave``)."""
         free = self.free_seats()
         seat = seat if seat in free else secrets.choice(free)
         self.seats[seat] = who
-        if who.extended:
+        if provisional:
+            self.unsettled.add(who)
+        elif who.extended:
             who.send(self._welcome(seat))
-        who.send(PlayerMessage(seat))
-        if all(self.seats.values()):
-            self.started = True
-            self.store.create(
-                StoredGame(
-                    self.game_id,
-                    self.spec.name,
-                    self.room,
-                    (),
-                    self.tokens,
-                    None if self.clocks_ms is None else (self.clocks_ms[0], self.clocks_ms[1]),
-                    False,
-                )
-            )
-            self._turn_started = time.monotonic()
-            self._broadcast(self._update())
-            self._start_clock()
+        who.send(PlayerMessage(seat, announce=provisional))
+        self._start_if_ready()
         return seat
+
+    def settle(self, who: Seated, welcome: bool = False) -> None:
+        """A provisional player is what it is (a seed client, or an extended one keeping its seat)."""
+        self.unsettled.discard(who)
+        seat = self.seat_of(who)
+        if welcome and seat is not None:
+            who.send(self._welcome(seat))
+            who.send(PlayerMessage(seat))
+        self._start_if_ready()
+
+    def _start_if_ready(self) -> None:
+        if self.started or not all(self.seats.values()) or self.unsettled:
+            return
+        self.started = True
+        self.store.create(
+            StoredGame(
+                self.game_id,
+                self.spec.name,
+                self.room,
+                (),
+                self.tokens,
+                None if self.clocks_ms is None else (self.clocks_ms[0], self.clocks_ms[1]),
+                False,
+            )
+        )
+        self._turn_started = time.monotonic()
+        self._broadcast(self._update())
+        self._start_clock()
+        if self.on_start is not None:
+            self.on_start(self)
 
     def seat_of_token(self, token: str) -> int | None:
         return next((seat for seat in (1, 2) if secrets.compare_digest(self.tokens[seat - 1], token)), None)
@@ -135,6 +158,7 @@ class Room:
     def leave(self, who: Seated) -> None:
         """A connection closed: a player keeps its seat for the grace period."""
         self.spectators.discard(who)
+        self.unsettled.discard(who)
         for seat, sitting in self.seats.items():
             if sitting is who:
                 self.seats[seat] = None
@@ -262,6 +286,8 @@ class Room:
         }
         if seat is not None:
             extra["token"] = self.tokens[seat - 1]
+        if self.clock_ms is not None:
+            extra["clock_ms"] = self.clock_ms
         return Notice("welcome", "spectator" if seat is None else "player", extra)
 
     def _update(

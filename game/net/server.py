@@ -25,6 +25,7 @@ from functools import partial
 from game.net.room import DEFAULT_GRACE_S, Room
 from game.net.store import GameStore
 from game.net.wire import (
+    MAX_LINE_BYTES,
     Action,
     BadLine,
     Command,
@@ -40,7 +41,7 @@ from game.net.wire import (
 from game.rules.errors import GameError
 from game.rules.registry import get_game
 
-HELLO_WINDOW_S = 0.25
+HELLO_WINDOW_S = 0.5
 # While many connections arrive at once (everyone reconnecting after a restart), clients are slow to
 # send their first line too: the window is longer then, so no extended client is taken for a seed one.
 BURST_CONNECTIONS = 50  # accepted within the last second
@@ -58,7 +59,7 @@ TRACE_VARIABLE = "CONNECT4_SERVER_TRACE"
 
 @dataclass(frozen=True)
 class Limits:
-    max_line_bytes: int = 4096
+    max_line_bytes: int = MAX_LINE_BYTES
     max_per_address: int = 32
     max_connections: int = 4000
     max_games: int = 1000
@@ -111,6 +112,10 @@ class Connection:
             self._lines.extend(self._buffer.feed(data))
         return self._lines.popleft()
 
+    @property
+    def eof(self) -> bool:
+        return self.reader.at_eof()
+
 
 _last_encoded: tuple[object, bool, bytes] | None = None
 
@@ -133,7 +138,7 @@ class GameServer:
         self.store = store
         self.limits = limits or Limits()
         self.games: dict[str, Room] = {}
-        self.public: dict[str, Room] = {}  # game name -> the public game waiting for a second player
+        self.public: dict[str, list[Room]] = {}  # game name -> its public games not started yet
         self.rooms: dict[str, Room] = {}  # room name -> its game
         self.by_token: dict[str, Room] = {}  # seat token -> its game
         self.per_address: collections.Counter[str] = collections.Counter()
@@ -165,6 +170,7 @@ class GameServer:
         if room.room:
             self.rooms[room.room] = room
         room.on_finish = self._forget
+        room.on_start = self._unlist
 
     def _forget(self, room: Room) -> None:
         self.games.pop(room.game_id, None)
@@ -172,8 +178,13 @@ class GameServer:
             self.by_token.pop(token, None)
         if room.room and self.rooms.get(room.room) is room:
             del self.rooms[room.room]
-        if self.public.get(room.spec.name) is room:
-            del self.public[room.spec.name]
+        self._unlist(room)
+
+    def _unlist(self, room: Room) -> None:
+        """A public game started or ended: no longer one to seat newcomers in."""
+        waiting = self.public.get(room.spec.name)
+        if waiting and room in waiting:
+            waiting.remove(room)
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
         self._server = await asyncio.start_server(
@@ -221,22 +232,34 @@ class GameServer:
                 conn.writer.transport.abort()
 
     async def _serve(self, conn: Connection) -> None:
-        pending: str | LineTooLong | None = None
-        try:
-            first = await conn.next_line(self._hello_window())
-        except TimeoutError:
-            first = await self._line_already_sent(conn)
-        else:
-            if first is None:
-                return
+        first = await self._line_already_sent(conn)  # a client that opened with its hello at once
+        if first is None and conn.eof:
+            return
         hello = parse_client_line(first) if isinstance(first, str) else None
+        pending: str | LineTooLong | None = None
         if isinstance(hello, Hello):
             conn.extended = True
             if not self._enter(conn, hello):
                 return
         else:
+            # Seated at once in the public game, provisionally: the ``player`` line announces the
+            # extensions; a hello within the window takes the client where it asks, else it is a seed client.
             pending = first
-            if not self._seat_public(conn, self.default_game, None):
+            self._seat_public(conn, self.default_game, provisional=True)
+            if pending is None:
+                try:
+                    pending = await conn.next_line(self._hello_window())
+                except TimeoutError:
+                    pending = await self._line_already_sent(conn)
+                else:
+                    if pending is None:
+                        return
+            hello = parse_client_line(pending) if isinstance(pending, str) else None
+            if isinstance(hello, Hello):
+                pending = None
+                if not self._upgrade(conn, hello):
+                    return
+            elif not self._settle_seed(conn):
                 return
         while not conn.closing:
             line: str | LineTooLong | None
@@ -289,7 +312,8 @@ class GameServer:
         message = parse_client_line(line)
         room = conn.room
         if isinstance(message, Hello) and not conn.extended and room is not None and not room.started:
-            self._late_hello(conn, room, message)  # its hello came after the window (a busy client machine)
+            if not self._upgrade(conn, message):  # its hello came after the window (a busy client machine)
+                conn.close_soon()
             return
         if isinstance(message, BadLine) or (isinstance(message, Command | Hello) and not conn.extended):
             conn.send(
@@ -328,15 +352,34 @@ class GameServer:
             out.writelines(f"{room}\t{ply}\t{read:.6f}\t{done:.6f}\n" for room, ply, read, done in self.trace or ())
 
     # -- seating --------------------------------------------------------------------------------------
-    def _late_hello(self, conn: Connection, room: Room, hello: Hello) -> None:
-        """A client seated as a seed client, still waiting for an opponent, sends its hello: take it
-        out of the public game and seat it as it asks."""
-        room.leave(conn)
-        self._drop_if_unused(room)
-        conn.room = None
+    def _upgrade(self, conn: Connection, hello: Hello) -> bool:
+        """A hello from a client seated in a public game that has not started (provisionally, or as a
+        seed client whose hello came late): it keeps its seat when it asks for nothing else, else it
+        leaves the public game and is seated as it asks."""
+        room = conn.room
         conn.extended = True
-        if not self._enter(conn, hello):
-            conn.close_soon()
+        plain = hello.token is None and hello.room is None and not hello.spectate and hello.clock_ms is None
+        if room is not None and plain and hello.game in (None, room.spec.name) and not room.started:
+            if room.unsettled and not self._has_room_for_a_game(conn):
+                return False
+            room.settle(conn, welcome=True)
+            return True
+        if room is not None:
+            room.leave(conn)
+            self._drop_if_unused(room)
+            conn.room = None
+        return self._enter(conn, hello)
+
+    def _settle_seed(self, conn: Connection) -> bool:
+        """The hello window passed without a hello: a seed client in its public game."""
+        room = conn.room
+        if room is None:
+            return False
+        if room.unsettled and not room.started:
+            if not self._has_room_for_a_game(conn):
+                return False
+            room.settle(conn)
+        return True
 
     def _enter(self, conn: Connection, hello: Hello) -> bool:
         if hello.token:
@@ -357,7 +400,13 @@ class GameServer:
             if hello.spectate:
                 conn.send(Notice("decline", "name the room to watch"))
                 return False
-            return self._seat_public(conn, game, hello.clock_ms)
+            if hello.clock_ms is not None:  # a public game may seat a seed client, which hears of no clock
+                conn.send(Notice("decline", "a clock needs a room: both players name the room and the same clock_ms"))
+                return False
+            if not self._has_room_for_a_game(conn):
+                return False
+            self._seat_public(conn, game)
+            return True
         room = self.rooms.get(hello.room)
         if hello.spectate:
             if room is None:
@@ -376,6 +425,10 @@ class GameServer:
         elif room.spec.name != game and hello.game:
             conn.send(Notice("decline", f"room {hello.room!r} plays {room.spec.name}, not {game}"))
             return False
+        elif hello.clock_ms is not None and room.clock_ms != hello.clock_ms:
+            have = "no clock" if room.clock_ms is None else f"clock_ms {room.clock_ms}"
+            conn.send(Notice("decline", f"room {hello.room!r} plays with {have}: ask for the same clock"))
+            return False
         if not room.free_seats():
             conn.send(Notice("decline", f"no seat free in room {hello.room!r}: join as a spectator"))
             return False
@@ -383,22 +436,20 @@ class GameServer:
         room.take_seat(conn)
         return True
 
-    def _seat_public(self, conn: Connection, game: str, clock_ms: int | None) -> bool:
-        room = self.public.get(game)
-        if room is None or not room.free_seats():
-            if not self._has_room_for_a_game(conn):
-                return False
-            room = Room(get_game(game), self.store, clock_ms=clock_ms, grace_s=self.limits.grace_s)
+    def _seat_public(self, conn: Connection, game: str, *, provisional: bool = False) -> None:
+        """Seat ``conn`` in a public game of ``game`` (never with a clock) that waits for players."""
+        waiting = self.public.setdefault(game, [])
+        room = next((r for r in waiting if r.free_seats()), None)
+        if room is None:
+            room = Room(get_game(game), self.store, grace_s=self.limits.grace_s)
             self._register(room)
-            self.public[game] = room
+            waiting.append(room)
         conn.room = room
-        room.take_seat(conn)
-        if room.started and self.public.get(game) is room:
-            del self.public[game]
-        return True
+        room.take_seat(conn, provisional=provisional)
 
     def _has_room_for_a_game(self, conn: Connection) -> bool:
-        if len(self.games) >= self.limits.max_games:
+        """Games that started or wait in a named room count; a public game waiting for players does not."""
+        if sum(1 for room in self.games.values() if room.started or room.room) >= self.limits.max_games:
             conn.send(Notice("decline", f"the server is full ({self.limits.max_games} games): try again later"))
             return False
         return True
