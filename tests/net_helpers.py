@@ -55,8 +55,9 @@ def start_server(db: Path, *args: str, port: int = 0) -> tuple[subprocess.Popen[
 class LineSocket:
     """A blocking socket that reads and writes JSON lines (``\\r\\n``), with a timeout."""
 
-    def __init__(self, port: int, timeout: float = 10.0) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    def __init__(self, port: int, timeout: float = 10.0, source: str = "127.0.0.1") -> None:
+        """``source``: the local address (another 127.x.y.z is another client address to the server)."""
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0))
         self.file = self.sock.makefile("rb")
         self.raw_lines: list[bytes] = []
 

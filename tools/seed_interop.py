@@ -76,30 +76,39 @@ def wait_listening(port: int, proc: subprocess.Popen[str], timeout: float = 30.0
 
 
 def finish(procs: list[subprocess.Popen[str]], timeout: float) -> list[str]:
-    """Wait for ``procs`` (killed at ``timeout``); their outputs (stdout + stderr)."""
+    """Wait for ``procs`` (killed at ``timeout``); their outputs (stdout + stderr, which go to files:
+    a pipe nobody reads while waiting for another process would fill up and stop a chatty client)."""
     end = time.monotonic() + timeout
     outs = []
     for proc in procs:
         try:
-            out, err = proc.communicate(timeout=max(0.1, end - time.monotonic()))
+            proc.wait(timeout=max(0.1, end - time.monotonic()))
+            note = ""
         except subprocess.TimeoutExpired:
             proc.kill()
-            out, err = proc.communicate()
-            err += f"\n(killed after {timeout:g} s)"
-        outs.append(out + err)
+            proc.wait()
+            note = f"\n(killed after {timeout:g} s)"
+        log = _LOGS.pop(proc.pid)
+        outs.append(log.read_text(errors="replace") + note)
     return outs
 
 
-def uct_client(bin_dir: Path, game: str, port: int, seconds: float) -> subprocess.Popen[str]:
+_LOGS: dict[int, Path] = {}
+
+
+def spawn(command: list[str], log: Path) -> subprocess.Popen[str]:
+    """Start ``command`` with its output (both streams) into ``log``."""
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, env=_env()
+        )
+    _LOGS[proc.pid] = log
+    return proc
+
+
+def uct_client(bin_dir: Path, game: str, port: int, seconds: float, log: Path) -> subprocess.Popen[str]:
     command = [str(bin_dir / "board-play.py"), SEED_GAMES[game], "jrb.mcts.uct", "127.0.0.1", str(port)]
-    return subprocess.Popen(
-        [*command, "-e", f"time={seconds}"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        env=_env(),
-    )
+    return spawn([*command, "-e", f"time={seconds}"], log)
 
 
 def two_ucts_on_our_server(bin_dir: Path, game: str, seconds: float, work: Path) -> bool:
@@ -116,7 +125,8 @@ def two_ucts_on_our_server(bin_dir: Path, game: str, seconds: float, work: Path)
         assert server.stdout is not None
         server.stdout.readline()  # "serving ..."
         started = time.monotonic()
-        outs = finish([uct_client(bin_dir, game, port, seconds) for _ in range(2)], GAME_TIMEOUT_S)
+        clients = [uct_client(bin_dir, game, port, seconds, work / f"uct-{game}-{n}.log") for n in range(2)]
+        outs = finish(clients, GAME_TIMEOUT_S)
     finally:
         server.terminate()
         server_out, server_err = server.communicate(timeout=10)
@@ -135,7 +145,7 @@ def two_ucts_on_our_server(bin_dir: Path, game: str, seconds: float, work: Path)
     return ok
 
 
-def bot_on_seed_server(bin_dir: Path, game: str, uct_s: float, bot_ms: float, ponder: bool) -> str | None:
+def bot_on_seed_server(bin_dir: Path, game: str, uct_s: float, bot_ms: float, ponder: bool, work: Path) -> str | None:
     """One game of our bot (no flag) against the seed UCT on the seed's server: "won" / "lost" /
     "draw", or None when the game did not end properly."""
     port = free_port()
@@ -149,14 +159,11 @@ def bot_on_seed_server(bin_dir: Path, game: str, uct_s: float, bot_ms: float, po
     try:
         wait_listening(port, server)
         command = [sys.executable, str(ROOT / "main.py"), "bot", "--game", game, "--connect", f"127.0.0.1:{port}"]
-        bot = subprocess.Popen(
+        bot = spawn(
             [*command, "--time-ms", f"{bot_ms:g}", "--ponder" if ponder else "--no-ponder", "--quiet"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=_env(),
+            work / "bot.log",
         )
-        uct = uct_client(bin_dir, game, port, uct_s)
+        uct = uct_client(bin_dir, game, port, uct_s, work / "uct.log")
         bot_out, uct_out = finish([bot, uct], GAME_TIMEOUT_S)
     finally:
         server.kill()
@@ -198,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             ok &= two_ucts_on_our_server(bin_dir, game, args.uct_s, work)
         for game in SEED_GAMES if args.only != "ours" else ():
             started = time.monotonic()
-            outcome = bot_on_seed_server(bin_dir, game, args.uct_s, args.bot_ms, ponder=True)
+            outcome = bot_on_seed_server(bin_dir, game, args.uct_s, args.bot_ms, ponder=True, work=work)
             ok &= outcome is not None
             print(
                 f"our bot (no flag) vs the seed UCT on the seed's server, {game}: "
@@ -209,7 +216,9 @@ def main(argv: list[str] | None = None) -> int:
             bot_ms = args.strength_uct_s * 1000 / 5
             tally: dict[str, int] = {}
             for n in range(args.strength_games):
-                outcome = bot_on_seed_server(bin_dir, args.strength_game, args.strength_uct_s, bot_ms, ponder=False)
+                outcome = bot_on_seed_server(
+                    bin_dir, args.strength_game, args.strength_uct_s, bot_ms, ponder=False, work=work
+                )
                 tally[outcome or "failed"] = tally.get(outcome or "failed", 0) + 1
                 print(f"  strength game {n + 1}: {outcome or 'failed'}", flush=True)
             won = tally.get("won", 0)

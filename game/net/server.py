@@ -47,6 +47,12 @@ HELLO_WINDOW_S = 0.5
 BURST_CONNECTIONS = 50  # accepted within the last second
 BURST_HELLO_WINDOW_S = 2.0
 MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
+# Per connection: lines taken at most RATE_LINES_PER_S on average, in bursts of RATE_BURST (a line
+# costs one, plus one per 4 KiB). A flooder is not read faster than that: its lines wait in its own
+# socket, and the kernel makes it wait. A player sends a few lines a minute; a seed UCT line at
+# Ultimate TTT (6.8 KB) costs 2.
+RATE_LINES_PER_S = 20.0
+RATE_BURST = 40.0
 MAX_TIMINGS = 1_000_000
 # Garbage collection: the objects alive once the server is up (modules, restored games) are frozen
 # out of the collector, and the youngest generation is collected less often, so a full collection
@@ -82,6 +88,8 @@ class Connection:
         self._buffer = LineBuffer(limits.max_line_bytes)
         self.closing = False
         self.read_at = 0.0  # time.monotonic() of the last read
+        self._allowance = RATE_BURST
+        self._allowance_at = time.monotonic()
 
     def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
         """Write ``message`` once the writes queued before it are committed (at once if none is)."""
@@ -111,6 +119,18 @@ class Connection:
                 return None
             self._lines.extend(self._buffer.feed(data))
         return self._lines.popleft()
+
+    async def pace(self, line: str | LineTooLong) -> None:
+        """Take ``line`` from the connection's allowance, waiting when it is spent; and let every other
+        connection have its turn before the next line of this one (one line per loop turn)."""
+        now = time.monotonic()
+        self._allowance = min(RATE_BURST, self._allowance + (now - self._allowance_at) * RATE_LINES_PER_S)
+        self._allowance_at = now
+        self._allowance -= 1 + (len(line) >> 12 if isinstance(line, str) else 16)
+        if self._allowance < 0:
+            await asyncio.sleep(-self._allowance / RATE_LINES_PER_S)
+        elif self._lines:
+            await asyncio.sleep(0)
 
     @property
     def eof(self) -> bool:
@@ -275,6 +295,7 @@ class GameServer:
                     return
                 if line is None:
                     return
+            await conn.pace(line)
             self._dispatch(conn, line)
 
     def _hello_window(self) -> float:
