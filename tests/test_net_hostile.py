@@ -66,3 +66,79 @@ def _ignore_errors(call: Any, *args: Any) -> None:
         call(*args)
     except OSError:
         pass
+
+
+# -- 2. games opened and dropped; games per address ------------------------------------------------
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("server", [("--max-games", "10")], indirect=True)
+def test_games_opened_and_dropped_hold_no_seat_and_leave_no_row(server: int, tmp_path: Path) -> None:
+    for n in range(30):  # three times the server's games, each dropped before its first move
+        for client in _room_pair(server, f"drop{n}").values():
+            client.close()
+    results: list[dict[str, Any]] = [{}, {}]
+    players = [threading.Thread(target=play_seed_client, args=(server, "connect4", n, results[n])) for n in (0, 1)]
+    for thread in players:
+        thread.start()
+    for thread in players:
+        thread.join(60)
+    assert all("winners" in result for result in results), results  # not declined: "the server is full"
+    with sqlite3.connect(tmp_path / "games.db") as db:
+        rows = db.execute("SELECT COUNT(*), SUM(moves = '[]') FROM games").fetchone()
+    assert rows[0] == 1 and not rows[1]  # only the game that was played; no row without a move
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("server", [("--max-games-per-address", "2")], indirect=True)
+def test_one_address_holds_a_bounded_number_of_games(server: int) -> None:
+    held = [_room_pair(server, f"held{n}", source="127.0.0.2") for n in range(2)]
+    third = LineSocket(server, source="127.0.0.2")
+    third.hello(room="held2")
+    declined = third.receive()
+    assert declined is not None and declined["type"] == "decline" and "your address" in declined["message"]
+    other = _room_pair(server, "elsewhere", source="127.0.0.3")  # another address still plays
+    assert set(other) == {1, 2} and all(len(pair) == 2 for pair in held)
+
+
+# -- 3. the player to move keeps its connection alive but never moves ------------------------------
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("server", [("--idle-s", "1.5")], indirect=True)
+@pytest.mark.parametrize("keepalive", ["ping", "trickle"])
+def test_keeping_the_connection_alive_does_not_stop_the_move_limit(server: int, keepalive: str) -> None:
+    seats = _room_pair(server, f"hold-{keepalive}")
+    stop = threading.Event()
+
+    def hold() -> None:  # a ping every 0.2 s, or one byte of a line that never ends
+        while not stop.wait(0.2):
+            _ignore_errors(seats[1].sock.sendall, b'{"type": "ping"}\r\n' if keepalive == "ping" else b" ")
+
+    threading.Thread(target=hold, daemon=True).start()
+    started = time.monotonic()
+    try:
+        while (message := seats[2].receive()) is not None and "winners" not in message:
+            pass
+    finally:
+        stop.set()
+    assert message is not None and message["winners"] == {"1": 0, "2": 1} and message["reason"] == "time"
+    assert time.monotonic() - started < 5
+
+
+# -- 4. clocks only where every player asked for the same clock ------------------------------------
+@pytest.mark.timeout(60)
+def test_a_clock_is_never_set_on_a_public_game_and_a_room_clock_must_match(server: int) -> None:
+    seed = LineSocket(server)  # a seed client waiting in the public game
+    assert seed.receive()["type"] == "player"  # type: ignore[index]
+    asker = LineSocket(server)
+    asker.hello(clock_ms=300)
+    declined = asker.receive()
+    assert declined is not None and declined["type"] == "decline" and "room" in declined["message"]
+    host = LineSocket(server)
+    host.hello(room="clocked", clock_ms=60_000)
+    assert host.receive()["clock_ms"] == 60_000  # type: ignore[index]  # its welcome
+    other = LineSocket(server)
+    other.hello(room="clocked", clock_ms=1_000)
+    declined = other.receive()
+    assert declined is not None and declined["type"] == "decline" and "clock" in declined["message"]
+    joiner = LineSocket(server)
+    joiner.hello(room="clocked")  # no clock asked: takes the room's, which its welcome shows
+    welcome = joiner.receive()
+    assert welcome is not None and welcome["type"] == "welcome" and welcome["clock_ms"] == 60_000

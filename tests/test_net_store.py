@@ -103,7 +103,7 @@ def test_the_server_writes_no_update_before_its_move_is_committed(
         def flush(self) -> bool:
             self.plies = [
                 len(json.loads(params[0])) for sql, params in self._writes if sql.startswith("UPDATE games SET moves")
-            ]
+            ] + [len(json.loads(params[3])) for sql, params in self._writes if sql.startswith("INSERT")]
             return super().flush()
 
     class LoggedConnection:

@@ -29,6 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-per-address", type=int, default=Limits.max_per_address, help="connections from one address (default 32)"
     )
     parser.add_argument(
+        "--max-games-per-address",
+        type=int,
+        default=Limits.max_games_per_address,
+        help="games in progress with a player from one address (default 16)",
+    )
+    parser.add_argument(
         "--max-connections", type=int, default=Limits.max_connections, help="connections at once (default 4000)"
     )
     parser.add_argument(
@@ -120,7 +126,14 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print("error: --port must be 0-65535", file=sys.stderr)
         return 2
-    numbers = (args.grace_s, args.idle_s, args.max_games, args.max_per_address, args.max_connections)
+    numbers = (
+        args.grace_s,
+        args.idle_s,
+        args.max_games,
+        args.max_per_address,
+        args.max_connections,
+        args.max_games_per_address,
+    )
     if min(numbers) <= 0:
         print("error: limits and times must be positive", file=sys.stderr)
         return 2
@@ -128,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         max_per_address=args.max_per_address,
         max_connections=args.max_connections,
         max_games=args.max_games,
+        max_games_per_address=args.max_games_per_address,
         idle_s=args.idle_s,
         grace_s=args.grace_s,
     )

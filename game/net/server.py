@@ -69,6 +69,7 @@ class Limits:
     max_per_address: int = 32
     max_connections: int = 4000
     max_games: int = 1000
+    max_games_per_address: int = 16  # games in progress with a player from one address
     idle_s: float = 600.0
     grace_s: float = DEFAULT_GRACE_S
 
@@ -83,6 +84,7 @@ class Connection:
         self.writer = writer
         self.store = store
         self.extended = False
+        self.address = "?"
         self.room: Room | None = None
         self._lines: collections.deque[str | LineTooLong] = collections.deque()
         self._buffer = LineBuffer(limits.max_line_bytes)
@@ -162,6 +164,7 @@ class GameServer:
         self.rooms: dict[str, Room] = {}  # room name -> its game
         self.by_token: dict[str, Room] = {}  # seat token -> its game
         self.per_address: collections.Counter[str] = collections.Counter()
+        self.games_per_address: collections.Counter[str] = collections.Counter()
         self.connections = 0
         self._accepted: collections.deque[float] = collections.deque()  # when the last connections came
         self.relayed = 0
@@ -177,7 +180,7 @@ class GameServer:
         """Bring back every unfinished game from the store; returns how many."""
         for stored in self.store.unfinished():
             try:
-                room = Room.restore(stored, self.store, self.limits.grace_s)
+                room = Room.restore(stored, self.store, self.limits.grace_s, self.limits.idle_s)
             except GameError:
                 continue
             self._register(room)
@@ -190,14 +193,23 @@ class GameServer:
         if room.room:
             self.rooms[room.room] = room
         room.on_finish = self._forget
-        room.on_start = self._unlist
+        room.on_start = self._started
 
     def _forget(self, room: Room) -> None:
-        self.games.pop(room.game_id, None)
+        if self.games.pop(room.game_id, None) is not None:
+            self.games_per_address.subtract(room.addresses)
+            for address in room.addresses:
+                if self.games_per_address[address] <= 0:
+                    del self.games_per_address[address]
         for token in room.tokens:
             self.by_token.pop(token, None)
         if room.room and self.rooms.get(room.room) is room:
             del self.rooms[room.room]
+        self._unlist(room)
+
+    def _started(self, room: Room) -> None:
+        room.addresses = {getattr(who, "address", "?") for who in room.seats.values() if who is not None}
+        self.games_per_address.update(room.addresses)
         self._unlist(room)
 
     def _unlist(self, room: Room) -> None:
@@ -222,6 +234,7 @@ class GameServer:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         address = str((writer.get_extra_info("peername") or ("?",))[0])
         conn = Connection(reader, writer, self.limits, self.store)
+        conn.address = address
         if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
             conn.send(Notice("decline", "the server is full: too many connections, try again later"))
             await self._close(conn)
@@ -318,11 +331,10 @@ class GameServer:
             return None
 
     def _may_idle(self, conn: Connection) -> bool:
+        """In a game under way a silent connection stays: the room's per-move limit (or clock) ends the
+        game of a player who does not move, however it keeps its connection alive."""
         room = conn.room
-        if room is None or not room.started or room.over:
-            return False
-        seat = room.seat_of(conn)
-        return seat is None or room.position.to_move + 1 != seat
+        return room is not None and room.started and not room.over
 
     def _dispatch(self, conn: Connection, line: str | LineTooLong) -> None:
         if isinstance(line, LineTooLong):
@@ -440,7 +452,12 @@ class GameServer:
             if not self._has_room_for_a_game(conn):
                 return False
             room = Room(
-                get_game(game), self.store, room=hello.room, clock_ms=hello.clock_ms, grace_s=self.limits.grace_s
+                get_game(game),
+                self.store,
+                room=hello.room,
+                clock_ms=hello.clock_ms,
+                grace_s=self.limits.grace_s,
+                move_limit_s=self.limits.idle_s,
             )
             self._register(room)
         elif room.spec.name != game and hello.game:
@@ -453,6 +470,8 @@ class GameServer:
         if not room.free_seats():
             conn.send(Notice("decline", f"no seat free in room {hello.room!r}: join as a spectator"))
             return False
+        if not self._address_may_play(conn):
+            return False
         conn.room = room
         room.take_seat(conn)
         return True
@@ -462,16 +481,24 @@ class GameServer:
         waiting = self.public.setdefault(game, [])
         room = next((r for r in waiting if r.free_seats()), None)
         if room is None:
-            room = Room(get_game(game), self.store, grace_s=self.limits.grace_s)
+            room = Room(get_game(game), self.store, grace_s=self.limits.grace_s, move_limit_s=self.limits.idle_s)
             self._register(room)
             waiting.append(room)
         conn.room = room
         room.take_seat(conn, provisional=provisional)
 
     def _has_room_for_a_game(self, conn: Connection) -> bool:
-        """Games that started or wait in a named room count; a public game waiting for players does not."""
+        """Games that started or wait in a named room count; a public game waiting for players does not.
+        One address holds at most ``max_games_per_address`` games in progress."""
         if sum(1 for room in self.games.values() if room.started or room.room) >= self.limits.max_games:
             conn.send(Notice("decline", f"the server is full ({self.limits.max_games} games): try again later"))
+            return False
+        return self._address_may_play(conn)
+
+    def _address_may_play(self, conn: Connection) -> bool:
+        if self.games_per_address[conn.address] >= self.limits.max_games_per_address:
+            limit = self.limits.max_games_per_address
+            conn.send(Notice("decline", f"too many games from your address ({limit}): finish one first"))
             return False
         return True
 
