@@ -3,8 +3,7 @@ attack and checks the server's answer to it (docs/reliability.md lists them with
 
 from __future__ import annotations
 
-import json
-import socket
+import asyncio
 import sqlite3
 import threading
 import time
@@ -13,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from game.net.server import RATE_BURST, RATE_LINES_PER_S
+from game.net.server import MAX_WAITING, RATE_BURST, RATE_LINES_PER_S
 from tests.net_helpers import LineSocket, play_seed_client, start_server
+from tests.test_net_hello_window import server_thread
 
 
 @pytest.fixture
@@ -142,3 +142,54 @@ def test_a_clock_is_never_set_on_a_public_game_and_a_room_clock_must_match(serve
     joiner.hello(room="clocked")  # no clock asked: takes the room's, which its welcome shows
     welcome = joiner.receive()
     assert welcome is not None and welcome["type"] == "welcome" and welcome["clock_ms"] == 60_000
+
+
+# -- 5. commits failing: a flooder cannot pile up messages, every player still gets its answers --------
+class _FailingDb:
+    """The store's SQLite connection, made to fail every commit while ``failing`` is set (a locked file)."""
+
+    def __init__(self, db: sqlite3.Connection, failing: threading.Event) -> None:
+        self.db, self.failing = db, failing
+
+    def execute(self, sql: str, *params: Any) -> Any:
+        if sql == "BEGIN IMMEDIATE" and self.failing.is_set():
+            raise sqlite3.OperationalError("database is locked")
+        return self.db.execute(sql, *params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+
+def _in_loop(running: dict[str, Any], call: Any) -> Any:
+    async def run() -> Any:
+        return call()
+
+    return asyncio.run_coroutine_threadsafe(run(), running["loop"]).result(5)
+
+
+@pytest.mark.timeout(60)
+def test_while_commits_fail_answers_go_out_and_a_flooder_is_dropped(tmp_path: Path) -> None:
+    failing = threading.Event()
+    with server_thread(tmp_path) as running:
+        store = running["server"].store
+        _in_loop(running, lambda: setattr(store, "_db", _FailingDb(store._db, failing)))
+        quiet, busy = _room_pair(running["port"], "quiet"), _room_pair(running["port"], "busy")
+        failing.set()
+        busy[1].send({"type": "action", "message": {"column": 3}})  # its update waits for the commit
+        _in_loop(running, lambda: None)  # (the move was read)
+        flood = b'{"type": "ping"}\r\n' * 3000
+        threading.Thread(target=_ignore_errors, args=(quiet[2].sock.sendall, flood), daemon=True).start()
+        threading.Thread(target=_ignore_errors, args=(busy[2].sock.sendall, flood), daemon=True).start()
+        quiet[1].send({"type": "ping"})
+        assert quiet[1].receive() == {"type": "pong", "message": None}  # nothing of its own waits: answered
+        assert quiet[2].receive() == {"type": "pong", "message": None}  # the flooder too, at its rate
+        try:
+            while busy[2].receive() is not None:  # its pongs would wait behind the update: dropped
+                pass
+        except OSError:
+            pass
+        waiting = _in_loop(running, lambda: len(store._waiting))
+        assert waiting <= 2 * MAX_WAITING, waiting
+        failing.clear()  # the database is back: the move is stored, then told
+        update = busy[1].receive()
+        assert update is not None and update["type"] == "update" and update["moves"] == "4"

@@ -51,6 +51,8 @@ MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dro
 # costs one, plus one per 4 KiB). A flooder is not read faster than that: its lines wait in its own
 # socket, and the kernel makes it wait. A player sends a few lines a minute; a seed UCT line at
 # Ultimate TTT (6.8 KB) costs 2.
+MAX_WAITING = 64  # messages of one connection waiting for a commit (a move is told once it is stored)
+CLOSE_WAIT_S = 5.0  # a closing connection waits this long for its last messages' commit
 RATE_LINES_PER_S = 20.0
 RATE_BURST = 40.0
 MAX_TIMINGS = 1_000_000
@@ -84,6 +86,7 @@ class Connection:
         self.writer = writer
         self.store = store
         self.extended = False
+        self.waiting = 0  # messages waiting for a commit
         self.address = "?"
         self.room: Room | None = None
         self._lines: collections.deque[str | LineTooLong] = collections.deque()
@@ -94,8 +97,24 @@ class Connection:
         self._allowance_at = time.monotonic()
 
     def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
-        """Write ``message`` once the writes queued before it are committed (at once if none is)."""
-        self.store.after_write(partial(self._write, message))
+        """Write ``message`` once the writes queued before it are committed (at once if none is).
+
+        Only an update tells of a move: anything else (pong, illegal, error, notices) goes out at once
+        when nothing of this connection waits for a commit (its order is kept), so while commits fail
+        every player still gets its answers. A connection with ``MAX_WAITING`` messages waiting is
+        dropped: what a flooder asks for while commits fail cannot pile up."""
+        if self.waiting == 0 and (not self.store.pending or not isinstance(message, UpdateMessage)):
+            self._write(message)
+            return
+        if self.waiting >= MAX_WAITING:
+            self.writer.transport.abort()
+            return
+        self.waiting += 1
+        self.store.after_write(partial(self._write_waited, message))
+
+    def _write_waited(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
+        self.waiting -= 1
+        self._write(message)
 
     def _write(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
         transport = self.writer.transport
@@ -511,7 +530,8 @@ class GameServer:
         if self.store.pending:  # its last messages wait for a commit: let them out first
             written = asyncio.get_running_loop().create_future()
             self.store.after_write(partial(_set_done, written))
-            await written
+            with contextlib.suppress(TimeoutError):  # commits failing for long: do not hold the connection
+                await asyncio.wait_for(asyncio.shield(written), CLOSE_WAIT_S)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.writer.drain(), 2.0)
         conn.writer.close()

@@ -23,6 +23,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ APP_NAME = "connect4-mcts"
 DB_FILE = "server-games.sqlite3"
 CHECKPOINT_EVERY_S = 1.0
 RETRY_AFTER_S = 0.5  # a failed commit (disk full, locked file) is retried; nobody is told meanwhile
+REPORT_EVERY_S = 10.0  # a failing database is reported at most this often
 BUSY_TIMEOUT_S = 0.05  # how long a commit waits for a lock another program holds (it blocks the loop)
 
 
@@ -89,6 +91,8 @@ class GameStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.skipped: list[str] = []  # ids of unreadable rows met by unfinished()
         self.commits = 0  # transactions committed (each holds the writes of one loop iteration)
+        self.failures = 0  # commits that failed (retried)
+        self._said_at = -REPORT_EVERY_S
         self._db = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -161,11 +165,16 @@ class GameStore:
             except sqlite3.Error as exc:
                 self._rollback()
                 self._writes = writes + self._writes
-                print(
-                    f"server: cannot write the games database ({exc}); retrying in {RETRY_AFTER_S:g} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                self.failures += 1
+                now = time.monotonic()
+                if now - self._said_at >= REPORT_EVERY_S:  # one line per interval, not per retry
+                    self._said_at = now
+                    print(
+                        f"server: cannot write the games database ({exc}); retrying every {RETRY_AFTER_S:g} s "
+                        f"({self.failures} failed commits so far)",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                 self._retry_later()
                 return False
             self.commits += 1
