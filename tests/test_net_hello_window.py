@@ -76,7 +76,7 @@ def test_a_hello_sent_in_time_to_a_busy_server_still_counts(tmp_path: Path) -> N
 @pytest.mark.timeout(30)
 def test_while_many_connect_at_once_a_slower_hello_still_counts(tmp_path: Path) -> None:
     crowd: list[socket.socket] = []
-    with server_thread(tmp_path, Limits(max_per_address=500)) as running:
+    with server_thread(tmp_path, Limits(max_per_address=500, max_games_per_address=500)) as running:
         try:
             for _ in range(BURST_CONNECTIONS + 5):  # everyone reconnecting after a restart
                 crowd.append(socket.create_connection(("127.0.0.1", running["port"]), 10))
