@@ -4,7 +4,14 @@ attack and checks the server's answer to it (docs/reliability.md lists them with
 from __future__ import annotations
 
 import asyncio
+import collections
+import json
+import re
+import resource
+import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -13,7 +20,7 @@ from typing import Any
 import pytest
 
 from game.net.server import MAX_WAITING, RATE_BURST, RATE_LINES_PER_S
-from tests.net_helpers import LineSocket, play_seed_client, start_server
+from tests.net_helpers import ROOT, LineSocket, play_seed_client, start_server
 from tests.test_net_hello_window import server_thread
 
 
@@ -193,3 +200,57 @@ def test_while_commits_fail_answers_go_out_and_a_flooder_is_dropped(tmp_path: Pa
         failing.clear()  # the database is back: the move is stored, then told
         update = busy[1].receive()
         assert update is not None and update["type"] == "update" and update["moves"] == "4"
+
+
+# -- 6. more connections than open files ------------------------------------------------------------
+def _serve_with_open_files(tmp_path: Path, soft: int, hard: int) -> tuple[subprocess.Popen[str], int]:
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    command = [sys.executable, str(ROOT / "main.py"), "serve", "--port", "0", "--db", str(tmp_path / "fd.db")]
+    proc = subprocess.Popen(
+        [*command, "--max-per-address", "1000", "--max-games-per-address", "1000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=limit,
+    )
+    assert proc.stdout is not None
+    match = re.search(r"127\.0\.0\.1:(\d+)", proc.stdout.readline())
+    assert match, proc.stderr.read() if proc.stderr else ""
+    return proc, int(match[1])
+
+
+@pytest.mark.timeout(90)
+def test_more_connections_than_open_files_are_declined_quietly_and_play_goes_on(tmp_path: Path) -> None:
+    proc, port = _serve_with_open_files(tmp_path, 256, 256)
+    crowd: list[socket.socket] = []
+    try:
+        for _ in range(300):  # more than the server may open
+            crowd.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+        firsts = [json.loads(sock.makefile("rb").readline())["type"] for sock in crowd]  # nobody left unanswered
+        assert set(firsts) == {"player", "decline"}, collections.Counter(firsts)
+        for sock in crowd:
+            sock.close()
+        results: list[dict[str, Any]] = [{}, {}]
+        players = [threading.Thread(target=play_seed_client, args=(port, "connect4", n, results[n])) for n in (0, 1)]
+        for thread in players:
+            thread.start()
+        for thread in players:
+            thread.join(60)
+        assert all("winners" in result for result in results), results
+    finally:
+        proc.kill()
+        _, err = proc.communicate(timeout=10)
+    assert len(err) < 2000 and "Traceback" not in err, err[:2000]
+
+
+@pytest.mark.timeout(30)
+def test_the_open_file_limit_is_raised_to_the_hard_limit(tmp_path: Path) -> None:
+    proc, _ = _serve_with_open_files(tmp_path, 256, 2048)
+    try:
+        limits = Path(f"/proc/{proc.pid}/limits").read_text()
+    finally:
+        proc.kill()
+        proc.wait(10)
+    assert re.search(r"Max open files\s+2048\s+2048", limits), limits

@@ -12,7 +12,14 @@ import sys
 import threading
 
 from game.net.room import DEFAULT_GRACE_S
-from game.net.server import GameServer, Limits, timing_summary, tune_collector
+from game.net.server import (
+    GameServer,
+    Limits,
+    fd_capped,
+    raise_open_file_limit,
+    timing_summary,
+    tune_collector,
+)
 from game.net.store import GameStore, default_db_path
 
 
@@ -137,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if min(numbers) <= 0:
         print("error: limits and times must be positive", file=sys.stderr)
         return 2
+    open_files = raise_open_file_limit()
     limits = Limits(
         max_per_address=args.max_per_address,
         max_connections=args.max_connections,
@@ -145,4 +153,10 @@ def run(args: argparse.Namespace) -> int:
         idle_s=args.idle_s,
         grace_s=args.grace_s,
     )
-    return asyncio.run(_main(args, limits))
+    capped = fd_capped(limits, open_files)
+    if capped.max_connections < limits.max_connections:
+        print(
+            f"note: at most {capped.max_connections} connections (the open-file limit is {open_files})",
+            file=sys.stderr,
+        )
+    return asyncio.run(_main(args, capped))

@@ -18,8 +18,9 @@ import collections
 import contextlib
 import gc
 import os
+import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from game.net.room import DEFAULT_GRACE_S, Room
@@ -238,8 +239,9 @@ class GameServer:
             waiting.remove(room)
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
+        asyncio.get_running_loop().set_exception_handler(_quiet_accept_errors)
         self._server = await asyncio.start_server(
-            self._handle, host, port, limit=self.limits.max_line_bytes * 2, backlog=1024
+            self._handle, host, port, limit=self.limits.max_line_bytes * 2, backlog=ACCEPT_BACKLOG
         )
         sock = self._server.sockets[0].getsockname()
         return sock[0], sock[1]
@@ -256,7 +258,7 @@ class GameServer:
         conn.address = address
         if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
             conn.send(Notice("decline", "the server is full: too many connections, try again later"))
-            await self._close(conn)
+            writer.transport.abort()  # its file descriptor is free at once (the line is in the kernel)
             return
         self.per_address[address] += 1
         self.connections += 1
@@ -537,6 +539,60 @@ class GameServer:
         conn.writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.writer.wait_closed(), 2.0)
+
+
+# asyncio accepts up to ``backlog`` connections per wake-up; out of file descriptors it reports every
+# failed accept (with a traceback). The backlog is kept small, the connections are capped below the
+# open-file limit (``fd_capped``), and such reports are written once per interval.
+ACCEPT_BACKLOG = 64
+RESERVED_FDS = 32 + ACCEPT_BACKLOG  # the database, its checkpointer, stdio, the listener, accepts in flight
+REPORT_EVERY_S = 10.0
+_reported: dict[str, float] = {}
+_unreported: collections.Counter[str] = collections.Counter()
+
+
+def raise_open_file_limit() -> int:
+    """Raise the soft limit of open files to the hard limit (a process may); returns the soft limit now."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit
+        return 1 << 16
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return soft if soft != resource.RLIM_INFINITY else 1 << 20
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ValueError, OSError):
+        return soft
+    return wanted
+
+
+def fd_capped(limits: Limits, open_files: int) -> Limits:
+    """``limits`` with the connections capped below the open-file limit."""
+    cap = max(1, open_files - RESERVED_FDS)
+    return limits if limits.max_connections <= cap else replace(limits, max_connections=cap)
+
+
+def _quiet_accept_errors(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+    """The loop's error reports: those about accepting (out of file descriptors, memory) once per
+    ``REPORT_EVERY_S`` with how many there were, without a traceback; the others as asyncio says them."""
+    message = str(context.get("message", ""))
+    if "accept" not in message:
+        loop.default_exception_handler(context)
+        return
+    now = time.monotonic()
+    _unreported[message] += 1
+    if now - _reported.get(message, -REPORT_EVERY_S) < REPORT_EVERY_S:
+        return
+    _reported[message] = now
+    count, _unreported[message] = _unreported[message], 0
+    error = context.get("exception")
+    print(
+        f"server: {message} ({error}); {count} time(s) since the last report; new connections wait",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def tune_collector() -> None:
