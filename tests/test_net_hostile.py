@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from game.net.server import MAX_WAITING, RATE_BURST, RATE_LINES_PER_S
+from game.net.store import GameStore
 from tests.net_helpers import ROOT, LineSocket, play_seed_client, start_server
 from tests.test_net_hello_window import server_thread
 
@@ -254,3 +255,44 @@ def test_the_open_file_limit_is_raised_to_the_hard_limit(tmp_path: Path) -> None
         proc.kill()
         proc.wait(10)
     assert re.search(r"Max open files\s+2048\s+2048", limits), limits
+
+
+# -- 7. damaged rows in the games file --------------------------------------------------------------
+DAMAGED = {  # id -> (column, value) written over a good row
+    "huge-float": ("moves", "[1e400]"),
+    "not-json": ("moves", "not json"),
+    "off-board": ("moves", "[99]"),
+    "bool-move": ("moves", "[true]"),
+    "nested": ("moves", "[" * 5000 + "]" * 5000),
+    "no-such-game": ("game", "chess"),
+    "one-token": ("tokens", '["a"]'),
+    "bad-clock": ("clocks", '[1, "x"]'),
+}
+
+
+@pytest.mark.timeout(60)
+def test_every_damaged_row_is_counted_named_and_kept_aside(tmp_path: Path) -> None:
+    db = tmp_path / "damaged.db"
+    GameStore(db).close()  # the schema
+    with sqlite3.connect(db) as connection:
+        good = ("good", "connect4", None, "[3, 3]", '["t1", "t2"]', None)
+        for game_id in ["good", *DAMAGED]:
+            connection.execute(
+                "INSERT INTO games (id, game, room, moves, tokens, clocks) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, *good[1:]),
+            )
+        for game_id, (column, value) in DAMAGED.items():
+            connection.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
+    proc, port = start_server(db)
+    try:
+        back = LineSocket(port)
+        back.hello(token="t1")
+        assert back.receive()["type"] == "welcome"  # type: ignore[index]  # the good game came back
+    finally:
+        proc.kill()
+        _, err = proc.communicate(timeout=10)
+    assert f"{len(DAMAGED)} damaged game(s)" in err and err.count("\n") == 1, err
+    assert all(game_id in err for game_id in DAMAGED)
+    with sqlite3.connect(db) as connection:
+        rows = dict(connection.execute("SELECT id, over FROM games").fetchall())
+    assert rows == {"good": 0, **{game_id: -1 for game_id in DAMAGED}}  # kept (aside), none deleted

@@ -83,8 +83,14 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     except (sqlite3.Error, OSError) as exc:
         print(f"error: cannot use the games database {path}: {exc}", file=sys.stderr)
         return 1
-    if store.skipped:
-        print(f"warning: {len(store.skipped)} damaged game(s) in {path} not restored", file=sys.stderr)
+    if store.damaged:
+        names = "; ".join(f"{game_id} ({reason})" for game_id, reason in store.damaged[:10])
+        more = f"; and {len(store.damaged) - 10} more" if len(store.damaged) > 10 else ""
+        print(
+            f"warning: {len(store.damaged)} damaged game(s) in {path} not restored, kept aside (over = -1): "
+            f"{names}{more}",
+            file=sys.stderr,
+        )
     tune_collector()
     try:
         host, port = await server.start(args.host, args.port)

@@ -201,7 +201,8 @@ class GameServer:
         for stored in self.store.unfinished():
             try:
                 room = Room.restore(stored, self.store, self.limits.grace_s, self.limits.idle_s)
-            except GameError:
+            except Exception as exc:  # noqa: BLE001 - a game that cannot come back costs only itself
+                self.store.set_aside(stored.game_id, str(exc) or type(exc).__name__)
                 continue
             self._register(room)
         return len(self.games)

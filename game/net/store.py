@@ -89,7 +89,7 @@ class GameStore:
         in_memory = str(path) == ":memory:"
         if not in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.skipped: list[str] = []  # ids of unreadable rows met by unfinished()
+        self.damaged: list[tuple[str, str]] = []  # (id, reason) of the rows unfinished() set aside
         self.commits = 0  # transactions committed (each holds the writes of one loop iteration)
         self.failures = 0  # commits that failed (retried)
         self._said_at = -REPORT_EVERY_S
@@ -202,27 +202,29 @@ class GameStore:
 
     # -- reads ----------------------------------------------------------------------------------------
     def unfinished(self) -> list[StoredGame]:
+        """Every unfinished game that reads back whole. Each row is checked (its game, moves replayed,
+        tokens, clocks); a damaged one is counted in ``damaged`` with its reason and set aside
+        (``over = -1``, the reason in ``result``): kept in the file, never restored, never deleted."""
         self.flush()
         rows = self._db.execute("SELECT id, game, room, moves, tokens, clocks FROM games WHERE over = 0").fetchall()
         games = []
-        for game_id, game, room, moves, tokens, clocks in rows:
+        for row in rows:
             try:
-                seat_tokens = json.loads(tokens)
-                clock_pair = None if clocks is None else tuple(int(v) for v in json.loads(clocks))
-                games.append(
-                    StoredGame(
-                        game_id,
-                        game,
-                        room,
-                        tuple(int(m) for m in json.loads(moves)),
-                        (str(seat_tokens[0]), str(seat_tokens[1])),
-                        clock_pair,  # type: ignore[arg-type]
-                        False,
-                    )
-                )
-            except (ValueError, TypeError, IndexError, KeyError):
-                self.skipped.append(str(game_id))  # a damaged row: that game is not restored
+                game = _checked_row(*row)
+            except Exception as exc:  # noqa: BLE001 - whatever is wrong with a row, it only costs that game
+                self.set_aside(str(row[0]), str(exc) or type(exc).__name__)
+                continue
+            games.append(game)
         return games
+
+    def set_aside(self, game_id: str, reason: str) -> None:
+        """Mark a damaged game so it is neither restored nor pruned; its row stays as it was otherwise."""
+        self.damaged.append((game_id, reason[:120]))
+        self._queue("UPDATE games SET over = -1, result = ? WHERE id = ?", (json.dumps({"damaged": reason}), game_id))
+
+    @property
+    def skipped(self) -> list[str]:
+        return [game_id for game_id, _ in self.damaged]
 
     def result(self, game_id: str) -> tuple[tuple[int, ...], dict[str, object] | None] | None:
         self.flush()
@@ -236,6 +238,40 @@ class GameStore:
         if self._checkpointer is not None:
             self._checkpointer.stop()
         self._db.close()
+
+
+def _int_list(text: Any, what: str, size: int | None = None) -> list[int]:
+    values = json.loads(text)
+    if not isinstance(values, list) or (size is not None and len(values) != size):
+        raise ValueError(f"{what} is not a list" + (f" of {size}" if size else ""))
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 40:
+            raise ValueError(f"{what} holds {json.dumps(value)[:20]}, not a small integer")
+    return values
+
+
+def _checked_row(game_id: Any, game: Any, room: Any, moves: Any, tokens: Any, clocks: Any) -> StoredGame:
+    """A stored row as a game, every field checked (the moves replayed); ValueError/GameError if damaged."""
+    if not isinstance(game_id, str) or not isinstance(game, str) or not (room is None or isinstance(room, str)):
+        raise ValueError("id, game or room is not text")
+    seat_tokens = json.loads(tokens)
+    if not (
+        isinstance(seat_tokens, list) and len(seat_tokens) == 2 and all(isinstance(t, str) and t for t in seat_tokens)
+    ):
+        raise ValueError("tokens are not two strings")
+    clock_pair = None if clocks is None else _int_list(clocks, "clocks", 2)
+    stored = StoredGame(
+        game_id,
+        game,
+        room,
+        tuple(_int_list(moves, "moves")),
+        (seat_tokens[0], seat_tokens[1]),
+        None if clock_pair is None else (clock_pair[0], clock_pair[1]),
+        False,
+    )
+    if stored.position().outcome.is_over:
+        raise ValueError("the moves end the game, but it is not marked over")
+    return stored
 
 
 class _Checkpointer(threading.Thread):
