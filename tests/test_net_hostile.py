@@ -296,3 +296,48 @@ def test_every_damaged_row_is_counted_named_and_kept_aside(tmp_path: Path) -> No
     with sqlite3.connect(db) as connection:
         rows = dict(connection.execute("SELECT id, over FROM games").fetchall())
     assert rows == {"good": 0, **{game_id: -1 for game_id in DAMAGED}}  # kept (aside), none deleted
+
+
+# -- 8. a hostile server against our clients ----------------------------------------------------------
+HOSTILE = {
+    "endless line": b"x" * (3 << 20),  # 3 MiB and no end of line
+    "deep nesting": b"[" * 100_000 + b"]" * 100_000 + b"\r\n",
+    "seat 3": b'{"type": "player", "message": 3}\r\n',
+    "seat true": b'{"type": "player", "message": true}\r\n',
+}
+
+
+def _hostile_server(payload: bytes) -> int:
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        listener.close()
+        with conn:
+            _ignore_errors(conn.sendall, payload)
+            conn.settimeout(30)
+            while True:
+                try:
+                    if not conn.recv(65536):
+                        return
+                except OSError:
+                    return
+
+    threading.Thread(target=serve, daemon=True).start()
+    return int(listener.getsockname()[1])
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("client", ["bot", "text"])
+@pytest.mark.parametrize("attack", list(HOSTILE))
+def test_our_clients_stop_with_one_line_against_a_hostile_server(client: str, attack: str) -> None:
+    port = _hostile_server(HOSTILE[attack])
+    command = [sys.executable, str(ROOT / "main.py")]
+    if client == "bot":
+        command += ["bot", "--connect", f"127.0.0.1:{port}", "--time-ms", "10"]
+    else:
+        command += ["play", "--text", "--connect", f"127.0.0.1:{port}"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=90, stdin=subprocess.DEVNULL)
+    assert run.returncode == 1, (run.stdout[-500:], run.stderr[-2000:])
+    assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1, run.stderr[-2000:]
+    assert run.stderr.startswith("error: the server") and len(run.stderr) < 300, run.stderr

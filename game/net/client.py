@@ -31,6 +31,7 @@ from game.net.events import (
     Resumed,
     Seated,
 )
+from game.net.lines import ServerLineError, seat_of
 from game.net.states import move_to_action
 from game.net.wire import Address, LineBuffer, LineTooLong, encode
 from game.net.worker import Worker
@@ -178,15 +179,19 @@ class NetClient(Worker[NetEvent]):
         """One server line; False when the client must stop."""
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return True
         if not isinstance(message, dict):
             return True
         kind = message.get("type")
         if kind == "welcome":
             return self._welcome(message, resuming)
-        if kind == "player" and isinstance(message.get("message"), int):
-            self.seat = message["message"]
+        if kind == "player":
+            try:
+                self.seat = seat_of(message)
+            except ServerLineError as exc:
+                self._events.put(Declined(str(exc)))
+                return False
         elif kind == "update":
             self._update(message)
         elif kind == "opponent":
@@ -212,7 +217,8 @@ class NetClient(Worker[NetEvent]):
             self._events.put(Declined(f"the server plays a game this app does not know: {exc}"))
             return False
         self.token = message.get("token") or self.token
-        self.seat = int(message.get("seat") or 0) or None
+        seat = message.get("seat")
+        self.seat = seat if seat in (1, 2) and not isinstance(seat, bool) else None
         self._resuming = resuming and self._started  # the update that follows says where the game is
         self._events.put(Seated(self.seat or 0, self._spec.name, self.token, float(message.get("grace_s") or 0)))
         return True
