@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import socket
 import sys
 import time
@@ -20,7 +19,7 @@ from typing import Any
 
 from ai.engine_session import EngineSession, EngineUnavailable
 from ai.level_table import LEVEL_NAMES, level
-from ai.limits import MAX_THREADS
+from ai.limits import MAX_THREADS, MAX_TIME_MS, check_range
 
 RECONNECT_FOR_S = 30.0
 
@@ -271,8 +270,9 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.threads <= MAX_THREADS:
         print(f"error: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
         return 2
-    if args.time_ms is not None and not (args.time_ms > 0 and math.isfinite(args.time_ms)):
-        print("error: --time-ms must be a positive finite number", file=sys.stderr)
+    problem = None if args.time_ms is None else check_range("--time-ms", args.time_ms, 1, MAX_TIME_MS)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     time_ms = args.time_ms or level(args.level or "medium").wait_ms  # the level's rule sets the strength
     engine = EngineSession(threads=args.threads, seed=args.seed)

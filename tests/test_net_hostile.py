@@ -341,3 +341,72 @@ def test_our_clients_stop_with_one_line_against_a_hostile_server(client: str, at
     assert run.returncode == 1, (run.stdout[-500:], run.stderr[-2000:])
     assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1, run.stderr[-2000:]
     assert run.stderr.startswith("error: the server") and len(run.stderr) < 300, run.stderr
+
+
+# -- 9. command lines, a boolean seat, huge typed lines, pruning ---------------------------------------
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["serve", "--grace-s", "nan"],
+        ["serve", "--grace-s", "inf"],
+        ["serve", "--idle-s", "nan"],
+        ["serve", "--idle-s", "inf"],
+        ["serve", "--idle-s", "1e300"],
+        ["serve", "--max-games", "-3"],
+        ["serve", "--prune-days", "nan"],
+        ["bot", "--connect", "127.0.0.1:9", "--time-ms", "1e300"],
+        ["bot", "--connect", "127.0.0.1:9", "--time-ms", "nan"],
+        ["play", "--text", "--connect", "127.0.0.1:9", "--clock-min", "1e300"],
+        ["play", "--text", "--connect", "127.0.0.1:9", "--clock-min", "nan"],
+    ],
+)
+def test_absurd_values_are_refused_at_the_command_line(arguments: list[str], tmp_path: Path) -> None:
+    command = [sys.executable, str(ROOT / "main.py"), *arguments]
+    if arguments[0] == "serve":
+        command += ["--port", "0", "--db", str(tmp_path / "never.db")]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and run.stderr.startswith("error:"), run.stderr
+    assert not (tmp_path / "never.db").exists()
+
+
+def test_a_boolean_seat_is_not_seat_one() -> None:
+    from game.net.wire import BadLine, parse_client_line
+
+    assert isinstance(parse_client_line('{"type": "action", "seat": true, "message": {"column": 3}}'), BadLine)
+
+
+@pytest.mark.timeout(120)
+def test_the_terminal_client_does_not_echo_a_huge_typed_line() -> None:
+    from tests.seed_standins import SeedServer, seed_client
+
+    server = SeedServer("connect4")
+    threading.Thread(target=seed_client, args=(server.port, "connect4", 5, {}), daemon=True).start()
+    typed = "4" * 100_000 + "\nquit\n"
+    try:
+        run = subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "play", "--text", "--connect", f"127.0.0.1:{server.port}"],
+            input=typed,
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
+    finally:
+        server.close()
+    assert run.returncode == 0, run.stderr
+    assert "ignored" in run.stdout and len(run.stdout) < 20_000, len(run.stdout)
+
+
+def test_finished_games_are_pruned_after_the_days_asked_others_kept(tmp_path: Path) -> None:
+    from game.net.store import StoredGame
+
+    store = GameStore(tmp_path / "prune.db")
+    for game_id in ("old", "recent", "playing"):
+        store.create(StoredGame(game_id, "connect4", None, (3,), ("a", "b"), None, False))
+    store.finish("old", {"winners": {"1": 1, "2": 0}})
+    store.finish("recent", {"winners": {"1": 1, "2": 0}})
+    store.flush()
+    store._db.execute("UPDATE games SET finished_at = finished_at - 40 * 86400 WHERE id = 'old'")
+    assert store.prune(30) == 1
+    assert {row[0] for row in store._db.execute("SELECT id FROM games")} == {"recent", "playing"}
+    store.close()

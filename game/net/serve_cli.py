@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import signal
 import socket
 import sqlite3
@@ -21,6 +22,9 @@ from game.net.server import (
     tune_collector,
 )
 from game.net.store import GameStore, default_db_path
+
+DAY_S = 86400.0  # the longest grace, per-move limit
+MAX_COUNT = 1_000_000  # the most connections, games
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +53,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=Limits.idle_s,
         help="close a connection silent this long when it must move (default 600)",
+    )
+    parser.add_argument(
+        "--prune-days",
+        type=float,
+        default=None,
+        metavar="DAYS",
+        help="delete finished games older than this, at start and every hour (default: keep them all)",
     )
     parser.add_argument(
         "--exit-with-parent",
@@ -91,6 +102,8 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
             f"{names}{more}",
             file=sys.stderr,
         )
+    if args.prune_days is not None:
+        _prune(store, args.prune_days)
     tune_collector()
     try:
         host, port = await server.start(args.host, args.port)
@@ -119,6 +132,15 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     return 0
 
 
+def _prune(store: GameStore, days: float) -> None:
+    """Delete the games finished more than ``days`` ago, now and every hour."""
+    pruned = store.prune(days)
+    if pruned:
+        print(f"pruned {pruned} game(s) finished more than {days:g} day(s) ago", file=sys.stderr, flush=True)
+    with contextlib.suppress(RuntimeError):
+        asyncio.get_running_loop().call_later(3600, _prune, store, days)
+
+
 def _stop_at_end_of_input(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
     with contextlib.suppress(OSError, ValueError):
         while sys.stdin.buffer.read(4096):
@@ -139,17 +161,19 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print("error: --port must be 0-65535", file=sys.stderr)
         return 2
-    numbers = (
-        args.grace_s,
-        args.idle_s,
-        args.max_games,
-        args.max_per_address,
-        args.max_connections,
-        args.max_games_per_address,
-    )
-    if min(numbers) <= 0:
-        print("error: limits and times must be positive", file=sys.stderr)
-        return 2
+    bounds = {
+        "--grace-s": (args.grace_s, DAY_S),
+        "--idle-s": (args.idle_s, DAY_S),
+        "--max-games": (args.max_games, MAX_COUNT),
+        "--max-per-address": (args.max_per_address, MAX_COUNT),
+        "--max-connections": (args.max_connections, MAX_COUNT),
+        "--max-games-per-address": (args.max_games_per_address, MAX_COUNT),
+        "--prune-days": (36500 if args.prune_days is None else args.prune_days, 36500),
+    }
+    for option, (value, high) in bounds.items():
+        if not (math.isfinite(value) and 0 < value <= high):
+            print(f"error: {option} must be a number above 0 and at most {high:g}", file=sys.stderr)
+            return 2
     open_files = raise_open_file_limit()
     limits = Limits(
         max_per_address=args.max_per_address,

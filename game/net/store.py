@@ -76,7 +76,8 @@ CREATE TABLE IF NOT EXISTS games (
     tokens TEXT NOT NULL,
     clocks TEXT,
     over INTEGER NOT NULL DEFAULT 0,
-    result TEXT
+    result TEXT,
+    finished_at REAL
 )
 """
 
@@ -97,6 +98,9 @@ class GameStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "finished_at" not in columns:  # a file written before finished games could be pruned
+            self._db.execute("ALTER TABLE games ADD COLUMN finished_at REAL")
         self._writes: list[tuple[str, tuple[Any, ...]]] = []
         self._waiting: collections.deque[Callable[[], None]] = collections.deque()  # run once the writes are in
         self._flush_scheduled = False
@@ -125,7 +129,20 @@ class GameStore:
         )
 
     def finish(self, game_id: str, result: dict[str, object]) -> None:
-        self._queue("UPDATE games SET over = 1, result = ? WHERE id = ?", (json.dumps(result), game_id))
+        self._queue(
+            "UPDATE games SET over = 1, result = ?, finished_at = ? WHERE id = ?",
+            (json.dumps(result), time.time(), game_id),
+        )
+
+    def prune(self, days: float) -> int:
+        """Delete the games that finished more than ``days`` ago; how many. Unfinished games, damaged
+        ones (set aside) and games finished before this column existed are kept."""
+        self.flush()
+        cursor = self._db.execute(
+            "DELETE FROM games WHERE over = 1 AND finished_at IS NOT NULL AND finished_at < ?",
+            (time.time() - days * 86400,),
+        )
+        return cursor.rowcount
 
     @property
     def pending(self) -> bool:

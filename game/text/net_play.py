@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import socket
 import sys
 from typing import Any
@@ -16,7 +17,7 @@ from rich.console import Console
 
 from game.net.lines import ServerLineError, ServerLines, seat_of
 from game.net.states import action_to_move, move_to_action
-from game.net.wire import offers_hello, parse_address
+from game.net.wire import MAX_CLOCK_MS, offers_hello, parse_address
 from game.rules.errors import GameError
 from game.rules.registry import get_game
 from game.text.render import SYMBOLS, render
@@ -185,6 +186,10 @@ def rejoin_arguments(connect: str, token: str) -> str:
 
 
 def play_network(console: Console, args: argparse.Namespace, interactive: bool) -> int:
+    clock = args.clock_min
+    if clock is not None and not (math.isfinite(clock) and 0 < clock * 60_000 <= MAX_CLOCK_MS):
+        print(f"error: --clock-min must be above 0 and at most {MAX_CLOCK_MS // 60_000}", file=sys.stderr)
+        return 2
     try:
         address = parse_address(args.connect)
         game = NetGame(console, args, interactive)
