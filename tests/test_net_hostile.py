@@ -190,6 +190,7 @@ def test_while_commits_fail_answers_go_out_and_a_flooder_is_dropped(tmp_path: Pa
         threading.Thread(target=_ignore_errors, args=(busy[2].sock.sendall, flood), daemon=True).start()
         quiet[1].send({"type": "ping"})
         assert quiet[1].receive() == {"type": "pong", "message": None}  # nothing of its own waits: answered
+        assert set(_room_pair(running["port"], "new")) == {1, 2}  # a new game starts (it tells of no move)
         assert quiet[2].receive() == {"type": "pong", "message": None}  # the flooder too, at its rate
         try:
             while busy[2].receive() is not None:  # its pongs would wait behind the update: dropped

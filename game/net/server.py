@@ -100,11 +100,12 @@ class Connection:
     def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
         """Write ``message`` once the writes queued before it are committed (at once if none is).
 
-        Only an update tells of a move: anything else (pong, illegal, error, notices) goes out at once
+        Only an update with moves needs its commit: anything else (pong, illegal, error, notices, a
+        game's first update) goes out at once
         when nothing of this connection waits for a commit (its order is kept), so while commits fail
         every player still gets its answers. A connection with ``MAX_WAITING`` messages waiting is
         dropped: what a flooder asks for while commits fail cannot pile up."""
-        if self.waiting == 0 and (not self.store.pending or not isinstance(message, UpdateMessage)):
+        if self.waiting == 0 and (not self.store.pending or not _tells_moves(message)):
             self._write(message)
             return
         if self.waiting >= MAX_WAITING:
@@ -157,6 +158,10 @@ class Connection:
     @property
     def eof(self) -> bool:
         return self.reader.at_eof()
+
+
+def _tells_moves(message: PlayerMessage | UpdateMessage | Notice) -> bool:
+    return isinstance(message, UpdateMessage) and message.tells_moves
 
 
 _last_encoded: tuple[object, bool, bytes] | None = None

@@ -113,6 +113,11 @@ class UpdateMessage:
     points: dict[str, float] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def tells_moves(self) -> bool:
+        """It shows moves (which must be stored before anyone hears of them); a game's first update does not."""
+        return bool(self.state.get("pieces"))
+
     def to_json(self, extended: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {"type": "update", "board": None, "state": self.state}
         if self.last_action is not None:
