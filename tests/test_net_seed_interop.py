@@ -111,3 +111,22 @@ def test_the_terminal_client_with_no_flag_plays_on_the_seed_server() -> None:
     assert server.errors == [], server.errors
     assert server.result is not None, run.stdout[-2000:] + run.stderr
     assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.timeout(60)
+def test_the_apps_client_says_nothing_a_seed_server_cannot_parse() -> None:
+    from game.net.client import NetClient
+    from game.net.events import Declined
+    from game.net.wire import Address
+
+    server = SeedServer("connect4")
+    client = NetClient(Address("127.0.0.1", server.port), "connect4")
+    client.start()
+    try:
+        client.join(30)
+        events = client.events()
+    finally:
+        client.close()
+        server.close()
+    assert any(isinstance(event, Declined) and "seed protocol" in event.message for event in events), events
+    assert server.first_lines == [] and server.errors == []
