@@ -40,7 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the app's playing levels: beginner, easy, medium, hard, perfect",
     )
     parser.add_argument("--room", default=None, help="our server: play in this room (created if new)")
-    parser.add_argument("--plain", action="store_true", help="send no hello line (seed protocol only)")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="never send hello, even to our server (not needed on a seed-only server: "
+        "the bot says hello only when the server announces it)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="random seed of the search")
     parser.add_argument(
