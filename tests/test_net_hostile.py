@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from game.net.server import MAX_WAITING, RATE_BURST, RATE_LINES_PER_S
+from game.net.connection import MAX_WAITING, RATE_BURST, RATE_LINES_PER_S
 from game.net.store import GameStore
 from tests.net_helpers import ROOT, LineSocket, play_seed_client, start_server
 from tests.test_net_hello_window import server_thread

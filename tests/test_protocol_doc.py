@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from game.net import room, serve_cli, server, wire
+from game.net import connection, room, serve_cli, server, wire
 from game.net.server import GameServer, Limits
 from game.net.store import GameStore
 
@@ -61,7 +61,7 @@ def test_the_limits_table_gives_the_servers_defaults_and_options() -> None:
     assert f"| {limits.idle_s:g} s | `--idle-s` |" in idle
     assert f"within {server.HELLO_WINDOW_S:g} s" in DOC
     assert f"{server.BURST_HELLO_WINDOW_S:g} s while more than {server.BURST_CONNECTIONS} connections" in DOC
-    assert server.MAX_BUFFERED_BYTES == 1 << 20 and "1 MiB" in DOC
+    assert connection.MAX_BUFFERED_BYTES == 1 << 20 and "1 MiB" in DOC
 
 
 async def _two_extended_players() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

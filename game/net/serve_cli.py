@@ -12,15 +12,9 @@ import sqlite3
 import sys
 import threading
 
+from game.net.descriptors import raise_open_file_limit
 from game.net.room import DEFAULT_GRACE_S
-from game.net.server import (
-    GameServer,
-    Limits,
-    fd_capped,
-    raise_open_file_limit,
-    timing_summary,
-    tune_collector,
-)
+from game.net.server import GameServer, Limits, fd_capped, timing_summary, tune_collector
 from game.net.store import GameStore, default_db_path
 
 DAY_S = 86400.0  # the longest grace, per-move limit

@@ -18,11 +18,18 @@ import collections
 import contextlib
 import gc
 import os
-import sys
 import time
 from dataclasses import dataclass, replace
 from functools import partial
 
+from game.net.connection import (
+    Connection,
+)
+from game.net.descriptors import (
+    ACCEPT_BACKLOG,
+    connection_cap,
+    quiet_accept_errors,
+)
 from game.net.room import DEFAULT_GRACE_S, Room
 from game.net.store import GameStore
 from game.net.wire import (
@@ -31,12 +38,8 @@ from game.net.wire import (
     BadLine,
     Command,
     Hello,
-    LineBuffer,
     LineTooLong,
     Notice,
-    PlayerMessage,
-    UpdateMessage,
-    encode,
     parse_client_line,
 )
 from game.rules.errors import GameError
@@ -47,15 +50,7 @@ HELLO_WINDOW_S = 0.5
 # send their first line too: the window is longer then, so no extended client is taken for a seed one.
 BURST_CONNECTIONS = 50  # accepted within the last second
 BURST_HELLO_WINDOW_S = 2.0
-MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
-# Per connection: lines taken at most RATE_LINES_PER_S on average, in bursts of RATE_BURST (a line
-# costs one, plus one per 4 KiB). A flooder is not read faster than that: its lines wait in its own
-# socket, and the kernel makes it wait. A player sends a few lines a minute; a seed UCT line at
-# Ultimate TTT (6.8 KB) costs 2.
-MAX_WAITING = 64  # messages of one connection waiting for a commit (a move is told once it is stored)
 CLOSE_WAIT_S = 5.0  # a closing connection waits this long for its last messages' commit
-RATE_LINES_PER_S = 20.0
-RATE_BURST = 40.0
 MAX_TIMINGS = 1_000_000
 # Garbage collection: the objects alive once the server is up (modules, restored games) are frozen
 # out of the collector, and the youngest generation is collected less often, so a full collection
@@ -75,108 +70,6 @@ class Limits:
     max_games_per_address: int = 16  # games in progress with a player from one address
     idle_s: float = 600.0
     grace_s: float = DEFAULT_GRACE_S
-
-
-class Connection:
-    """One client socket: a line reader and a writer that never blocks the loop."""
-
-    def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits, store: GameStore
-    ) -> None:
-        self.reader = reader
-        self.writer = writer
-        self.store = store
-        self.extended = False
-        self.waiting = 0  # messages waiting for a commit
-        self.address = "?"
-        self.room: Room | None = None
-        self._lines: collections.deque[str | LineTooLong] = collections.deque()
-        self._buffer = LineBuffer(limits.max_line_bytes)
-        self.closing = False
-        self.read_at = 0.0  # time.monotonic() of the last read
-        self._allowance = RATE_BURST
-        self._allowance_at = time.monotonic()
-
-    def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
-        """Write ``message`` once the writes queued before it are committed (at once if none is).
-
-        Only an update with moves needs its commit: anything else (pong, illegal, error, notices, a
-        game's first update) goes out at once
-        when nothing of this connection waits for a commit (its order is kept), so while commits fail
-        every player still gets its answers. A connection with ``MAX_WAITING`` messages waiting is
-        dropped: what a flooder asks for while commits fail cannot pile up."""
-        if self.waiting == 0 and (not self.store.pending or not _tells_moves(message)):
-            self._write(message)
-            return
-        if self.waiting >= MAX_WAITING:
-            self.writer.transport.abort()
-            return
-        self.waiting += 1
-        self.store.after_write(partial(self._write_waited, message))
-
-    def _write_waited(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
-        self.waiting -= 1
-        self._write(message)
-
-    def _write(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
-        transport = self.writer.transport
-        if transport.is_closing():
-            return
-        if transport.get_write_buffer_size() > MAX_BUFFERED_BYTES:
-            transport.abort()
-            return
-        self.writer.write(_encoded(message, self.extended))
-
-    def close_soon(self) -> None:
-        """Close after what was written is sent (the game ended or the seat was taken over)."""
-        self.closing = True
-        self.store.after_write(self.writer.close)  # the transport sends what is buffered, then closes
-
-    async def next_line(self, timeout: float | None) -> str | LineTooLong | None:
-        """The next line, None at end of input; TimeoutError after ``timeout`` s of silence."""
-        while not self._lines:
-            async with asyncio.timeout(timeout):  # no task per read (asyncio.wait_for makes one)
-                data = await self.reader.read(4096)
-            self.read_at = time.monotonic()
-            if not data:
-                return None
-            self._lines.extend(self._buffer.feed(data))
-        return self._lines.popleft()
-
-    async def pace(self, line: str | LineTooLong) -> None:
-        """Take ``line`` from the connection's allowance, waiting when it is spent; and let every other
-        connection have its turn before the next line of this one (one line per loop turn)."""
-        now = time.monotonic()
-        self._allowance = min(RATE_BURST, self._allowance + (now - self._allowance_at) * RATE_LINES_PER_S)
-        self._allowance_at = now
-        self._allowance -= 1 + (len(line) >> 12 if isinstance(line, str) else 16)
-        if self._allowance < 0:
-            await asyncio.sleep(-self._allowance / RATE_LINES_PER_S)
-        elif self._lines:
-            await asyncio.sleep(0)
-
-    @property
-    def eof(self) -> bool:
-        return self.reader.at_eof()
-
-
-def _tells_moves(message: PlayerMessage | UpdateMessage | Notice) -> bool:
-    return isinstance(message, UpdateMessage) and message.tells_moves
-
-
-_last_encoded: tuple[object, bool, bytes] | None = None
-
-
-def _encoded(message: PlayerMessage | UpdateMessage | Notice, extended: bool) -> bytes:
-    """The line of ``message``; a broadcast sends one message object to every player and spectator,
-    so the last one is encoded once per client kind."""
-    global _last_encoded
-    if _last_encoded is not None and _last_encoded[0] is message and _last_encoded[1] == extended:
-        return _last_encoded[2]
-    data = message.to_json(extended) if isinstance(message, UpdateMessage) else message.to_json()
-    line = encode(data)
-    _last_encoded = (message, extended, line)
-    return line
 
 
 class GameServer:
@@ -245,7 +138,7 @@ class GameServer:
             waiting.remove(room)
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
-        asyncio.get_running_loop().set_exception_handler(_quiet_accept_errors)
+        asyncio.get_running_loop().set_exception_handler(quiet_accept_errors)
         self._server = await asyncio.start_server(
             self._handle, host, port, limit=self.limits.max_line_bytes * 2, backlog=ACCEPT_BACKLOG
         )
@@ -260,7 +153,7 @@ class GameServer:
     # -- one connection -------------------------------------------------------------------------------
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         address = str((writer.get_extra_info("peername") or ("?",))[0])
-        conn = Connection(reader, writer, self.limits, self.store)
+        conn = Connection(reader, writer, self.limits.max_line_bytes, self.store)
         conn.address = address
         if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
             conn.send(Notice("decline", "the server is full: too many connections, try again later"))
@@ -547,58 +440,10 @@ class GameServer:
             await asyncio.wait_for(conn.writer.wait_closed(), 2.0)
 
 
-# asyncio accepts up to ``backlog`` connections per wake-up; out of file descriptors it reports every
-# failed accept (with a traceback). The backlog is kept small, the connections are capped below the
-# open-file limit (``fd_capped``), and such reports are written once per interval.
-ACCEPT_BACKLOG = 64
-RESERVED_FDS = 32 + ACCEPT_BACKLOG  # the database, its checkpointer, stdio, the listener, accepts in flight
-REPORT_EVERY_S = 10.0
-_reported: dict[str, float] = {}
-_unreported: collections.Counter[str] = collections.Counter()
-
-
-def raise_open_file_limit() -> int:
-    """Raise the soft limit of open files to the hard limit (a process may); returns the soft limit now."""
-    try:
-        import resource
-    except ImportError:  # Windows: no such limit
-        return 1 << 16
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
-    if soft == resource.RLIM_INFINITY or soft >= wanted:
-        return soft if soft != resource.RLIM_INFINITY else 1 << 20
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    except (ValueError, OSError):
-        return soft
-    return wanted
-
-
 def fd_capped(limits: Limits, open_files: int) -> Limits:
     """``limits`` with the connections capped below the open-file limit."""
-    cap = max(1, open_files - RESERVED_FDS)
+    cap = connection_cap(open_files)
     return limits if limits.max_connections <= cap else replace(limits, max_connections=cap)
-
-
-def _quiet_accept_errors(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
-    """The loop's error reports: those about accepting (out of file descriptors, memory) once per
-    ``REPORT_EVERY_S`` with how many there were, without a traceback; the others as asyncio says them."""
-    message = str(context.get("message", ""))
-    if "accept" not in message:
-        loop.default_exception_handler(context)
-        return
-    now = time.monotonic()
-    _unreported[message] += 1
-    if now - _reported.get(message, -REPORT_EVERY_S) < REPORT_EVERY_S:
-        return
-    _reported[message] = now
-    count, _unreported[message] = _unreported[message], 0
-    error = context.get("exception")
-    print(
-        f"server: {message} ({error}); {count} time(s) since the last report; new connections wait",
-        file=sys.stderr,
-        flush=True,
-    )
 
 
 def tune_collector() -> None:
