@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import socket
 import sys
 import time
@@ -20,7 +19,7 @@ from typing import Any
 
 from ai.engine_session import EngineSession, EngineUnavailable
 from ai.level_table import LEVEL_NAMES, level
-from ai.limits import MAX_THREADS
+from ai.limits import MAX_THREADS, MAX_TIME_MS, check_range
 
 RECONNECT_FOR_S = 30.0
 
@@ -41,7 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the app's playing levels: beginner, easy, medium, hard, perfect",
     )
     parser.add_argument("--room", default=None, help="our server: play in this room (created if new)")
-    parser.add_argument("--plain", action="store_true", help="send no hello line (seed protocol only)")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="never send hello, even to our server (not needed on a seed-only server: "
+        "the bot says hello only when the server announces it)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="random seed of the search")
     parser.add_argument(
@@ -89,7 +93,7 @@ class NetBot:
         while True:
             try:
                 self._session(sock)
-            except (OSError, ConnectionError) as exc:
+            except OSError as exc:
                 if self.token is None or self.result is not None:
                     raise BotError(f"connection lost: {exc.strerror or exc}") from None
                 sock = self._reconnect(address)
@@ -113,33 +117,53 @@ class NetBot:
         raise BotError(f"could not reconnect within {RECONNECT_FOR_S:g} s")
 
     def _session(self, sock: socket.socket) -> None:
+        """One connection. Nothing is sent before the server's first line: our server's first ``player``
+        line announces the extensions, and only then do we say ``hello`` (a seed-only server never
+        gets a line it cannot parse)."""
+        from game.net.lines import ServerLineError, ServerLines
+
         sock.settimeout(None)
-        reader = sock.makefile("rb")
+        first = True
         try:
-            if self.token is not None:
-                self._send(sock, {"type": "hello", "token": self.token})
-                self.hello_pending = True
-            elif not self.args.plain:
-                self._send(sock, {"type": "hello", "game": self.spec.name, "room": self.args.room})
-                self.hello_pending = True
-            if not self.warm:
-                self.engine.start()  # the engine process says ready (the server's lines wait in the socket)
-                self.warm = True
-            for raw in reader:
-                try:
-                    message = json.loads(raw)
-                except ValueError:
-                    raise BotError(f"the server sent a line that is not JSON: {raw[:80]!r}") from None
-                if not isinstance(message, dict):
-                    raise BotError("the server sent a line that is not a JSON object")
+            for message in ServerLines(sock):
+                if first:
+                    first = False
+                    if self._opening(sock, message):
+                        continue
                 reply = self._handle(message)
                 if reply is not None:
                     self._send(sock, reply)
                 if self.result is not None:
                     return
+        except ServerLineError as exc:
+            raise BotError(str(exc)) from None
         finally:
-            reader.close()
             sock.close()
+
+    def _opening(self, sock: socket.socket, message: dict[str, Any]) -> bool:
+        """The server's first line; True when it was only the announcement (our hello answers it)."""
+        from game.net.wire import offers_hello
+
+        announced = message.get("type") == "player" and offers_hello(message)
+        if announced and (self.token is not None or not self.args.plain):
+            hello = {"type": "hello", "token": self.token}
+            if self.token is None:
+                hello = {"type": "hello", "game": self.spec.name, "room": self.args.room}
+            self._send(sock, hello)
+            self.hello_pending = True
+            self._warm_up()
+            return True
+        if self.token is not None:
+            raise BotError("the server no longer offers seat tokens: cannot resume the game")
+        if not announced and self.args.room:
+            self.say("the server speaks only the seed protocol: no rooms; playing in its game")
+        self._warm_up()
+        return False
+
+    def _warm_up(self) -> None:
+        if not self.warm:
+            self.engine.start()  # the engine process says ready (the server's lines wait in the socket)
+            self.warm = True
 
     @staticmethod
     def _send(sock: socket.socket, obj: dict[str, Any]) -> None:
@@ -152,7 +176,9 @@ class NetBot:
             self.hello_pending = False
             self.token = message.get("token") or self.token
         elif kind == "player":
-            self.seat = message.get("message")
+            from game.net.lines import seat_of
+
+            self.seat = seat_of(message)
             self.say(f"seated as player {self.seat} ({'first' if self.seat == 1 else 'second'} to move)")
         elif kind == "update":
             return self._update(message)
@@ -249,8 +275,9 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.threads <= MAX_THREADS:
         print(f"error: --threads must be between 1 and {MAX_THREADS}", file=sys.stderr)
         return 2
-    if args.time_ms is not None and not (args.time_ms > 0 and math.isfinite(args.time_ms)):
-        print("error: --time-ms must be a positive finite number", file=sys.stderr)
+    problem = None if args.time_ms is None else check_range("--time-ms", args.time_ms, 1, MAX_TIME_MS)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     time_ms = args.time_ms or level(args.level or "medium").wait_ms  # the level's rule sets the strength
     engine = EngineSession(threads=args.threads, seed=args.seed)

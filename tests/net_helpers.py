@@ -55,14 +55,23 @@ def start_server(db: Path, *args: str, port: int = 0) -> tuple[subprocess.Popen[
 class LineSocket:
     """A blocking socket that reads and writes JSON lines (``\\r\\n``), with a timeout."""
 
-    def __init__(self, port: int, timeout: float = 10.0) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    def __init__(self, port: int, timeout: float = 10.0, source: str = "127.0.0.1") -> None:
+        """``source``: the local address (another 127.x.y.z is another client address to the server)."""
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0))
         self.file = self.sock.makefile("rb")
         self.raw_lines: list[bytes] = []
 
     def send(self, obj: dict[str, Any] | str) -> None:
         text = obj if isinstance(obj, str) else json.dumps(obj)
         self.sock.sendall(text.encode() + b"\r\n")
+
+    def hello(self, **fields: Any) -> dict[str, Any]:
+        """As our clients do: read the server's first line (a ``player`` line announcing the
+        extensions), then send a ``hello`` with ``fields``; returns that first line."""
+        first = self.receive()
+        assert first is not None and first["type"] == "player" and "hello" in first["extensions"], first
+        self.send({"type": "hello", **fields})
+        return first
 
     def receive(self) -> dict[str, Any] | None:
         raw = self.file.readline()

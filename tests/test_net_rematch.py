@@ -31,16 +31,16 @@ def _until(client: LineSocket, kind: str) -> dict[str, Any]:
 
 def _room_game(port: int, room: str, clock_ms: int | None = None) -> tuple[dict[int, LineSocket], LineSocket]:
     """Two players seated in ``room`` (seat -> socket) and a spectator, the first update read by all."""
-    hello: dict[str, Any] = {"type": "hello", "room": room}
+    hello: dict[str, Any] = {"room": room}
     if clock_ms is not None:
         hello["clock_ms"] = clock_ms
     seats: dict[int, LineSocket] = {}
     for _ in range(2):
         client = LineSocket(port)
-        client.send(hello)
+        client.hello(**hello)  # after the server's first line (its extensions), as our clients do
         seats[_until(client, "player")["message"]] = client
     watcher = LineSocket(port)
-    watcher.send({"type": "hello", "room": room, "spectate": True})
+    watcher.hello(room=room, spectate=True)
     for client in (*seats.values(), watcher):
         _until(client, "update")
     return seats, watcher

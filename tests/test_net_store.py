@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from game.net import store as store_module
+from game.net.connection import Connection
 from game.net.store import GameStore, StoredGame
 
 
@@ -103,7 +104,7 @@ def test_the_server_writes_no_update_before_its_move_is_committed(
         def flush(self) -> bool:
             self.plies = [
                 len(json.loads(params[0])) for sql, params in self._writes if sql.startswith("UPDATE games SET moves")
-            ]
+            ] + [len(json.loads(params[3])) for sql, params in self._writes if sql.startswith("INSERT")]
             return super().flush()
 
     class LoggedConnection:
@@ -119,15 +120,15 @@ def test_the_server_writes_no_update_before_its_move_is_committed(
         def __getattr__(self, name: str) -> object:
             return getattr(self.db, name)
 
-    real_write = server_module.Connection._write
+    real_write = Connection._write
 
-    def watched_write(self: server_module.Connection, message: object) -> None:
+    def watched_write(self: Connection, message: object) -> None:
         last = getattr(message, "last_action", None)
         if last is not None:
             events.append(("update", last["sequence"]))
         real_write(self, message)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(server_module.Connection, "_write", watched_write)
+    monkeypatch.setattr(Connection, "_write", watched_write)
 
     async def game() -> None:
         store = WatchedStore(tmp_path / "games.db")

@@ -54,6 +54,8 @@ def start_server(db: Path, port: int, connections: int, trace: Path, pin: bool) 
             str(connections + 10),
             "--max-games",
             str(connections),
+            "--max-games-per-address",
+            str(connections),
             "--grace-s",
             "120",
         ],

@@ -38,8 +38,9 @@ from game.net.events import (
     Seated,
     Watching,
 )
+from game.net.lines import ServerLineError, seat_of
 from game.net.states import move_to_action
-from game.net.wire import Address, LineBuffer, LineTooLong, encode
+from game.net.wire import Address, LineBuffer, LineTooLong, encode, offers_hello
 from game.net.worker import Worker
 from game.rules.base import GameSpec
 from game.rules.errors import GameError
@@ -156,11 +157,12 @@ class NetClient(Worker[NetEvent]):
         """Talk on one connection; the reason it ended (None: stop for good)."""
         sock.settimeout(0.1)
         lines = LineBuffer(READ_LIMIT)
+        greeted = False  # our hello goes out once the server's first line announced the extensions
         try:
-            sock.sendall(encode(self._hello()))
             heard = last_ping = time.monotonic()
             while not self._stop.is_set():
-                self._flush(sock)
+                if greeted:
+                    self._flush(sock)
                 try:
                     data = sock.recv(65536)
                 except TimeoutError:
@@ -180,15 +182,41 @@ class NetClient(Worker[NetEvent]):
                 for line in lines.feed(data):
                     if isinstance(line, LineTooLong) or not line.strip():
                         continue
+                    if not greeted:
+                        greeted = True
+                        if not self._greet(sock, line):
+                            return None
+                        continue
                     if not self._on_line(line, resuming):
                         return None
-            self._flush(sock)  # closing: what was asked last (a resignation) still goes out
+            if greeted:
+                self._flush(sock)  # closing: what was asked last (a resignation) still goes out
         except OSError as exc:
             if self._over:
                 self._events.put(Rematch("closed"))
                 return None
             return f"connection lost: {exc.strerror or exc}"
         return None
+
+    def _greet(self, sock: socket.socket, line: str) -> bool:
+        """The server's first line: our server's announces the extensions (that provisional seat is
+        not ours to keep), and we say hello. A seed-only server is never sent a line it cannot parse."""
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            message = None
+        if isinstance(message, dict) and message.get("type") == "player" and offers_hello(message):
+            sock.sendall(encode(self._hello()))
+            return True
+        if isinstance(message, dict) and message.get("type") == "decline":
+            self._events.put(Declined(str(message.get("message"))[:200]))
+            return False
+        self._events.put(
+            Declined(
+                "the server speaks only the seed protocol (no rooms, no reconnection): play there with main.py bot"
+            )
+        )
+        return False
 
     def _flush(self, sock: socket.socket) -> None:
         while True:
@@ -205,15 +233,19 @@ class NetClient(Worker[NetEvent]):
         """One server line; False when the client must stop."""
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return True
         if not isinstance(message, dict):
             return True
         kind = message.get("type")
         if kind == "welcome":
             return self._welcome(message, resuming)
-        if kind == "player" and isinstance(message.get("message"), int):
-            self.seat = message["message"]
+        if kind == "player":
+            try:
+                self.seat = seat_of(message)
+            except ServerLineError as exc:
+                self._events.put(Declined(str(exc)))
+                return False
         elif kind == "update":
             self._update(message)
         elif kind == "opponent":
@@ -248,7 +280,8 @@ class NetClient(Worker[NetEvent]):
             self._events.put(Watching(self._spec.name, str(message.get("room") or "")))
             return True
         self.token = message.get("token") or self.token
-        self.seat = int(message.get("seat") or 0) or None
+        seat = message.get("seat")
+        self.seat = seat if seat in (1, 2) and not isinstance(seat, bool) else None
         self._resuming = resuming and self._started  # the update that follows says where the game is
         room = message.get("room")
         grace = float(message.get("grace_s") or 0)

@@ -19,6 +19,7 @@ from game.rules.base import GameSpec, Position
 from game.rules.errors import GameError
 
 DEFAULT_GRACE_S = 60.0
+DEFAULT_MOVE_LIMIT_S = 600.0
 
 
 class Seated(Protocol):
@@ -40,6 +41,7 @@ class Room:
         room: str | None = None,
         clock_ms: int | None = None,
         grace_s: float = DEFAULT_GRACE_S,
+        move_limit_s: float = DEFAULT_MOVE_LIMIT_S,
         game_id: str | None = None,
         tokens: tuple[str, str] | None = None,
     ) -> None:
@@ -47,35 +49,45 @@ class Room:
         self.store = store
         self.room = room
         self.grace_s = grace_s
+        self.move_limit_s = move_limit_s  # without a clock: the longest a move may take (only a move resets it)
         self.game_id = game_id or secrets.token_hex(8)
         self.tokens = tokens or (secrets.token_urlsafe(12), secrets.token_urlsafe(12))
         self.position: Position = spec.start()
         self.seats: dict[int, Seated | None] = {1: None, 2: None}
         self.spectators: set[Seated] = set()
+        self.clock_ms = clock_ms  # the clock asked for (both players of a room must ask for the same)
         self.clocks_ms: list[int] | None = None if clock_ms is None else [clock_ms, clock_ms]
         self.clock_ms = clock_ms  # the time control (a rematch gets the same)
         self.keep_after_end = False  # extended clients stay connected after the end (game.net.rematch)
         self.started = False
+        self.stored = False  # its row exists (written with the first move)
         self.over = False
         self.draw_offer: int | None = None
         self._turn_started = time.monotonic()
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.unsettled: set[Seated] = set()  # provisional players: the game does not start before they settle
         self.on_finish: Any = None  # called with the room when the game ends (the server forgets it)
+        self.on_start: Any = None  # called with the room when both players are seated and settled
+        self.addresses: set[str] = set()  # where its players connect from (the server counts games per address)
 
     @classmethod
-    def restore(cls, stored: StoredGame, store: GameStore, grace_s: float) -> Room:
+    def restore(
+        cls, stored: StoredGame, store: GameStore, grace_s: float, move_limit_s: float = DEFAULT_MOVE_LIMIT_S
+    ) -> Room:
         """A game read back after a restart: started, both seats waiting for their player's return."""
         room = cls(
             stored.position().spec,
             store,
             room=stored.room,
             grace_s=grace_s,
+            move_limit_s=move_limit_s,
             game_id=stored.game_id,
             tokens=stored.tokens,
         )
         room.position = stored.position()
         room.clocks_ms = None if stored.clocks_ms is None else list(stored.clocks_ms)
         room.started = True
+        room.stored = True
         for seat in (1, 2):
             room._start_grace(seat)
         room._start_clock()
@@ -85,31 +97,40 @@ class Room:
     def free_seats(self) -> list[int]:
         return [seat for seat, who in self.seats.items() if who is None and not self.started]
 
-    def take_seat(self, who: Seated, seat: int | None = None) -> int:
-        """Seat a new player (a free seat drawn at random); start the game once both are seated."""
+    def take_seat(self, who: Seated, seat: int | None = None, *, provisional: bool = False) -> int:
+        """Seat a new player (a free seat drawn at random); start the game once both are seated and settled.
+
+        ``provisional``: a connection that has not said yet whether it is an extended client; its
+        ``player`` line announces the extensions, and the game waits for ``settle`` (or ``leave``)."""
         free = self.free_seats()
         seat = seat if seat in free else secrets.choice(free)
         self.seats[seat] = who
-        if who.extended:
+        if provisional:
+            self.unsettled.add(who)
+        elif who.extended:
             who.send(self._welcome(seat))
-        who.send(PlayerMessage(seat))
-        if all(self.seats.values()):
-            self.started = True
-            self.store.create(
-                StoredGame(
-                    self.game_id,
-                    self.spec.name,
-                    self.room,
-                    (),
-                    self.tokens,
-                    None if self.clocks_ms is None else (self.clocks_ms[0], self.clocks_ms[1]),
-                    False,
-                )
-            )
-            self._turn_started = time.monotonic()
-            self._broadcast(self._update())
-            self._start_clock()
+        who.send(PlayerMessage(seat, announce=provisional))
+        self._start_if_ready()
         return seat
+
+    def settle(self, who: Seated, welcome: bool = False) -> None:
+        """A provisional player is what it is (a seed client, or an extended one keeping its seat)."""
+        self.unsettled.discard(who)
+        seat = self.seat_of(who)
+        if welcome and seat is not None:
+            who.send(self._welcome(seat))
+            who.send(PlayerMessage(seat))
+        self._start_if_ready()
+
+    def _start_if_ready(self) -> None:
+        if self.started or not all(self.seats.values()) or self.unsettled:
+            return
+        self.started = True  # stored at its first move: a game without a move leaves no row
+        self._turn_started = time.monotonic()
+        self._broadcast(self._update())
+        self._start_clock()
+        if self.on_start is not None:
+            self.on_start(self)
 
     def seat_of_token(self, token: str) -> int | None:
         return next((seat for seat in (1, 2) if secrets.compare_digest(self.tokens[seat - 1], token)), None)
@@ -137,10 +158,13 @@ class Room:
     def leave(self, who: Seated) -> None:
         """A connection closed: a player keeps its seat for the grace period."""
         self.spectators.discard(who)
+        self.unsettled.discard(who)
         for seat, sitting in self.seats.items():
             if sitting is who:
                 self.seats[seat] = None
-                if self.started and not self.over:
+                if self.started and not self.over and self.position.ply == 0:
+                    self._abandon(seat)  # a game without a move holds nobody's seat: it ends now
+                elif self.started and not self.over:
                     self._start_grace(seat)
                     self._tell_others(who, Notice("opponent", "disconnected", {"seat": seat, "grace_s": self.grace_s}))
 
@@ -178,7 +202,13 @@ class Room:
         self.position = position
         self.draw_offer = None
         clocks = None if self.clocks_ms is None else (self.clocks_ms[0], self.clocks_ms[1])
-        self.store.record_move(self.game_id, tuple(position.history), clocks)
+        if self.stored:
+            self.store.record_move(self.game_id, tuple(position.history), clocks)
+        else:
+            self.store.create(
+                StoredGame(self.game_id, self.spec.name, self.room, tuple(position.history), self.tokens, clocks, False)
+            )
+            self.stored = True
         self._turn_started = time.monotonic()
         last = {"player": seat, "action": move_to_action(self.spec, move), "sequence": position.ply}
         winners = winners_of(position)
@@ -211,7 +241,8 @@ class Room:
         self.over = True
         for key in list(self._timers):
             self._cancel(key)
-        self.store.finish(self.game_id, {"winners": winners, "reason": reason})
+        if self.stored:
+            self.store.finish(self.game_id, {"winners": winners, "reason": reason})
         self._broadcast(self._update(last, winners, reason))
         for who in [*self.seats.values(), *self.spectators]:
             if who is not None and not (self.keep_after_end and who.extended):
@@ -238,10 +269,12 @@ class Room:
         return int((time.monotonic() - self._turn_started) * 1000)
 
     def _start_clock(self) -> None:
+        """The timer of the side to move: its clock, or without one the per-move limit. Only a move
+        restarts it (pings, bytes of a line that never ends, reconnections do not)."""
         self._cancel("clock")
-        if self.clocks_ms is not None and not self.over:
+        if not self.over:
             seat = self.position.to_move + 1
-            delay = max(0.0, self.clocks_ms[seat - 1] / 1000)
+            delay = self.move_limit_s if self.clocks_ms is None else max(0.0, self.clocks_ms[seat - 1] / 1000)
             self._timers["clock"] = asyncio.get_running_loop().call_later(delay, self._flag, seat)
 
     def _start_grace(self, seat: int) -> None:
@@ -264,6 +297,8 @@ class Room:
         }
         if seat is not None:
             extra["token"] = self.tokens[seat - 1]
+        if self.clock_ms is not None:
+            extra["clock_ms"] = self.clock_ms
         return Notice("welcome", "spectator" if seat is None else "player", extra)
 
     def _update(

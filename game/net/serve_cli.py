@@ -5,15 +5,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import signal
 import socket
 import sqlite3
 import sys
 import threading
 
+from game.net.descriptors import raise_open_file_limit
 from game.net.room import DEFAULT_GRACE_S
-from game.net.server import GameServer, Limits, timing_summary, tune_collector
+from game.net.server import GameServer, Limits, fd_capped, timing_summary, tune_collector
 from game.net.store import GameStore, default_db_path
+
+DAY_S = 86400.0  # the longest grace, per-move limit
+MAX_COUNT = 1_000_000  # the most connections, games
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,6 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-per-address", type=int, default=Limits.max_per_address, help="connections from one address (default 32)"
     )
     parser.add_argument(
+        "--max-games-per-address",
+        type=int,
+        default=Limits.max_games_per_address,
+        help="games in progress with a player from one address (default 16)",
+    )
+    parser.add_argument(
         "--max-connections", type=int, default=Limits.max_connections, help="connections at once (default 4000)"
     )
     parser.add_argument(
@@ -36,6 +47,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=Limits.idle_s,
         help="close a connection silent this long when it must move (default 600)",
+    )
+    parser.add_argument(
+        "--prune-days",
+        type=float,
+        default=None,
+        metavar="DAYS",
+        help="delete finished games older than this, at start and every hour (default: keep them all)",
     )
     parser.add_argument(
         "--exit-with-parent",
@@ -70,8 +88,16 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     except (sqlite3.Error, OSError) as exc:
         print(f"error: cannot use the games database {path}: {exc}", file=sys.stderr)
         return 1
-    if store.skipped:
-        print(f"warning: {len(store.skipped)} damaged game(s) in {path} not restored", file=sys.stderr)
+    if store.damaged:
+        names = "; ".join(f"{game_id} ({reason})" for game_id, reason in store.damaged[:10])
+        more = f"; and {len(store.damaged) - 10} more" if len(store.damaged) > 10 else ""
+        print(
+            f"warning: {len(store.damaged)} damaged game(s) in {path} not restored, kept aside (over = -1): "
+            f"{names}{more}",
+            file=sys.stderr,
+        )
+    if args.prune_days is not None:
+        _prune(store, args.prune_days)
     tune_collector()
     try:
         host, port = await server.start(args.host, args.port)
@@ -100,6 +126,15 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     return 0
 
 
+def _prune(store: GameStore, days: float) -> None:
+    """Delete the games finished more than ``days`` ago, now and every hour."""
+    pruned = store.prune(days)
+    if pruned:
+        print(f"pruned {pruned} game(s) finished more than {days:g} day(s) ago", file=sys.stderr, flush=True)
+    with contextlib.suppress(RuntimeError):
+        asyncio.get_running_loop().call_later(3600, _prune, store, days)
+
+
 def _stop_at_end_of_input(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
     with contextlib.suppress(OSError, ValueError):
         while sys.stdin.buffer.read(4096):
@@ -120,15 +155,32 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print("error: --port must be 0-65535", file=sys.stderr)
         return 2
-    numbers = (args.grace_s, args.idle_s, args.max_games, args.max_per_address, args.max_connections)
-    if min(numbers) <= 0:
-        print("error: limits and times must be positive", file=sys.stderr)
-        return 2
+    bounds = {
+        "--grace-s": (args.grace_s, DAY_S),
+        "--idle-s": (args.idle_s, DAY_S),
+        "--max-games": (args.max_games, MAX_COUNT),
+        "--max-per-address": (args.max_per_address, MAX_COUNT),
+        "--max-connections": (args.max_connections, MAX_COUNT),
+        "--max-games-per-address": (args.max_games_per_address, MAX_COUNT),
+        "--prune-days": (36500 if args.prune_days is None else args.prune_days, 36500),
+    }
+    for option, (value, high) in bounds.items():
+        if not (math.isfinite(value) and 0 < value <= high):
+            print(f"error: {option} must be a number above 0 and at most {high:g}", file=sys.stderr)
+            return 2
+    open_files = raise_open_file_limit()
     limits = Limits(
         max_per_address=args.max_per_address,
         max_connections=args.max_connections,
         max_games=args.max_games,
+        max_games_per_address=args.max_games_per_address,
         idle_s=args.idle_s,
         grace_s=args.grace_s,
     )
-    return asyncio.run(_main(args, limits))
+    capped = fd_capped(limits, open_files)
+    if capped.max_connections < limits.max_connections:
+        print(
+            f"note: at most {capped.max_connections} connections (the open-file limit is {open_files})",
+            file=sys.stderr,
+        )
+    return asyncio.run(_main(args, capped))

@@ -19,34 +19,39 @@ import contextlib
 import gc
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
+from game.net.connection import (
+    Connection,
+)
+from game.net.descriptors import (
+    ACCEPT_BACKLOG,
+    connection_cap,
+    quiet_accept_errors,
+)
 from game.net.rematch import RematchDesk
 from game.net.room import DEFAULT_GRACE_S, Room
 from game.net.store import GameStore
 from game.net.wire import (
+    MAX_LINE_BYTES,
     Action,
     BadLine,
     Command,
     Hello,
-    LineBuffer,
     LineTooLong,
     Notice,
-    PlayerMessage,
-    UpdateMessage,
-    encode,
     parse_client_line,
 )
 from game.rules.errors import GameError
 from game.rules.registry import get_game
 
-HELLO_WINDOW_S = 0.25
+HELLO_WINDOW_S = 0.5
 # While many connections arrive at once (everyone reconnecting after a restart), clients are slow to
 # send their first line too: the window is longer then, so no extended client is taken for a seed one.
 BURST_CONNECTIONS = 50  # accepted within the last second
 BURST_HELLO_WINDOW_S = 2.0
-MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
+CLOSE_WAIT_S = 5.0  # a closing connection waits this long for its last messages' commit
 MAX_TIMINGS = 1_000_000
 # Garbage collection: the objects alive once the server is up (modules, restored games) are frozen
 # out of the collector, and the youngest generation is collected less often, so a full collection
@@ -59,73 +64,13 @@ TRACE_VARIABLE = "CONNECT4_SERVER_TRACE"
 
 @dataclass(frozen=True)
 class Limits:
-    max_line_bytes: int = 4096
+    max_line_bytes: int = MAX_LINE_BYTES
     max_per_address: int = 32
     max_connections: int = 4000
     max_games: int = 1000
+    max_games_per_address: int = 16  # games in progress with a player from one address
     idle_s: float = 600.0
     grace_s: float = DEFAULT_GRACE_S
-
-
-class Connection:
-    """One client socket: a line reader and a writer that never blocks the loop."""
-
-    def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: Limits, store: GameStore
-    ) -> None:
-        self.reader = reader
-        self.writer = writer
-        self.store = store
-        self.extended = False
-        self.room: Room | None = None
-        self._lines: collections.deque[str | LineTooLong] = collections.deque()
-        self._buffer = LineBuffer(limits.max_line_bytes)
-        self.closing = False
-        self.read_at = 0.0  # time.monotonic() of the last read
-
-    def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
-        """Write ``message`` once the writes queued before it are committed (at once if none is)."""
-        self.store.after_write(partial(self._write, message))
-
-    def _write(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
-        transport = self.writer.transport
-        if transport.is_closing():
-            return
-        if transport.get_write_buffer_size() > MAX_BUFFERED_BYTES:
-            transport.abort()
-            return
-        self.writer.write(_encoded(message, self.extended))
-
-    def close_soon(self) -> None:
-        """Close after what was written is sent (the game ended or the seat was taken over)."""
-        self.closing = True
-        self.store.after_write(self.writer.close)  # the transport sends what is buffered, then closes
-
-    async def next_line(self, timeout: float | None) -> str | LineTooLong | None:
-        """The next line, None at end of input; TimeoutError after ``timeout`` s of silence."""
-        while not self._lines:
-            async with asyncio.timeout(timeout):  # no task per read (asyncio.wait_for makes one)
-                data = await self.reader.read(4096)
-            self.read_at = time.monotonic()
-            if not data:
-                return None
-            self._lines.extend(self._buffer.feed(data))
-        return self._lines.popleft()
-
-
-_last_encoded: tuple[object, bool, bytes] | None = None
-
-
-def _encoded(message: PlayerMessage | UpdateMessage | Notice, extended: bool) -> bytes:
-    """The line of ``message``; a broadcast sends one message object to every player and spectator,
-    so the last one is encoded once per client kind."""
-    global _last_encoded
-    if _last_encoded is not None and _last_encoded[0] is message and _last_encoded[1] == extended:
-        return _last_encoded[2]
-    data = message.to_json(extended) if isinstance(message, UpdateMessage) else message.to_json()
-    line = encode(data)
-    _last_encoded = (message, extended, line)
-    return line
 
 
 class GameServer:
@@ -134,10 +79,11 @@ class GameServer:
         self.store = store
         self.limits = limits or Limits()
         self.games: dict[str, Room] = {}
-        self.public: dict[str, Room] = {}  # game name -> the public game waiting for a second player
+        self.public: dict[str, list[Room]] = {}  # game name -> its public games not started yet
         self.rooms: dict[str, Room] = {}  # room name -> its game
         self.by_token: dict[str, Room] = {}  # seat token -> its game
         self.per_address: collections.Counter[str] = collections.Counter()
+        self.games_per_address: collections.Counter[str] = collections.Counter()
         self.connections = 0
         self._accepted: collections.deque[float] = collections.deque()  # when the last connections came
         self.relayed = 0
@@ -154,8 +100,9 @@ class GameServer:
         """Bring back every unfinished game from the store; returns how many."""
         for stored in self.store.unfinished():
             try:
-                room = Room.restore(stored, self.store, self.limits.grace_s)
-            except GameError:
+                room = Room.restore(stored, self.store, self.limits.grace_s, self.limits.idle_s)
+            except Exception as exc:  # noqa: BLE001 - a game that cannot come back costs only itself
+                self.store.set_aside(stored.game_id, str(exc) or type(exc).__name__)
                 continue
             self._register(room)
         return len(self.games)
@@ -168,20 +115,36 @@ class GameServer:
             self.rooms[room.room] = room
             room.keep_after_end = True  # its players may ask for a rematch
         room.on_finish = self._forget
+        room.on_start = self._started
 
     def _forget(self, room: Room) -> None:
-        self.games.pop(room.game_id, None)
+        if self.games.pop(room.game_id, None) is not None:
+            self.games_per_address.subtract(room.addresses)
+            for address in room.addresses:
+                if self.games_per_address[address] <= 0:
+                    del self.games_per_address[address]
         for token in room.tokens:
             self.by_token.pop(token, None)
         if room.room and self.rooms.get(room.room) is room:
             del self.rooms[room.room]
-        if self.public.get(room.spec.name) is room:
-            del self.public[room.spec.name]
+        self._unlist(room)
         self.rematches.finished(room)
 
+    def _started(self, room: Room) -> None:
+        room.addresses = {getattr(who, "address", "?") for who in room.seats.values() if who is not None}
+        self.games_per_address.update(room.addresses)
+        self._unlist(room)
+
+    def _unlist(self, room: Room) -> None:
+        """A public game started or ended: no longer one to seat newcomers in."""
+        waiting = self.public.get(room.spec.name)
+        if waiting and room in waiting:
+            waiting.remove(room)
+
     async def start(self, host: str, port: int) -> tuple[str, int]:
+        asyncio.get_running_loop().set_exception_handler(quiet_accept_errors)
         self._server = await asyncio.start_server(
-            self._handle, host, port, limit=self.limits.max_line_bytes * 2, backlog=1024
+            self._handle, host, port, limit=self.limits.max_line_bytes * 2, backlog=ACCEPT_BACKLOG
         )
         sock = self._server.sockets[0].getsockname()
         return sock[0], sock[1]
@@ -194,10 +157,11 @@ class GameServer:
     # -- one connection -------------------------------------------------------------------------------
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         address = str((writer.get_extra_info("peername") or ("?",))[0])
-        conn = Connection(reader, writer, self.limits, self.store)
+        conn = Connection(reader, writer, self.limits.max_line_bytes, self.store)
+        conn.address = address
         if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
             conn.send(Notice("decline", "the server is full: too many connections, try again later"))
-            await self._close(conn)
+            writer.transport.abort()  # its file descriptor is free at once (the line is in the kernel)
             return
         self.per_address[address] += 1
         self.connections += 1
@@ -226,22 +190,34 @@ class GameServer:
                 conn.writer.transport.abort()
 
     async def _serve(self, conn: Connection) -> None:
-        pending: str | LineTooLong | None = None
-        try:
-            first = await conn.next_line(self._hello_window())
-        except TimeoutError:
-            first = await self._line_already_sent(conn)
-        else:
-            if first is None:
-                return
+        first = await self._line_already_sent(conn)  # a client that opened with its hello at once
+        if first is None and conn.eof:
+            return
         hello = parse_client_line(first) if isinstance(first, str) else None
+        pending: str | LineTooLong | None = None
         if isinstance(hello, Hello):
             conn.extended = True
             if not self._enter(conn, hello):
                 return
         else:
+            # Seated at once in the public game, provisionally: the ``player`` line announces the
+            # extensions; a hello within the window takes the client where it asks, else it is a seed client.
             pending = first
-            if not self._seat_public(conn, self.default_game, None):
+            self._seat_public(conn, self.default_game, provisional=True)
+            if pending is None:
+                try:
+                    pending = await conn.next_line(self._hello_window())
+                except TimeoutError:
+                    pending = await self._line_already_sent(conn)
+                else:
+                    if pending is None:
+                        return
+            hello = parse_client_line(pending) if isinstance(pending, str) else None
+            if isinstance(hello, Hello):
+                pending = None
+                if not self._upgrade(conn, hello):
+                    return
+            elif not self._settle_seed(conn):
                 return
         while not conn.closing:
             line: str | LineTooLong | None
@@ -257,6 +233,7 @@ class GameServer:
                     return
                 if line is None:
                     return
+            await conn.pace(line)
             self._dispatch(conn, line)
 
     def _hello_window(self) -> float:
@@ -279,11 +256,10 @@ class GameServer:
             return None
 
     def _may_idle(self, conn: Connection) -> bool:
+        """In a game under way a silent connection stays: the room's per-move limit (or clock) ends the
+        game of a player who does not move, however it keeps its connection alive."""
         room = conn.room
-        if room is None or not room.started or room.over:
-            return False
-        seat = room.seat_of(conn)
-        return seat is None or room.position.to_move + 1 != seat
+        return room is not None and room.started and not room.over
 
     def _dispatch(self, conn: Connection, line: str | LineTooLong) -> None:
         if isinstance(line, LineTooLong):
@@ -294,7 +270,8 @@ class GameServer:
         message = parse_client_line(line)
         room = conn.room
         if isinstance(message, Hello) and not conn.extended and room is not None and not room.started:
-            self._late_hello(conn, room, message)  # its hello came after the window (a busy client machine)
+            if not self._upgrade(conn, message):  # its hello came after the window (a busy client machine)
+                conn.close_soon()
             return
         if isinstance(message, BadLine) or (isinstance(message, Command | Hello) and not conn.extended):
             conn.send(
@@ -335,15 +312,34 @@ class GameServer:
             out.writelines(f"{room}\t{ply}\t{read:.6f}\t{done:.6f}\n" for room, ply, read, done in self.trace or ())
 
     # -- seating --------------------------------------------------------------------------------------
-    def _late_hello(self, conn: Connection, room: Room, hello: Hello) -> None:
-        """A client seated as a seed client, still waiting for an opponent, sends its hello: take it
-        out of the public game and seat it as it asks."""
-        room.leave(conn)
-        self._drop_if_unused(room)
-        conn.room = None
+    def _upgrade(self, conn: Connection, hello: Hello) -> bool:
+        """A hello from a client seated in a public game that has not started (provisionally, or as a
+        seed client whose hello came late): it keeps its seat when it asks for nothing else, else it
+        leaves the public game and is seated as it asks."""
+        room = conn.room
         conn.extended = True
-        if not self._enter(conn, hello):
-            conn.close_soon()
+        plain = hello.token is None and hello.room is None and not hello.spectate and hello.clock_ms is None
+        if room is not None and plain and hello.game in (None, room.spec.name) and not room.started:
+            if room.unsettled and not self._has_room_for_a_game(conn):
+                return False
+            room.settle(conn, welcome=True)
+            return True
+        if room is not None:
+            room.leave(conn)
+            self._drop_if_unused(room)
+            conn.room = None
+        return self._enter(conn, hello)
+
+    def _settle_seed(self, conn: Connection) -> bool:
+        """The hello window passed without a hello: a seed client in its public game."""
+        room = conn.room
+        if room is None:
+            return False
+        if room.unsettled and not room.started:
+            if not self._has_room_for_a_game(conn):
+                return False
+            room.settle(conn)
+        return True
 
     def _enter(self, conn: Connection, hello: Hello) -> bool:
         if hello.token:
@@ -364,7 +360,13 @@ class GameServer:
             if hello.spectate:
                 conn.send(Notice("decline", "name the room to watch"))
                 return False
-            return self._seat_public(conn, game, hello.clock_ms)
+            if hello.clock_ms is not None:  # a public game may seat a seed client, which hears of no clock
+                conn.send(Notice("decline", "a clock needs a room: both players name the room and the same clock_ms"))
+                return False
+            if not self._has_room_for_a_game(conn):
+                return False
+            self._seat_public(conn, game)
+            return True
         room = self.rooms.get(hello.room)
         if hello.spectate:
             if room is None:
@@ -377,36 +379,53 @@ class GameServer:
             if not self._has_room_for_a_game(conn):
                 return False
             room = Room(
-                get_game(game), self.store, room=hello.room, clock_ms=hello.clock_ms, grace_s=self.limits.grace_s
+                get_game(game),
+                self.store,
+                room=hello.room,
+                clock_ms=hello.clock_ms,
+                grace_s=self.limits.grace_s,
+                move_limit_s=self.limits.idle_s,
             )
             self._register(room)
         elif room.spec.name != game and hello.game:
             conn.send(Notice("decline", f"room {hello.room!r} plays {room.spec.name}, not {game}"))
             return False
+        elif hello.clock_ms is not None and room.clock_ms != hello.clock_ms:
+            have = "no clock" if room.clock_ms is None else f"clock_ms {room.clock_ms}"
+            conn.send(Notice("decline", f"room {hello.room!r} plays with {have}: ask for the same clock"))
+            return False
         if not room.free_seats():
             conn.send(Notice("decline", f"no seat free in room {hello.room!r}: join as a spectator"))
+            return False
+        if not self._address_may_play(conn):
             return False
         conn.room = room
         room.take_seat(conn)
         return True
 
-    def _seat_public(self, conn: Connection, game: str, clock_ms: int | None) -> bool:
-        room = self.public.get(game)
-        if room is None or not room.free_seats():
-            if not self._has_room_for_a_game(conn):
-                return False
-            room = Room(get_game(game), self.store, clock_ms=clock_ms, grace_s=self.limits.grace_s)
+    def _seat_public(self, conn: Connection, game: str, *, provisional: bool = False) -> None:
+        """Seat ``conn`` in a public game of ``game`` (never with a clock) that waits for players."""
+        waiting = self.public.setdefault(game, [])
+        room = next((r for r in waiting if r.free_seats()), None)
+        if room is None:
+            room = Room(get_game(game), self.store, grace_s=self.limits.grace_s, move_limit_s=self.limits.idle_s)
             self._register(room)
-            self.public[game] = room
+            waiting.append(room)
         conn.room = room
-        room.take_seat(conn)
-        if room.started and self.public.get(game) is room:
-            del self.public[game]
-        return True
+        room.take_seat(conn, provisional=provisional)
 
     def _has_room_for_a_game(self, conn: Connection) -> bool:
-        if len(self.games) >= self.limits.max_games:
+        """Games that started or wait in a named room count; a public game waiting for players does not.
+        One address holds at most ``max_games_per_address`` games in progress."""
+        if sum(1 for room in self.games.values() if room.started or room.room) >= self.limits.max_games:
             conn.send(Notice("decline", f"the server is full ({self.limits.max_games} games): try again later"))
+            return False
+        return self._address_may_play(conn)
+
+    def _address_may_play(self, conn: Connection) -> bool:
+        if self.games_per_address[conn.address] >= self.limits.max_games_per_address:
+            limit = self.limits.max_games_per_address
+            conn.send(Notice("decline", f"too many games from your address ({limit}): finish one first"))
             return False
         return True
 
@@ -419,12 +438,19 @@ class GameServer:
         if self.store.pending:  # its last messages wait for a commit: let them out first
             written = asyncio.get_running_loop().create_future()
             self.store.after_write(partial(_set_done, written))
-            await written
+            with contextlib.suppress(TimeoutError):  # commits failing for long: do not hold the connection
+                await asyncio.wait_for(asyncio.shield(written), CLOSE_WAIT_S)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.writer.drain(), 2.0)
         conn.writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(conn.writer.wait_closed(), 2.0)
+
+
+def fd_capped(limits: Limits, open_files: int) -> Limits:
+    """``limits`` with the connections capped below the open-file limit."""
+    cap = connection_cap(open_files)
+    return limits if limits.max_connections <= cap else replace(limits, max_connections=cap)
 
 
 def tune_collector() -> None:
@@ -445,7 +471,10 @@ def timing_summary(server: GameServer) -> str:
     times = sorted(server.move_times)
     if not times:
         return f"{server.relayed} moves relayed"
-    pick = lambda share: times[min(len(times) - 1, int(share * len(times)))] * 1000  # noqa: E731
+
+    def pick(share: float) -> float:
+        return times[min(len(times) - 1, int(share * len(times)))] * 1000
+
     return (
         f"{server.relayed} moves relayed; time in the server per move (read -> committed -> written; "
         f"{server.store.commits} commits) "

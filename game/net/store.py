@@ -23,6 +23,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ APP_NAME = "connect4-mcts"
 DB_FILE = "server-games.sqlite3"
 CHECKPOINT_EVERY_S = 1.0
 RETRY_AFTER_S = 0.5  # a failed commit (disk full, locked file) is retried; nobody is told meanwhile
+REPORT_EVERY_S = 10.0  # a failing database is reported at most this often
 BUSY_TIMEOUT_S = 0.05  # how long a commit waits for a lock another program holds (it blocks the loop)
 
 
@@ -74,7 +76,8 @@ CREATE TABLE IF NOT EXISTS games (
     tokens TEXT NOT NULL,
     clocks TEXT,
     over INTEGER NOT NULL DEFAULT 0,
-    result TEXT
+    result TEXT,
+    finished_at REAL
 )
 """
 
@@ -87,12 +90,17 @@ class GameStore:
         in_memory = str(path) == ":memory:"
         if not in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.skipped: list[str] = []  # ids of unreadable rows met by unfinished()
+        self.damaged: list[tuple[str, str]] = []  # (id, reason) of the rows unfinished() set aside
         self.commits = 0  # transactions committed (each holds the writes of one loop iteration)
+        self.failures = 0  # commits that failed (retried)
+        self._said_at = -REPORT_EVERY_S
         self._db = sqlite3.connect(str(path), isolation_level=None, timeout=BUSY_TIMEOUT_S)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "finished_at" not in columns:  # a file written before finished games could be pruned
+            self._db.execute("ALTER TABLE games ADD COLUMN finished_at REAL")
         self._writes: list[tuple[str, tuple[Any, ...]]] = []
         self._waiting: collections.deque[Callable[[], None]] = collections.deque()  # run once the writes are in
         self._flush_scheduled = False
@@ -121,7 +129,20 @@ class GameStore:
         )
 
     def finish(self, game_id: str, result: dict[str, object]) -> None:
-        self._queue("UPDATE games SET over = 1, result = ? WHERE id = ?", (json.dumps(result), game_id))
+        self._queue(
+            "UPDATE games SET over = 1, result = ?, finished_at = ? WHERE id = ?",
+            (json.dumps(result), time.time(), game_id),
+        )
+
+    def prune(self, days: float) -> int:
+        """Delete the games that finished more than ``days`` ago; how many. Unfinished games, damaged
+        ones (set aside) and games finished before this column existed are kept."""
+        self.flush()
+        cursor = self._db.execute(
+            "DELETE FROM games WHERE over = 1 AND finished_at IS NOT NULL AND finished_at < ?",
+            (time.time() - days * 86400,),
+        )
+        return cursor.rowcount
 
     @property
     def pending(self) -> bool:
@@ -161,11 +182,16 @@ class GameStore:
             except sqlite3.Error as exc:
                 self._rollback()
                 self._writes = writes + self._writes
-                print(
-                    f"server: cannot write the games database ({exc}); retrying in {RETRY_AFTER_S:g} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
+                self.failures += 1
+                now = time.monotonic()
+                if now - self._said_at >= REPORT_EVERY_S:  # one line per interval, not per retry
+                    self._said_at = now
+                    print(
+                        f"server: cannot write the games database ({exc}); retrying every {RETRY_AFTER_S:g} s "
+                        f"({self.failures} failed commits so far)",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                 self._retry_later()
                 return False
             self.commits += 1
@@ -193,27 +219,29 @@ class GameStore:
 
     # -- reads ----------------------------------------------------------------------------------------
     def unfinished(self) -> list[StoredGame]:
+        """Every unfinished game that reads back whole. Each row is checked (its game, moves replayed,
+        tokens, clocks); a damaged one is counted in ``damaged`` with its reason and set aside
+        (``over = -1``, the reason in ``result``): kept in the file, never restored, never deleted."""
         self.flush()
         rows = self._db.execute("SELECT id, game, room, moves, tokens, clocks FROM games WHERE over = 0").fetchall()
         games = []
-        for game_id, game, room, moves, tokens, clocks in rows:
+        for row in rows:
             try:
-                seat_tokens = json.loads(tokens)
-                clock_pair = None if clocks is None else tuple(int(v) for v in json.loads(clocks))
-                games.append(
-                    StoredGame(
-                        game_id,
-                        game,
-                        room,
-                        tuple(int(m) for m in json.loads(moves)),
-                        (str(seat_tokens[0]), str(seat_tokens[1])),
-                        clock_pair,  # type: ignore[arg-type]
-                        False,
-                    )
-                )
-            except (ValueError, TypeError, IndexError, KeyError):
-                self.skipped.append(str(game_id))  # a damaged row: that game is not restored
+                game = _checked_row(*row)
+            except Exception as exc:  # noqa: BLE001 - whatever is wrong with a row, it only costs that game
+                self.set_aside(str(row[0]), str(exc) or type(exc).__name__)
+                continue
+            games.append(game)
         return games
+
+    def set_aside(self, game_id: str, reason: str) -> None:
+        """Mark a damaged game so it is neither restored nor pruned; its row stays as it was otherwise."""
+        self.damaged.append((game_id, reason[:120]))
+        self._queue("UPDATE games SET over = -1, result = ? WHERE id = ?", (json.dumps({"damaged": reason}), game_id))
+
+    @property
+    def skipped(self) -> list[str]:
+        return [game_id for game_id, _ in self.damaged]
 
     def result(self, game_id: str) -> tuple[tuple[int, ...], dict[str, object] | None] | None:
         self.flush()
@@ -227,6 +255,40 @@ class GameStore:
         if self._checkpointer is not None:
             self._checkpointer.stop()
         self._db.close()
+
+
+def _int_list(text: Any, what: str, size: int | None = None) -> list[int]:
+    values = json.loads(text)
+    if not isinstance(values, list) or (size is not None and len(values) != size):
+        raise ValueError(f"{what} is not a list" + (f" of {size}" if size else ""))
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 40:
+            raise ValueError(f"{what} holds {json.dumps(value)[:20]}, not a small integer")
+    return values
+
+
+def _checked_row(game_id: Any, game: Any, room: Any, moves: Any, tokens: Any, clocks: Any) -> StoredGame:
+    """A stored row as a game, every field checked (the moves replayed); ValueError/GameError if damaged."""
+    if not isinstance(game_id, str) or not isinstance(game, str) or not (room is None or isinstance(room, str)):
+        raise ValueError("id, game or room is not text")
+    seat_tokens = json.loads(tokens)
+    if not (
+        isinstance(seat_tokens, list) and len(seat_tokens) == 2 and all(isinstance(t, str) and t for t in seat_tokens)
+    ):
+        raise ValueError("tokens are not two strings")
+    clock_pair = None if clocks is None else _int_list(clocks, "clocks", 2)
+    stored = StoredGame(
+        game_id,
+        game,
+        room,
+        tuple(_int_list(moves, "moves")),
+        (seat_tokens[0], seat_tokens[1]),
+        None if clock_pair is None else (clock_pair[0], clock_pair[1]),
+        False,
+    )
+    if stored.position().outcome.is_over:
+        raise ValueError("the moves end the game, but it is not marked over")
+    return stored
 
 
 class _Checkpointer(threading.Thread):

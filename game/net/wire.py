@@ -15,9 +15,21 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-MAX_LINE_BYTES = 4096
+# A seed UCT client sends its search statistics beside every action: one entry per legal move, about
+# 6.8 KB at Ultimate TTT (81 moves). The limit leaves room for far bigger boards; floods are cut by rate.
+MAX_LINE_BYTES = 1 << 16
 EOL = b"\r\n"
 BASE_TYPES = frozenset({"player", "update", "illegal", "error", "decline"})
+# Our server's first ``player`` line carries these in an ``extensions`` field (a seed client ignores
+# unknown fields): a client says ``hello`` only after it saw "hello" there, so a seed-only server never
+# receives a line it cannot parse.
+EXTENSIONS = ("hello", "room", "token", "spectate", "clock", "resign", "draw", "ping")
+
+
+def offers_hello(message: dict[str, Any]) -> bool:
+    """True when ``message`` (a server's ``player`` line) announces our extensions."""
+    extensions = message.get("extensions")
+    return isinstance(extensions, list) and "hello" in extensions
 
 
 class LineTooLong(ValueError):
@@ -82,9 +94,13 @@ def encode(obj: dict[str, Any]) -> bytes:
 @dataclass(frozen=True)
 class PlayerMessage:
     seat: int
+    announce: bool = False  # the connection's first line: say which extensions a hello can ask for
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "player", "message": self.seat}
+        data: dict[str, Any] = {"type": "player", "message": self.seat}
+        if self.announce:
+            data["extensions"] = list(EXTENSIONS)
+        return data
 
 
 @dataclass(frozen=True)
@@ -96,6 +112,11 @@ class UpdateMessage:
     winners: dict[str, float] | None = None
     points: dict[str, float] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def tells_moves(self) -> bool:
+        """It shows moves (which must be stored before anyone hears of them); a game's first update does not."""
+        return bool(self.state.get("pieces"))
 
     def to_json(self, extended: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {"type": "update", "board": None, "state": self.state}
@@ -200,7 +221,7 @@ def parse_client_line(line: str) -> ClientMessage:
         if "message" not in data:
             return BadLine("an action needs a message")
         seat = data.get("seat")
-        if seat is not None and seat not in (1, 2):
+        if seat is not None and (isinstance(seat, bool) or seat not in (1, 2)):
             return BadLine("seat must be 1 or 2")
         return Action(data["message"], seat)
     if kind == "hello":
