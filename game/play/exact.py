@@ -50,6 +50,26 @@ class Verdict:
             return (self.text, self.text[0].upper())
         return (self.text,)
 
+    def forms(self) -> tuple[str, str, str, str]:
+        """The label in each of the row's forms (one form for the whole row): full words, short words,
+        letters with the number of moves (``W15``/``D``/``L2``), letters alone (``W``/``D``/``L``)."""
+        if self.kind == "estimate":
+            number = self.text.rstrip("%")
+            return (f"≈{self.text}", f"≈{self.text}", f"≈{number}", f"≈{number}")
+        if self.kind == "pending":
+            return (self.text, "…", "…", "…")
+        if self.outcome in ("win", "loss", "draw"):
+            letter = self.outcome[0].upper()
+            if self.moves is not None and self.outcome != "draw":
+                return (self.text, f"{self.outcome} {self.moves}", f"{letter}{self.moves}", letter)
+            return (self.text, self.outcome, letter, letter)
+        return (self.text,) * 4
+
+
+ROW_LEGEND = "W win · D draw · L loss · the number: your moves to the end"
+LEGEND_VARIANTS = (ROW_LEGEND, "W win · D draw · L loss · number: moves left", "W win · D draw · L loss", "W/D/L")
+SHORT_FORM = 2  # the first form of ``Verdict.forms`` that needs the legend
+
 
 def moves_until_end(cells: int, ply: int, score: int) -> int:
     """How many stones the mover plays (this one included) until the game ends, for ``score != 0``."""

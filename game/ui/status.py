@@ -104,7 +104,8 @@ def progress_of(
 ) -> Progress:
     """What the bar shows for a running search. Before the engine has answered at all the length of the
     wait is unknown: an indeterminate bar with the time waited, never a fraction that fills and sits;
-    while it compiles for a first launch, the real fraction of that work."""
+    while it compiles for a first launch, the real fraction of that work. Never a negative time."""
+    elapsed_s = max(0.0, elapsed_s)
     about_engine = engine_progress(engine, colour) if engine is not None and not heard else None
     if about_engine is not None:
         return about_engine

@@ -1,0 +1,116 @@
+"""One test per defect of the walkthrough at the opening size, 640x480 and 1600x1000 (issue 37), numbered as
+there. Each drives the real frame function (or the pure piece that decides) and failed before its fix."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from test_ui_fakes import make_test_app
+
+from game.play.engine_driver import Search
+from game.play.exact import LEGEND_VARIANTS, Verdict
+from game.play.heat import HeatData, HeatEntry
+from game.play.themes import THEMES
+from game.ui import fonts, game_app, text
+from game.ui.board_view import Connect4Painter, connect4_geometry, label_room
+from game.ui.frame import BoardScene, Notice
+from game.ui.layout import MIN_SIZE
+from game.ui.status import draw_notice, progress_of
+from game.ui.view import notice_bounds
+
+pytestmark = pytest.mark.timeout(60)
+
+SIZES = [(1120, 760), (640, 480), (1600, 1000), MIN_SIZE]
+
+
+@pytest.fixture
+def made():
+    apps: list[game_app.App] = []
+
+    def factory(*args, **kw):
+        app, client = make_test_app(*args, **kw)
+        apps.append(app)
+        return app, client
+
+    yield factory
+    for app in apps:
+        game_app.shutdown(app)
+
+
+def _fresh_pygame() -> None:
+    pygame.init()
+    fonts.reset()
+
+
+# 1 -------------------------------------------------------------------------------------------------
+def _row_of(drawn: list[text.DrawnText], y: int) -> list[text.DrawnText]:
+    return [d for d in drawn if d.rect.top == y and d.label not in LEGEND_VARIANTS]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("heat_on", [False, True])
+def test_1_verdict_row_is_one_form_one_size_and_never_overlaps(made, size, heat_on):
+    app, _ = made("connect4", "443", size=size, exact=True)
+    app.step([])
+    g = app.layout.board
+    verdicts = {
+        0: Verdict("loss in 5", "exact", "loss", 5),
+        1: Verdict("win in 15", "exact", "win", 15),
+        2: Verdict("win in 15", "exact", "win", 15),
+        3: Verdict("win in 14", "exact", "win", 14),
+        4: Verdict("loss in 10", "exact", "loss", 10),
+        5: Verdict("draw", "exact", "draw"),
+        6: Verdict("52%", "estimate"),
+    }
+    heat = HeatData(3, {m: HeatEntry(m, 1 / 7, 0.5) for m in range(7)}, 700) if heat_on else None
+    scene = BoardScene(app.session.position, THEMES["classic"], THEMES["classic"].discs, (None, None), 0.0)
+    scene = BoardScene(**{**scene.__dict__, "verdicts": verdicts, "heat": heat})
+    surface = pygame.Surface(app.screen.get_size())
+    with text.recording() as drawn:
+        Connect4Painter().draw(surface, scene, g)
+    row_y = round(g.labels_top + g.cell * 0.42)  # the verdict row keeps its place with or without the share row
+    row = [d for d in drawn if abs(d.rect.top - row_y) <= 1 and d.label not in LEGEND_VARIANTS]
+    assert len(row) == 7, [d.shown for d in drawn]
+    assert len({d.size for d in row}) == 1, f"mixed sizes at {size}: {[(d.shown, d.size) for d in row]}"
+    common = set(range(4))
+    for m, d in enumerate(sorted(row, key=lambda d: d.rect.left)):
+        common &= {i for i, f in enumerate(verdicts[m].forms()) if f == d.shown}
+    assert common, f"mixed forms at {size}: {[d.shown for d in row]}"
+    ordered = sorted(row, key=lambda d: d.rect.left)
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        assert b.rect.left - a.rect.right >= 2, f"{a.shown!r} runs into {b.shown!r} at {size}"
+    for d in row:
+        assert d.rect.width <= label_room(g) and d.shown == d.label and d.size >= text.MIN_SIZE
+    if min(common) >= 2:  # the letters need their legend: in the free row, else as the row's tooltip
+        legend = [d for d in drawn if d.label in LEGEND_VARIANTS]
+        assert heat_on or legend, "a short-form row without its legend"
+
+
+# 8 -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", SIZES)
+def test_8_toasts_stay_in_the_board_area_wrapped(made, size):
+    app, _ = made("connect4", "44", size=size)
+    app.step([])
+    long = "Saved to /home/someone/.local/share/connect4/games/connect4-2026-11-27-041200.json (42 moves)"
+    _fresh_pygame()
+    surface = pygame.Surface(app.screen.get_size())
+    bounds = notice_bounds(app.layout)
+    box = draw_notice(surface, Notice(long, False), bounds, THEMES["classic"])
+    assert bounds.contains(box)
+    if app.layout.panel is not None:
+        assert not box.colliderect(app.layout.panel.rect), f"the toast covers the panel at {size}"
+
+
+# 11 ------------------------------------------------------------------------------------------------
+def test_11_no_negative_time_when_the_frame_clock_is_older_than_the_search():
+    search = Search(1, "bot", "connect4", "", 0, 3000, started=100.0)
+    assert search.elapsed_ms(99.96) == 0.0  # the frame's "now" was read just before the search began
+    shown = progress_of("bot", search.elapsed_ms(99.96) / 1000, 3.0, 0, True, True, (0, 0, 0))
+    assert not any("-" in label for label in shown.label), shown.label
+    assert not any("-0.0" in label for label in progress_of("bot", -0.04, 3.0, 0, True, True, (0, 0, 0)).label)
+
+
+def test_1_geometry_at_the_smallest_window_still_has_room_for_letters():
+    g = connect4_geometry(7, 6, pygame.Rect(0, 0, 340, 216))
+    _fresh_pygame()
+    assert text.fits("L", text.MIN_SIZE, label_room(g), True)
