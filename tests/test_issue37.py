@@ -114,3 +114,41 @@ def test_1_geometry_at_the_smallest_window_still_has_room_for_letters():
     g = connect4_geometry(7, 6, pygame.Rect(0, 0, 340, 216))
     _fresh_pygame()
     assert text.fits("L", text.MIN_SIZE, label_room(g), True)
+
+
+# 2 -------------------------------------------------------------------------------------------------
+def _until_book(app: game_app.App) -> None:
+    assert app.turns.book.wait_ready(30), "the opening book was not read"
+    app.step([])
+
+
+@pytest.mark.parametrize("moves", ["4", "445362"])
+def test_2_bot_vs_bot_shows_the_books_exact_values_while_it_plays(made, moves):
+    app, fake = made("connect4", moves, mode="bot-vs-bot", exact=True, eval_bar=True, book=True)
+    app.paused = False
+    app.step([])
+    _until_book(app)
+    assert app.turns.driver.search is not None and app.turns.driver.search.kind == "bot"  # the bots play on
+    verdicts = app.verdicts()
+    assert verdicts is not None and all(v.kind == "exact" for v in verdicts.values()), verdicts
+    assert app.snapshot().eval_bar is not None and app.snapshot().eval_bar.exact
+    series = app.session.eval_series()
+    assert all(p is not None and p.exact for p in series), series  # the graph's book points are squares
+
+
+# 4 -------------------------------------------------------------------------------------------------
+def test_4_a_pasted_game_gets_its_earlier_points_and_keeps_them_in_the_saved_file(made, monkeypatch, tmp_path):
+    import json
+
+    from game.play import game_files
+    from game.ui import files
+
+    app, _ = made("connect4", "", exact=True, eval_bar=True, book=True)
+    monkeypatch.setattr(files, "paste_text", lambda: "44536")
+    app.apply(game_app.Command.PASTE)
+    app.step([])
+    _until_book(app)
+    series = app.session.eval_series()
+    assert all(series[p] is not None and series[p].exact for p in range(4)), series
+    saved = json.loads(game_files.game_json_with_evals(app.session))
+    assert {"0", "1", "2", "3"} <= set(saved["evals"]), saved.get("evals")

@@ -12,6 +12,7 @@ import pytest
 from test_ui_fakes import FakeEngineClient
 
 from game.play import controller
+from game.play.book_facts import BookFacts
 from game.play.engine_driver import EngineDriver
 from game.play.exact import EXACT_MS, Verdict, column_verdicts, score_verdict
 from game.play.heat import HeatData, HeatEntry
@@ -31,6 +32,7 @@ def make_app(game: str = "connect4", moves: str = "", mode: str = "hotseat", cli
     factory = client if callable(client) and not isinstance(client, FakeEngineClient) else (lambda: client)
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(factory))
     app.turns.min_bot_delay = 0.0
+    app.turns.book = BookFacts(enabled=False)  # these test the engine's answers (tests/test_issue37.py: the book's)
     return app, client
 
 

@@ -11,6 +11,7 @@ import itertools
 import random
 from typing import Any
 
+from game.play.book_facts import BookFacts
 from game.play.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
 from game.play.engine_driver import EngineDriver, Search
 from game.play.engine_events import absorb
@@ -37,6 +38,7 @@ class EngineTurns:
         self.exact_cache = ExactCache()
         self.min_bot_delay = MIN_BOT_DELAY
         self._finished_key: tuple[str, str, str, int] | None = None  # the last search that ran to its end
+        self.book = BookFacts()  # the opening book's facts about the line, in every mode
 
     def cancel(self) -> None:
         self.driver.cancel()
@@ -47,6 +49,7 @@ class EngineTurns:
         self.cancel()
         self.heat = self.heat_moves = None
         self._finished_key = None
+        self.book.forget()
 
     def exact_budget(self, session: Session) -> int | None:
         if not self.driver.can_search(session.spec.name, "exact"):
@@ -90,6 +93,7 @@ class EngineTurns:
 
     # --- each frame ----------------------------------------------------------------------------
     def poll(self, session: Session) -> list[Notice]:
+        self.book.fill(session, self.exact_cache)
         notices = []
         for event in self.driver.poll():
             notice = self._on_engine(session, event.kind, event.search, event.message)
