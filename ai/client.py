@@ -29,8 +29,8 @@ from typing import Any
 from ai import proc_probe, wire
 from ai.client_types import EngineStatus, RestartPolicy, RestartRecord
 from ai.engine_transport import ProcessTransport, Transport, default_command
-from ai.proc_probe import ProcessSample
 from ai.limits import MAX_THREADS, default_threads
+from ai.proc_probe import ProcessSample
 from ai.results import (
     BestMove,
     EngineAvailable,
