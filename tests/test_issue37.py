@@ -152,3 +152,32 @@ def test_4_a_pasted_game_gets_its_earlier_points_and_keeps_them_in_the_saved_fil
     assert all(series[p] is not None and series[p].exact for p in range(4)), series
     saved = json.loads(game_files.game_json_with_evals(app.session))
     assert {"0", "1", "2", "3"} <= set(saved["evals"]), saved.get("evals")
+
+
+# 9 -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", SIZES[:3])
+@pytest.mark.parametrize("mode,paused", [("bot-vs-bot", False), ("bot-vs-bot", True), ("vs-bot", False)])
+def test_9_every_button_label_is_whole_at_the_panels_font_size(made, size, mode, paused):
+    app, _ = made("connect4", "4453", mode=mode, size=size)
+    app.paused = paused
+    app.panel_open = True  # the drawer at 640x480
+    app.step([])
+    labels = {b.label for b in app.layout.buttons}
+    with text.recording() as drawn:
+        app.step([])
+    font = app.layout.panel.font_size
+    on_buttons = [d for d in drawn if d.layer in ("panel", "top") and d.label in labels]
+    assert {d.label for d in on_buttons} >= {"Resume P" if paused else "Pause P"} if mode == "bot-vs-bot" else True
+    for d in on_buttons:
+        assert d.shown == d.label, f"{d.label!r} cut to {d.shown!r} at {size}"
+        if d.layer == "panel" and d.label not in ("‹", "›"):
+            assert d.size == font, f"{d.label!r} drawn at {d.size}px, the panel's buttons at {font}px ({size})"
+
+
+def test_9_the_panel_grows_with_the_window(made):
+    from game.ui.layout import compute_layout
+
+    app, _ = made("connect4", "", size=(1120, 760))
+    app.step([])
+    widths = [compute_layout(size, app.snapshot()).panel.rect.width for size in ((1120, 760), (1600, 1000))]
+    assert widths[1] >= widths[0] + 80, widths

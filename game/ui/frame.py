@@ -91,6 +91,7 @@ class PanelModel:
     network: NetPanel | None = None
     ponder: bool | None = None  # "Think on your time" in force (None: not a game against the bot)
     ponder_applies: bool = False  # the bot's level plays by time (Perfect, Custom), so thinking ahead helps it
+    over: bool = False  # the game is over (Pause and Think have nothing left to do)
 
 
 @dataclass(frozen=True)

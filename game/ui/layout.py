@@ -20,6 +20,8 @@ from game.ui.widgets import Button
 
 MIN_SIZE = (400, 300)  # the smallest window the app lays out
 PANEL_W = 316
+PANEL_SHARE = 0.28  # of the window's width, from 1130 px on
+PANEL_MAX_W = 460
 NARROW = 880  # below this width the side panel becomes a drawer
 EVAL_W = 22
 BANNER_H = 34  # room above a grid board for the result banner
@@ -68,7 +70,7 @@ def compute_layout(size: tuple[int, int], frame: Frame) -> Layout:
     status = pygame.Rect(0, h - status_h, w, status_h)
     body = pygame.Rect(0, top.bottom, w, status.top - top.bottom)
     narrow = w < NARROW
-    panel_w = min(PANEL_W, w - 40)
+    panel_w = min(max(PANEL_W, round(w * PANEL_SHARE)), PANEL_MAX_W, w - 40)  # it grows with the window
     right = w - (0 if narrow else panel_w)
     left = 12 + EVAL_W + 14  # the eval bar's column is always reserved
     margin = 8 if h < 560 else 12

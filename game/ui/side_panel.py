@@ -63,10 +63,12 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         if p.bot_label is None:
             row(Button(rects(1)[0], f"{p.name} · Human", None, style="flat", swatch=p.colour))
             continue
-        name_w = round(width * 0.36)
+        label = f"{p.name} · Bot"
+        font_size = 12 if compact else 13
+        name_w = min(round(width * 0.5), max(round(width * 0.36), fonts.font(font_size).size(label)[0] + 32))
         name = pygame.Rect(left, y, name_w, row_h)
         rest = pygame.Rect(left + name_w + gap, y, width - name_w - gap, row_h)
-        items = [Button(name, f"{p.name} · Bot", None, style="flat", swatch=p.colour)]
+        items = [Button(name, label, None, style="flat", swatch=p.colour)]
         if p.custom:
             minus_w = 30
             selector = pygame.Rect(rest.left, y, rest.width - 2 * (minus_w + gap), row_h)
@@ -111,9 +113,10 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         ]
     if m.ponder is not None:
         top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder))
-    if m.bot_vs_bot:
-        top_row += [
-            ("Resume P" if m.paused else "Pause P", Command.PAUSE, True, m.paused),
+    bots_row = []
+    if m.bot_vs_bot:  # a row of their own: "Resume P" is never cut to "Resu…"
+        bots_row = [
+            ("Resume P" if m.paused else "Pause P", Command.PAUSE, not m.over, m.paused),
             ("Step S", Command.STEP, m.can_step, False),
         ]
     row(
@@ -129,6 +132,13 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
             for r, (label, action, enabled, active) in zip(rects(len(top_row)), top_row, strict=True)
         )
     )
+    if bots_row:
+        row(
+            *(
+                Button(r, label, action, enabled=enabled, active=active)
+                for r, (label, action, enabled, active) in zip(rects(len(bots_row)), bots_row, strict=True)
+            )
+        )
     nav = rects(6)
     row(
         Button(nav[0], "|‹", Command.FIRST, enabled=not m.at_start, tooltip="First position (Home)"),

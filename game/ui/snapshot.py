@@ -68,7 +68,8 @@ def panel_model(
         sound=settings.sound,
         theme_label=theme.label,
         ponder=ponder_on(settings) if settings.mode == "vs-bot" else None,
-        ponder_applies=ponder_applies(settings),
+        ponder_applies=ponder_applies(settings) and not session.final_position.outcome.is_over,
+        over=session.final_position.outcome.is_over,
     )
 
 
