@@ -181,3 +181,66 @@ def test_9_the_panel_grows_with_the_window(made):
     app.step([])
     widths = [compute_layout(size, app.snapshot()).panel.rect.width for size in ((1120, 760), (1600, 1000))]
     assert widths[1] >= widths[0] + 80, widths
+
+
+# 13 ------------------------------------------------------------------------------------------------
+def test_13_who_starts_keeps_its_colour_when_the_mode_changes():
+    from game.play.actions import DialogField
+    from game.play.new_game import NewGameChoice, choice_rows
+    from game.play.players import BotSetting
+
+    names = ("Red", "Yellow")
+    levels = (BotSetting("medium"), BotSetting("medium"))
+    choice = NewGameChoice("connect4", "vs-bot", colour=1, first=1, levels=levels, threads=0)  # you Yellow, bot starts
+    assert dict((r.field, r.value) for r in choice_rows(choice, names))[DialogField.STARTER] == "The bot"
+    for _ in range(len(("hotseat", "vs-bot", "bot-vs-bot", "network"))):
+        choice = choice.changed(DialogField.MODE, 1)
+        assert choice.starting_colour == 0, choice  # Red (the bot's colour) starts in every mode
+        starter = dict((r.field, r.value) for r in choice_rows(choice, names))[DialogField.STARTER]
+        if choice.mode == "bot-vs-bot":
+            assert starter == "Red"
+    assert choice.mode == "vs-bot" and choice.first == 1
+
+
+# 15 ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("first_launch", [True, False])
+def test_15_bot_vs_bot_waits_for_start_behind_the_new_game_dialog(made, first_launch):
+    app, fake = made("connect4", "", mode="bot-vs-bot")
+    app.paused = False
+    app.turns.pending_move = ("", 3, 0.0)  # even a move decided before the dialog opened waits
+    app.open_new_game_dialog(first_launch=first_launch)
+    now = app.now
+    for _ in range(30):
+        now += 0.05
+        app.step([], now=now)
+    assert app.session.line == [] and not fake.searches
+    assert "Start" in app.snapshot().status.texts[0]
+    app.apply(game_app.Command.START)
+    for _ in range(30):
+        now += 0.05
+        app.step([], now=now)
+    assert app.session.line, "the bots play once Start is pressed"
+
+
+# 5 -------------------------------------------------------------------------------------------------
+def _click(pos: tuple[int, int]) -> pygame.event.Event:
+    return pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos)
+
+
+def test_5_the_menu_drawer_closes_on_esc_and_on_a_click_beside_it_which_is_no_move(made):
+    app, _ = made("connect4", "", mode="hotseat", size=(640, 480))
+    app.step([])
+    menu = next(b for b in app.layout.buttons if b.label.startswith("Menu"))
+    app.step([_click(menu.rect.center)])
+    assert app.panel_open and app.layout.panel is not None
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b")])
+    assert not app.panel_open
+    app.step([_click(menu.rect.center)])
+    app.step([])
+    board = app.layout.board
+    column = board.rect.left + board.cell // 2  # the first column, left of the drawer
+    assert app.layout.panel is not None and column < app.layout.panel.rect.left
+    app.step([_click((column, board.rect.centery))])
+    assert not app.panel_open and app.session.line == [], "the click beside the drawer played a move"
+    app.step([_click((column, board.rect.centery))])
+    assert app.session.line == [0]  # with the drawer closed a click plays

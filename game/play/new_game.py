@@ -62,12 +62,26 @@ class NewGameChoice:
     def erased(self) -> NewGameChoice:
         return replace(self, address=self.address[:-1])
 
+    @property
+    def starting_colour(self) -> int:
+        """The colour that moves first, whatever the mode (vs-bot keeps it as "you" or "the bot")."""
+        if self.mode == "vs-bot":
+            return self.colour if self.first == 0 else 1 - self.colour
+        return self.first
+
+    def with_mode(self, mode: str) -> NewGameChoice:
+        """The choice in another mode with the same colour starting (``first`` means "who" against the bot and
+        "which colour" otherwise: it is translated, never kept as a bare number)."""
+        starter = self.starting_colour
+        first = (0 if starter == self.colour else 1) if mode == "vs-bot" else starter
+        return replace(self, mode=mode, first=first)
+
     def changed(self, field: DialogField, direction: int, cores: int | None = None) -> NewGameChoice:
         """The choice with ``field`` moved one step (``direction`` -1 back, +1 forward)."""
         if field is DialogField.GAME:
             return replace(self, game=_step(GAME_CHOICES, self.game, direction))
         if field is DialogField.MODE:
-            return replace(self, mode=_step(DIALOG_MODES, self.mode, direction))
+            return self.with_mode(_step(DIALOG_MODES, self.mode, direction))
         if field is DialogField.NET_ROLE:
             return replace(self, net_role=_step(NET_ROLES, self.net_role, direction))
         if field is DialogField.ADDRESS:

@@ -179,6 +179,7 @@ class App(AppQueries, NewGameDialog):
             self.move_scroll,
             max(10, len(s.line)),
             self.choice is not None and self.choice.typing,
+            self.panel_open and self.layout.narrow,
         )
 
     # --- actions: the one place that changes the state -------------------------------------
@@ -367,13 +368,14 @@ class App(AppQueries, NewGameDialog):
             self.net.update(self)
         for text, error in self.turns.poll(self.session):
             self.set_notice(text, error)
-        if not (isinstance(self.overlay, NewGameCard) and self.overlay.first_launch):  # nothing moves before
+        choosing = isinstance(self.overlay, NewGameCard)  # the modal new-game dialog: no bot moves behind it
+        if not choosing:
             notice = self.turns.schedule(
                 self.settings, self.session, self.caps, self.paused, self.step_requested, self.analysis_only, now
             )
             if notice is not None:
                 self.set_notice(*notice)
-        held = self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested
+        held = choosing or (self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested)
         animating = self.motion.moving(now)
         move = self.turns.due_move(self.settings, self.session, held, now, animating)
         if move is not None and self.play_move(move):

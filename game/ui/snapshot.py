@@ -18,7 +18,18 @@ from game.rules import Position
 from game.rules.capabilities import GameCapabilities
 from game.rules.uttt import UtttPosition
 from game.ui.animation import DropAnimation
-from game.ui.frame import Banner, BoardScene, EvalBarState, Frame, Notice, Overlay, PanelModel, PlayerRow, Status
+from game.ui.frame import (
+    Banner,
+    BoardScene,
+    EvalBarState,
+    Frame,
+    NewGameCard,
+    Notice,
+    Overlay,
+    PanelModel,
+    PlayerRow,
+    Status,
+)
 from game.ui.status import TurnFacts, engine_progress, progress_of, turn_texts
 
 NOTICE_SECONDS = 6.0
@@ -247,6 +258,8 @@ def _status(f: FrameFacts, settled: bool) -> Status:
         else f.colours[outcome.winner if over and outcome.winner is not None else pos.to_move]
     )
     texts = turn_texts(facts)
+    if isinstance(f.overlay, NewGameCard) and not over:  # nothing moves behind the dialog
+        texts = ("Choose a game and press Start", "Press Start")
     if f.engine is not None and f.engine.pondering and not over:
         texts = (f"{texts[0]} · the bot thinks on your time", *texts)
     common = f.heat.common_outcome if f.heat is not None and not over else None
