@@ -244,3 +244,16 @@ def test_5_the_menu_drawer_closes_on_esc_and_on_a_click_beside_it_which_is_no_mo
     assert not app.panel_open and app.session.line == [], "the click beside the drawer played a move"
     app.step([_click((column, board.rect.centery))])
     assert app.session.line == [0]  # with the drawer closed a click plays
+
+
+# 6 -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("moves,mode", [("4453", "vs-bot"), ("57167231176", "hotseat")])
+def test_6_a_game_opened_with_a_position_is_autosaved_on_closing_without_a_move(moves, mode):
+    from game.play.settings import load_autosave, write_autosave
+
+    write_autosave('{"game": "connect4", "moves": "1234"}\n')  # an older game
+    app, _ = make_test_app("connect4", moves, mode=mode, persist=True)
+    app.step([])
+    game_app.shutdown(app)  # Ctrl+Q without moving
+    saved, _ = load_autosave()
+    assert saved is not None and "".join(str(m + 1) for m in saved[1]) == moves

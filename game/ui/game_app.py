@@ -96,7 +96,6 @@ class App(AppQueries, NewGameDialog):
         self.now = time.monotonic()
         self.last_input = self.now  # when the last event came (mouse, keys, window)
         self._dirty_game = False
-        self._autosaved = False  # this run wrote the autosave (a game opened with --position alone does not)
         self.analysis_only = False  # bots search but never move (screenshots)
         self.net: NetGame | None = None  # a network game (game.ui.net_game)
         if first_launch:
@@ -404,7 +403,6 @@ class App(AppQueries, NewGameDialog):
     def autosave(self) -> None:
         """Keep the game, the shown move and the eval graph's points for the next launch."""
         problem = write_autosave(game_json_with_evals(self.session, with_cursor=True))
-        self._autosaved = True
         if problem:
             self.set_notice(problem, error=True)
 
@@ -453,7 +451,7 @@ class App(AppQueries, NewGameDialog):
             self.net.close()  # the seat (and the hosted game) is kept for a relaunch
         self.cancel_search()
         self.turns.driver.close()
-        if self.persist and self._autosaved:  # the last move's evaluations came after its autosave
+        if self.persist:  # what was on screen comes back (also a game opened with --position and left untouched)
             self.autosave()
         self.settings.window = self.screen.get_size()
         self.save_settings()
