@@ -257,3 +257,21 @@ def test_6_a_game_opened_with_a_position_is_autosaved_on_closing_without_a_move(
     game_app.shutdown(app)  # Ctrl+Q without moving
     saved, _ = load_autosave()
     assert saved is not None and "".join(str(m + 1) for m in saved[1]) == moves
+
+
+# 14 ------------------------------------------------------------------------------------------------
+def test_14_pasting_a_connect4_position_over_another_game_switches_after_start(made, monkeypatch):
+    from game.ui import files
+
+    app, _ = made("uttt", "e5", mode="hotseat")
+    monkeypatch.setattr(files, "paste_text", lambda: "44536")
+    app.apply(game_app.Command.PASTE)
+    app.step([])
+    assert app.session.spec.name == "uttt" and app.overlay is not None  # asked first, nothing lost yet
+    assert app.notice is not None and not app.notice.notice.error
+    app.apply(game_app.Command.CLOSE)  # Esc keeps the game
+    assert app.session.spec.name == "uttt" and app.session.moves_text
+    app.apply(game_app.Command.PASTE)
+    app.apply(game_app.Command.START)
+    app.step([])
+    assert app.session.spec.name == "connect4" and app.session.moves_text == "44536"

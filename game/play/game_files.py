@@ -70,6 +70,12 @@ def read_game(default_game: str, text: str | None = None, path: Path | None = No
     return LoadedGame(spec, moves, cursor, read_evals(raw, len(moves)))
 
 
+def is_connect4_text(text: str) -> bool:
+    """A bare string of the digits 1-7: a Connect 4 position, whatever game is shown (the README's paste)."""
+    bare = text.strip()
+    return 0 < len(bare) <= 42 and all(ch in "1234567" for ch in bare)
+
+
 def restore_evals(session: Session, evals: dict[int, tuple[float, bool]]) -> None:
     """Put saved evaluations back into a freshly loaded session."""
     for ply, (value, exact) in evals.items():
@@ -91,6 +97,7 @@ def copy_position(session: Session, copy_text: Callable[[str], bool]) -> tuple[s
 
 __all__ = [
     "LoadedGame",
+    "is_connect4_text",
     "SaveFileError",
     "copy_position",
     "game_json_with_evals",

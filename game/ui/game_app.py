@@ -8,6 +8,7 @@ an immutable ``Frame`` is built, laid out and drawn. Tests drive this real loop 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -32,6 +33,7 @@ from game.play.game_files import (
     SaveFileError,
     copy_position,
     game_json_with_evals,
+    is_connect4_text,
     read_game,
     restore_evals,
     save_with_evals,
@@ -98,6 +100,7 @@ class App(AppQueries, NewGameDialog):
         self._dirty_game = False
         self.analysis_only = False  # bots search but never move (screenshots)
         self.net: NetGame | None = None  # a network game (game.ui.net_game)
+        self.pending_paste: str | None = None  # a Connect 4 position pasted over another game, opened on Start
         if first_launch:
             self.open_new_game_dialog(first_launch=True)
         self.layout = layout.compute_layout(screen.get_size(), self.snapshot())
@@ -236,9 +239,12 @@ class App(AppQueries, NewGameDialog):
         elif c is Command.NEW_GAME:
             self.open_new_game_dialog()
         elif c is Command.START and self.choice is not None:
+            pasted, self.pending_paste = self.pending_paste, None
             self.start_chosen_game()
+            if pasted is not None and self.overlay is None and self.session.spec.name == "connect4":
+                self.load(text=pasted)
         elif c is Command.CLOSE:
-            self.overlay, self.choice = None, None
+            self.overlay, self.choice, self.pending_paste = None, None, None
         elif c is Command.NEXT_PAGE and isinstance(self.overlay, HelpCard):
             self.overlay = HelpCard(self.overlay.page + 1)
         elif c is Command.HELP:
@@ -298,6 +304,14 @@ class App(AppQueries, NewGameDialog):
     def load(self, text: str | None = None, path: Path | None = None) -> None:
         """Open a saved game or a position; on failure keep the game and say why."""
         source = path.name if path is not None else "the clipboard"
+        if text is not None and self.session.spec.name != "connect4" and is_connect4_text(text):
+            self.open_new_game_dialog()  # another game: the same confirmation as a new game (Start or Esc)
+            assert self.choice is not None
+            self.choice = replace(self.choice, game="connect4")
+            self._show_dialog(False)
+            self.pending_paste = text
+            self.set_notice(f"{text.strip()} is a Connect 4 position: Start switches to Connect 4 and opens it")
+            return
         try:
             game = read_game(self.session.spec.name, text=text, path=path)
             self.new_game(game.spec, game.moves, game.cursor)
