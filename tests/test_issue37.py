@@ -275,3 +275,29 @@ def test_14_pasting_a_connect4_position_over_another_game_switches_after_start(m
     app.apply(game_app.Command.START)
     app.step([])
     assert app.session.spec.name == "connect4" and app.session.moves_text == "44536"
+
+
+# 10 ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fraction,first", [(None, False), (None, True), (0.5, True)])
+def test_10_while_the_engine_prepares_the_status_says_so_from_the_click_on(made, monkeypatch, fraction, first):
+    from test_ui_fakes import FakeEngineClient
+
+    from game.play.engine_driver import EngineView
+
+    app, _ = made("connect4", "", mode="vs-bot", client=FakeEngineClient(polls_to_finish=10**6))
+    monkeypatch.setattr(app.turns.driver, "view", lambda: EngineView("preparing", "", fraction, first))
+    app.step([])
+    app.human_move(3)  # the first move: the bot's turn starts, the engine still compiles
+    now = app.now
+    for _ in range(5):
+        now += 0.3
+        app.step([], now=now)
+    status = app.snapshot().status
+    assert "waits for the engine" in status.texts[0] and "thinking" not in status.texts[0], status.texts
+    assert status.progress is not None and "preparing the engine" in status.progress.label[0]
+    assert " / " not in status.progress.label[0]  # not the search's clock
+    assert status.progress.fraction == fraction
+    if fraction is not None:
+        assert f"{round(fraction * 100)}%" in status.progress.label[0]
+    if first:
+        assert "first launch only" in status.progress.label[0]

@@ -75,13 +75,17 @@ def count_text(n: float) -> str:
     return f"{n:.0f}"
 
 
-def engine_progress(engine: EngineView, colour: Color) -> Progress | None:
+def engine_progress(engine: EngineView, colour: Color, searching: bool = False) -> Progress | None:
     """The bar about the engine itself, shown with or without a search: the real fraction of compile
     steps while a first launch compiles, and plain words while the bot is not available."""
-    if engine.state == "preparing" and engine.fraction is not None and engine.first_launch:
+    if engine.state == "preparing" and (engine.first_launch or searching):  # (a warm cache loads unseen while no
+        # search waits for it) from the engine's first line on: the real fraction once it is known
+        words = "preparing the engine, first launch only" if engine.first_launch else "preparing the engine"
+        if engine.fraction is None:
+            return Progress((f"{words}…", "preparing the engine…", "preparing…"), None, colour)
         pct = round(100 * engine.fraction)
         return Progress(
-            (f"preparing the engine, first launch only · {pct}%", f"preparing the engine {pct}%", f"preparing {pct}%"),
+            (f"{words} · {pct}%", f"preparing the engine {pct}%", f"preparing {pct}%"),
             engine.fraction,
             colour,
         )
@@ -106,7 +110,8 @@ def progress_of(
     wait is unknown: an indeterminate bar with the time waited, never a fraction that fills and sits;
     while it compiles for a first launch, the real fraction of that work. Never a negative time."""
     elapsed_s = max(0.0, elapsed_s)
-    about_engine = engine_progress(engine, colour) if engine is not None and not heard else None
+    preparing = engine is not None and engine.state == "preparing"  # no search runs before it is prepared
+    about_engine = engine_progress(engine, colour, True) if engine is not None and (preparing or not heard) else None
     if about_engine is not None:
         return about_engine
     if not engine_ready and not heard:
