@@ -301,3 +301,49 @@ def test_10_while_the_engine_prepares_the_status_says_so_from_the_click_on(made,
         assert f"{round(fraction * 100)}%" in status.progress.label[0]
     if first:
         assert "first launch only" in status.progress.label[0]
+
+
+# 7 -------------------------------------------------------------------------------------------------
+def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made):
+    from test_ui_fakes import FakeEngineClient
+
+    from game.play.exact import EXACT_BUDGETS_MS
+
+    class HardSolver(FakeEngineClient):
+        """Its solver settles columns 3 and 4 only (a hard position under load)."""
+
+        def solve(self, *, time_ms: int = 300) -> int:
+            search_id = super().solve(time_ms=time_ms)
+            for line in self._late:
+                if line.get("type") == "solution":
+                    for child in line["children"]:
+                        child["score"] = child["score"] if child["move"] in ("4", "5") else None
+            return search_id
+
+    app, fake = made("connect4", "57167231176", mode="hotseat", exact=True, client=HardSolver())
+    now = app.now
+
+    def run(frames: int) -> None:
+        nonlocal now
+        for _ in range(frames):
+            now += 0.05
+            app.step([], now=now)
+
+    def solves() -> list[int]:
+        return [s["solve_ms"] for s in fake.searches if s.get("moves") == "57167231176" and "solve_ms" in s]
+
+    run(40)
+    assert solves()[: len(EXACT_BUDGETS_MS)] == list(EXACT_BUDGETS_MS)
+    assert len(solves()) > len(EXACT_BUDGETS_MS), "it gave up after the listed looks"
+    verdicts = app.verdicts()
+    assert verdicts is not None
+    assert {v.kind for m, v in verdicts.items() if m not in (3, 4)} == {"pending"}  # no bare percentage meanwhile
+    status = app.snapshot().status
+    assert "solving 5 more columns in the background" in status.texts[0] and status.stop_solving
+    stop = next(b for b in app.layout.buttons if b.action is game_app.Command.STOP_SOLVING)
+    app.step([_click(stop.rect.center)], now=now)
+    asked = len(solves())
+    run(40)
+    assert len(solves()) == asked, "it went on after Stop"
+    assert not app.snapshot().status.stop_solving
+    assert all(v.kind in ("exact", "estimate") for v in app.verdicts().values())

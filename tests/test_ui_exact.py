@@ -246,7 +246,9 @@ def test_an_unfinished_solve_is_retried_with_longer_budgets():
         assert cache.next_budget("connect4", "44") == following > used
     assert sum(EXACT_BUDGETS_MS) >= 5000  # the slowest positions past the book take 3-5 s on two cores
     cache.put("connect4", "44", {0: None, 3: 2}, EXACT_BUDGETS_MS[-1])
-    assert cache.next_budget("connect4", "44") is None  # estimates fill the rest
+    assert cache.next_budget("connect4", "44") == EXACT_BUDGETS_MS[-1]  # it keeps solving (issue 37 #7) ...
+    cache.stop("connect4", "44")
+    assert cache.next_budget("connect4", "44") is None  # ... until the player stops it: estimates fill the rest
     cache.put("connect4", "4", {0: -1, 3: 2}, EXACT_BUDGETS_MS[0])
     assert cache.next_budget("connect4", "4") is None  # complete
     settings = Settings(mode="vs-bot", human_player=0, exact=True, heatmap=True)

@@ -41,6 +41,7 @@ class Command(enum.Enum):
     RESIGN = "resign"  # network games: the protocol's resign
     OFFER_DRAW = "offer or accept a draw"  # network games
     ERASE = "erase a character"  # the dialog's text field
+    STOP_SOLVING = "stop solving"  # the solver's background looks at the shown position
 
 
 class DialogField(enum.Enum):

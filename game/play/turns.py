@@ -56,6 +56,19 @@ class EngineTurns:
             return None
         return self.exact_cache.next_budget(session.spec.name, session.moves_text)
 
+    def solving_left(self, session: Session) -> int | None:
+        """Columns of the shown position the solver is still working on after its first looks, else None."""
+        if not self.driver.can_search(session.spec.name, "exact") or session.position.outcome.is_over:
+            return None
+        return self.exact_cache.in_background(session.spec.name, session.moves_text)
+
+    def stop_solving(self, session: Session) -> None:
+        """The player stops the background looks at the shown position."""
+        self.exact_cache.stop(session.spec.name, session.moves_text)
+        search = self.driver.search
+        if search is not None and search.kind == "exact" and search.moves == session.moves_text:
+            self.cancel()
+
     def heat_for(self, session: Session, exact: bool) -> HeatData | None:
         """The heat of the shown position (with the solver's known scores), if any."""
         if self.heat is None or self.heat_moves != session.moves_text or session.position.outcome.is_over:
@@ -166,7 +179,7 @@ class EngineTurns:
         if current is not None and current.finished and current.moves == s.moves_text:
             self._finished_key = current.key  # (a look ahead is not the shown position's search)
         served = want is None or (
-            want[0] in ("analysis", "exact")  # (a bot's turn is served by its move)
+            want[0] == "analysis"  # (a bot's turn is served by its move; an exact look while the cache asks for one)
             and (want[0], s.spec.name, s.moves_text, want[1]) == self._finished_key
         )
         if served and not analysis_only:
@@ -200,7 +213,8 @@ class EngineTurns:
             if kind in ("bot", "solve"):  # this engine cannot search the game: said in a notice
                 self._random_move(s, self.min_bot_delay)
             return None
-        if current is not None and current.key == (kind, s.spec.name, s.moves_text, budget):
+        same = current is not None and current.key == (kind, s.spec.name, s.moves_text, budget)
+        if same and not (kind == "exact" and current is not None and current.finished):  # (the next look: same budget)
             return None
         if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
             return None  # the move is known; waiting for the animation
@@ -281,7 +295,12 @@ class EngineTurns:
             missing.append("heatmap")
         if settings.eval_bar and s.eval_at(s.cursor) is None:
             missing.append("eval")
-        if settings.exact and caps.exact_solver and self.exact_budget(s) is not None:
+        if (
+            settings.exact
+            and caps.exact_solver
+            and self.exact_budget(s) is not None
+            and not self.exact_cache.first_looks_done(s.spec.name, s.moves_text)
+        ):
             missing.append("exact verdicts")
         return missing
 

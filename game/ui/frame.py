@@ -114,6 +114,7 @@ class Status:
     bold: bool
     progress: Progress | None
     notice: Notice | None
+    stop_solving: bool = False  # the solver works on in the background: the bar offers to stop it
 
 
 @dataclass(frozen=True)

@@ -273,6 +273,8 @@ class App(AppQueries, NewGameDialog):
             self.paused, self.step_requested = not self.paused, False
         elif c is Command.STEP and s.mode == "bot-vs-bot" and self.paused:
             self.step_requested = True
+        elif c is Command.STOP_SOLVING:
+            self.turns.stop_solving(sess)
         elif c is Command.PANEL:
             self.panel_open = not self.panel_open
         elif c is Command.SAVE:
@@ -455,6 +457,7 @@ class App(AppQueries, NewGameDialog):
                 mouse=self.mouse,
                 panel_open=self.panel_open,
                 move_scroll=self.move_scroll,
+                solving_left=self.turns.solving_left(sess) if s.exact and self.caps.exact_solver else None,
             )
         )
         return frame if self.net is None else self.net.decorate(frame, self.names())

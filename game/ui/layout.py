@@ -42,13 +42,22 @@ class Layout:
     top_buttons: tuple[Button, ...]
     panel: PanelLayout | None  # None: the drawer is closed
     card: CardLayout | None  # the open dialog's buttons
+    status_buttons: tuple[Button, ...] = ()  # "Stop solving" while the solver works in the background
+
+    @property
+    def status_text_rect(self) -> pygame.Rect:
+        """The status bar less its buttons."""
+        if not self.status_buttons:
+            return self.status
+        left = min(b.rect.left for b in self.status_buttons) - 8
+        return pygame.Rect(self.status.left, self.status.top, left - self.status.left, self.status.height)
 
     @property
     def buttons(self) -> tuple[Button, ...]:
         """Every clickable button, the topmost first."""
         if self.card is not None:
             return self.card.buttons
-        return self.top_buttons + (self.panel.buttons if self.panel is not None else ())
+        return self.top_buttons + self.status_buttons + (self.panel.buttons if self.panel is not None else ())
 
     @property
     def banner_center(self) -> tuple[int, int]:
@@ -100,7 +109,12 @@ def compute_layout(size: tuple[int, int], frame: Frame) -> Layout:
         card = new_game_layout((w, h), frame.overlay)
     elif isinstance(frame.overlay, LoadCard):
         card = load_card_layout((w, h), frame.overlay)
-    return Layout((w, h), top, status, body, narrow, board_area, board, eval_rect, tuple(buttons), panel, card)
+    stop: tuple[Button, ...] = ()
+    if frame.status.stop_solving:
+        stop_w = 104 if w >= 640 else 64
+        stop_rect = pygame.Rect(w - stop_w - 10, status.top + (status_h - size_b) // 2, stop_w, size_b)
+        stop = (Button(stop_rect, "Stop solving" if w >= 640 else "Stop", Command.STOP_SOLVING),)
+    return Layout((w, h), top, status, body, narrow, board_area, board, eval_rect, tuple(buttons), panel, card, stop)
 
 
 def title_room(layout: Layout) -> int:

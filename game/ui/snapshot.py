@@ -144,6 +144,7 @@ class FrameFacts:
     panel_open: bool
     move_scroll: int
     engine: EngineView | None = None
+    solving_left: int | None = None  # columns the solver still works on in the background (None: none)
 
 
 def build_frame(f: FrameFacts) -> Frame:
@@ -270,4 +271,13 @@ def _status(f: FrameFacts, settled: bool) -> Status:
     if common is not None:  # the heatmap stresses nothing: say why
         verb = {"win": "wins", "draw": "draws", "loss": "loses"}[common]
         texts = (f"{texts[0]} · every move {verb}", *texts)
-    return Status(texts, dot, over, progress, f.notice)
+    left = f.solving_left
+    if left and not over:
+        columns = "column" if left == 1 else "columns"
+        texts = (
+            f"{texts[0]} · solving {left} more {columns} in the background",
+            f"{texts[-1]} · solving {left} more {columns}",
+            f"solving {left} more {columns}",
+            *texts,
+        )
+    return Status(texts, dot, over, progress, f.notice, stop_solving=bool(left) and not over)

@@ -140,9 +140,18 @@ def progress_of(
     )
 
 
-def draw_status(surface: pygame.Surface, status: Status, rect: pygame.Rect, theme: Theme, now: float) -> None:
+def draw_status(
+    surface: pygame.Surface,
+    status: Status,
+    rect: pygame.Rect,
+    theme: Theme,
+    now: float,
+    text_rect: pygame.Rect | None = None,
+) -> None:
+    """The bar across ``rect``; its words and progress within ``text_rect`` (the bar less its buttons)."""
     surface.fill(theme.panel, rect)
     pygame.draw.line(surface, theme.panel_border, rect.topleft, rect.topright)
+    rect = text_rect or rect
     x = rect.left + 12
     if status.dot is not None:
         pygame.draw.aacircle(surface, status.dot, (x + 7, rect.centery), 7)

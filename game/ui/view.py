@@ -54,7 +54,9 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
                 surface, panel.graph_rect, theme, frame.graph, frame.cursor, colours, frame.graph_label, frame.mouse
             )
     text.layer("status")
-    draw_status(surface, frame.status, layout.status, theme, frame.now)
+    draw_status(surface, frame.status, layout.status, theme, frame.now, layout.status_text_rect)
+    for b in layout.status_buttons:
+        draw_button(surface, b, theme, frame.mouse, 12)
     if frame.status.notice is not None:
         text.layer("notice")
         draw_notice(surface, frame.status.notice, notice_bounds(layout), theme)
