@@ -40,7 +40,7 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
         draw_eval_bar(surface, layout.eval_rect, theme, frame.eval_bar, frame.board.colours)
     text.layer("top")
     _top_bar(surface, frame, layout)
-    text.layer("panel")
+    text.layer("drawer" if layout.narrow else "panel")  # (a narrow window's drawer lies over the board)
     colours = frame.board.colours
     panel = layout.panel
     if panel is not None:
