@@ -347,3 +347,52 @@ def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made
     assert len(solves()) == asked, "it went on after Stop"
     assert not app.snapshot().status.stop_solving
     assert all(v.kind in ("exact", "estimate") for v in app.verdicts().values())
+
+
+# Polish ----------------------------------------------------------------------------------------------
+def test_polish_after_the_game_ends_pause_and_think_are_off(made):
+    app, _ = made("connect4", "4455667", mode="bot-vs-bot")
+    app.step([])
+    buttons = {b.label: b for b in app.layout.buttons}
+    pause = buttons.get("Pause P") or buttons.get("Resume P")
+    assert pause is not None and not pause.enabled
+
+
+def test_polish_think_is_off_once_the_game_is_over(made):
+    app2, _ = made("connect4", "4455667", mode="vs-bot", bots=[BotSettingPerfect(), BotSettingPerfect()])
+    app2.step([])
+    think = next(b for b in app2.layout.buttons if b.label == "Think")
+    assert not think.active and not think.enabled
+
+
+def BotSettingPerfect():  # noqa: N802 - a small factory for the test above
+    from game.play.players import BotSetting
+
+    return BotSetting("perfect")
+
+
+def test_polish_no_ghost_disc_while_a_disc_falls(made):
+    app, _ = made("connect4", "", mode="hotseat")
+    app.step([])
+    app.human_move(3)
+    app.hover = 2
+    frame = app.snapshot()
+    assert app.motion.moving(app.now) and frame.board.preview_player is None
+
+
+def test_polish_proven_points_of_a_long_game_stay_apart():
+    from game.play.session import EvalPoint
+    from game.ui.eval_graph import draw_graph
+
+    _fresh_pygame()
+    theme = THEMES["classic"]
+    rect = pygame.Rect(0, 0, 292, 120)
+    surface = pygame.Surface(rect.size)
+    surface.fill((255, 255, 255))
+    points = tuple(EvalPoint(1.0, True) for _ in range(42))
+    draw_graph(surface, rect, theme, points, 0, theme.discs, "Red's winning chance", (-1, -1))
+    from game.ui.eval_graph import x_of, y_of
+
+    y = round(y_of(rect, 1.0))
+    gap_x = round((x_of(rect, 20, 41) + x_of(rect, 21, 41)) / 2)
+    assert surface.get_at((gap_x, y + 2))[:3] != tuple(theme.text), "the squares merge into a bar"

@@ -132,8 +132,10 @@ class Connect4Painter:
             for move in scene.heat.entries:
                 if 0 <= move < g.width:
                     t = scene.heat.emphasis(move)
+                    if t <= 0:
+                        continue  # nothing stands out: the holes stay holes
                     column = pygame.Rect(local.rect.left + move * g.cell, local.rect.top, g.cell, g.rect.height)
-                    back.fill(mix(theme.hole, heat_colour(theme, t), 0.18 + 0.6 * t), column)
+                    back.fill(mix(theme.hole, heat_colour(theme, t), 0.1 + 0.3 * t), column)  # a light tint
         elif hover is not None and scene.preview_player is not None:
             column = pygame.Rect(local.rect.left + hover * g.cell, local.rect.top, g.cell, g.rect.height)
             back.fill(mix(theme.hole, scene.colour_of(scene.preview_player), 0.2), column)

@@ -8,8 +8,6 @@ an immutable ``Frame`` is built, laid out and drawn. Tests drive this real loop 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
-from pathlib import Path
 
 import pygame
 
@@ -30,20 +28,14 @@ from game.play.controller import redo_target, refusal_text, undo_target
 from game.play.engine_driver import EngineDriver, default_client_factory
 from game.play.exact import Verdict
 from game.play.game_files import (
-    SaveFileError,
-    copy_position,
     game_json_with_evals,
-    is_connect4_text,
-    read_game,
-    restore_evals,
-    save_with_evals,
 )
 from game.play.heat import HeatData
 from game.play.new_game import NewGameChoice
 from game.play.players import is_bot
 from game.play.preferences import is_preference, unpauses
 from game.play.session import Session
-from game.play.settings import Settings, games_dir, save_settings, write_autosave
+from game.play.settings import Settings, save_settings, write_autosave
 from game.play.turns import EngineTurns
 from game.rules import GameSpec
 from game.rules.capabilities import GameCapabilities, capabilities
@@ -52,9 +44,10 @@ from game.ui import cursor as cursors
 from game.ui import files, layout, view, window
 from game.ui.animation import DropAnimation
 from game.ui.app_dialog import NewGameDialog
+from game.ui.app_files import FILE_COMMANDS, FileCommands
 from game.ui.app_queries import AppQueries
 from game.ui.eval_bar import eased
-from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
+from game.ui.frame import Frame, HelpCard, NewGameCard, Overlay
 from game.ui.input import InputContext, actions_for
 from game.ui.motion import Motion
 from game.ui.move_list import follow, scrolled
@@ -63,7 +56,7 @@ from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
 
 
-class App(AppQueries, NewGameDialog):
+class App(AppQueries, NewGameDialog, FileCommands):
     def __init__(
         self,
         screen: pygame.Surface,
@@ -277,19 +270,8 @@ class App(AppQueries, NewGameDialog):
             self.turns.stop_solving(sess)
         elif c is Command.PANEL:
             self.panel_open = not self.panel_open
-        elif c is Command.SAVE:
-            self._report(save_with_evals(sess, games_dir()))
-        elif c is Command.LOAD:
-            folder = games_dir()
-            self.overlay = LoadCard(tuple(files.saved_games(folder)), folder)
-        elif c is Command.COPY:
-            self._report(copy_position(sess, files.copy_text))
-        elif c is Command.PASTE:
-            pasted = files.paste_text()
-            if not pasted or not pasted.strip():
-                self.set_notice("The clipboard holds no position", error=True)
-            else:
-                self.load(text=pasted)
+        elif c in FILE_COMMANDS:
+            self.file_command(c)
         elif c is Command.PLAY_CURSOR:
             target = self.key_cursor if self.key_cursor is not None else self.hover
             if target is not None:
@@ -298,31 +280,6 @@ class App(AppQueries, NewGameDialog):
             self.key_cursor = None
         elif c is Command.QUIT:
             self.running = False
-
-    def _report(self, result: tuple[str, bool]) -> None:
-        text, ok = result
-        self.set_notice(text, error=not ok)
-
-    def load(self, text: str | None = None, path: Path | None = None) -> None:
-        """Open a saved game or a position; on failure keep the game and say why."""
-        source = path.name if path is not None else "the clipboard"
-        if text is not None and self.session.spec.name != "connect4" and is_connect4_text(text):
-            self.open_new_game_dialog()  # another game: the same confirmation as a new game (Start or Esc)
-            assert self.choice is not None
-            self.choice = replace(self.choice, game="connect4")
-            self._show_dialog(False)
-            self.pending_paste = text
-            self.set_notice(f"{text.strip()} is a Connect 4 position: Start switches to Connect 4 and opens it")
-            return
-        try:
-            game = read_game(self.session.spec.name, text=text, path=path)
-            self.new_game(game.spec, game.moves, game.cursor)
-        except (SaveFileError, ValueError) as exc:
-            self.set_notice(f"Could not load {source}: {str(exc).splitlines()[0]}", error=True)
-            return
-        restore_evals(self.session, game.evals)
-        self.paused = self.settings.mode == "bot-vs-bot"
-        self.set_notice(f"Loaded {source}: {len(game.moves)} moves")
 
     # --- the game ----------------------------------------------------------------------------
     def human_move(self, move: int) -> None:

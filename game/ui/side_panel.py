@@ -112,7 +112,7 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
             (net.draw_label, Command.OFFER_DRAW, net.can_draw, False),
         ]
     if m.ponder is not None:
-        top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder))
+        top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder and not m.over))
     bots_row = []
     if m.bot_vs_bot:  # a row of their own: "Resume P" is never cut to "Resu…"
         bots_row = [
@@ -190,7 +190,7 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
     moves_rect = graph_rect = None
     remaining = rect.bottom - 8 - y
     if remaining >= 2 * heading_h + 90:
-        graph_h = max(50, min(130, round((remaining - 2 * heading_h) * 0.45)))
+        graph_h = max(50, min(300, round((remaining - 2 * heading_h) * 0.45)))  # (it grows with the window)
         heading("MOVES")
         moves_bottom = rect.bottom - 8 - graph_h - heading_h - 4
         moves_rect = pygame.Rect(left, y, width, moves_bottom - y)

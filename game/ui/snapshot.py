@@ -181,6 +181,10 @@ def build_frame(f: FrameFacts) -> Frame:
     )
 
 
+def settled_now(f: FrameFacts) -> bool:
+    return f.animation is None or f.animation.done(f.now)
+
+
 def _board(f: FrameFacts) -> BoardScene:
     s, sess, caps = f.settings, f.session, f.caps
     pos = sess.position
@@ -197,8 +201,8 @@ def _board(f: FrameFacts) -> BoardScene:
         colours=f.colours,
         marks=(swap, 1 ^ swap) if f.theme.marks else (None, None),
         now=f.now,
-        hover=hover if f.can_play else None,
-        preview_player=pos.to_move if f.can_play else None,
+        hover=hover if f.can_play and settled_now(f) else None,
+        preview_player=pos.to_move if f.can_play and settled_now(f) else None,  # no ghost while a disc falls
         animation=f.animation,
         heat=f.heat,
         last_move=last,
