@@ -166,11 +166,11 @@ def test_9_every_button_label_is_whole_at_the_panels_font_size(made, size, mode,
     with text.recording() as drawn:
         app.step([])
     font = app.layout.panel.font_size
-    on_buttons = [d for d in drawn if d.layer in ("panel", "top") and d.label in labels]
+    on_buttons = [d for d in drawn if d.layer in ("panel", "drawer", "top") and d.label in labels]
     assert {d.label for d in on_buttons} >= {"Resume P" if paused else "Pause P"} if mode == "bot-vs-bot" else True
     for d in on_buttons:
         assert d.shown == d.label, f"{d.label!r} cut to {d.shown!r} at {size}"
-        if d.layer == "panel" and d.label not in ("‹", "›"):
+        if d.layer in ("panel", "drawer") and d.label not in ("‹", "›"):
             assert d.size == font, f"{d.label!r} drawn at {d.size}px, the panel's buttons at {font}px ({size})"
 
 
