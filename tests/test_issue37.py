@@ -284,7 +284,14 @@ def test_10_while_the_engine_prepares_the_status_says_so_from_the_click_on(made,
 
     from game.play.engine_driver import EngineView
 
-    app, _ = made("connect4", "", mode="vs-bot", client=FakeEngineClient(polls_to_finish=10**6))
+    class Compiling(FakeEngineClient):
+        """Its searches wait (silent) while it compiles."""
+
+        def poll(self):  # type: ignore[no-untyped-def]
+            out, self._late = self._late, []
+            return out
+
+    app, _ = made("connect4", "", mode="vs-bot", client=Compiling())
     monkeypatch.setattr(app.turns.driver, "view", lambda: EngineView("preparing", "", fraction, first))
     app.step([])
     app.human_move(3)  # the first move: the bot's turn starts, the engine still compiles

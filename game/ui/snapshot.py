@@ -263,7 +263,8 @@ def _status(f: FrameFacts, settled: bool) -> Status:
         else f.colours[outcome.winner if over and outcome.winner is not None else pos.to_move]
     )
     texts = turn_texts(facts)
-    waiting = f.engine is not None and f.engine.state in ("starting", "preparing")
+    heard = f.search is not None and f.search.moves == sess.moves_text and bool(f.search.last_info)
+    waiting = f.engine is not None and f.engine.state in ("starting", "preparing") and not heard
     if waiting and facts.bot_to_move and sess.at_end and not over and not f.held and not f.analysis_only:
         name = f.names[pos.to_move]  # the bot cannot think yet: say what it waits for, not "is thinking"
         texts = (f"{name} waits for the engine to be ready", f"{name} waits for the engine", f"{name} waits")
