@@ -403,3 +403,39 @@ def test_polish_proven_points_of_a_long_game_stay_apart():
     y = round(y_of(rect, 1.0))
     gap_x = round((x_of(rect, 20, 41) + x_of(rect, 21, 41)) / 2)
     assert surface.get_at((gap_x, y + 2))[:3] != tuple(theme.text), "the squares merge into a bar"
+
+
+def test_polish_without_an_audio_device_the_sound_button_says_so(made):
+    app, _ = made("connect4", "")
+    app.sounds.available = False
+    app.step([])
+    labels = {b.label: b for b in app.layout.buttons}
+    assert "Sound M" not in labels and not labels["No audio"].enabled
+
+
+def test_polish_every_move_loses_is_not_said_at_the_players_every_turn():
+    from game.play.engine_driver import EngineView  # noqa: F401 - (the frame facts' engine view)
+    from game.play.session import Session
+    from game.play.settings import Settings
+    from game.ui.snapshot import FrameFacts, build_frame
+
+    _fresh_pygame()
+    lost = HeatData(1, {m: HeatEntry(m, 1 / 7, 0.0, "loss") for m in range(7)}, 100)
+    session = Session.from_text("connect4", "4")
+    facts = dict(
+        now=0.0, settings=Settings(mode="hotseat"), session=session, caps=None, theme=THEMES["classic"],
+        names=("Red", "Yellow"), colours=THEMES["classic"].discs, can_play=True, hover=None, key_cursor=None,
+        animation=None, placed=None, heat=lost, verdicts=None, eval_shown=None, paused=False, held=False,
+        analysis_only=False, planned=None, engine_ready=True, search=None, notice=None, overlay=None,
+        mouse=(-1, -1), panel_open=False, move_scroll=0,
+    )  # fmt: skip
+    from game.rules.capabilities import capabilities
+
+    facts["caps"] = capabilities(session.spec)
+    assert "every move loses" not in build_frame(FrameFacts(**facts)).status.texts[0]
+    session.go_to(0)
+    session.go_to(1)
+    session.play(3)
+    session.go_to(1)  # looking back at an earlier position: the analysis view says it
+    facts["heat"] = HeatData(1, lost.entries, 100)
+    assert "every move loses" in build_frame(FrameFacts(**facts)).status.texts[0]

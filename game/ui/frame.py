@@ -92,6 +92,7 @@ class PanelModel:
     ponder: bool | None = None  # "Think on your time" in force (None: not a game against the bot)
     ponder_applies: bool = False  # the bot's level plays by time (Perfect, Custom), so thinking ahead helps it
     over: bool = False  # the game is over (Pause and Think have nothing left to do)
+    sound_available: bool = True  # an audio device opened (else the Sound button says there is none)
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,7 @@ class App(AppQueries, NewGameDialog, FileCommands):
         self._dirty_game = False
         self.analysis_only = False  # bots search but never move (screenshots)
         self.net: NetGame | None = None  # a network game (game.ui.net_game)
+        self.continue_asked: tuple[str, int] | None = None  # Continue pressed once here (it asks before dropping)
         self.pending_paste: str | None = None  # a Connect 4 position pasted over another game, opened on Start
         if first_launch:
             self.open_new_game_dialog(first_launch=True)
@@ -259,7 +260,17 @@ class App(AppQueries, NewGameDialog, FileCommands):
                     Command.LAST: len(sess.line),
                 }[c]
             )
-        elif c is Command.CONTINUE:
+        elif c is Command.CONTINUE and not sess.at_end:
+            dropped = len(sess.line) - sess.cursor
+            asked = (sess.moves_text, len(sess.line))
+            if self.continue_asked != asked:  # the later moves would be lost: asked first
+                self.continue_asked = asked
+                later = "move" if dropped == 1 else f"{dropped} moves"
+                self.set_notice(
+                    f"Continue drops the later {later}: press C again to play on from here", about_position=True
+                )
+                return
+            self.continue_asked = None
             sess.truncate()
             self._dirty_game = True
         elif c is Command.PAUSE and s.mode == "bot-vs-bot":
@@ -415,6 +426,7 @@ class App(AppQueries, NewGameDialog, FileCommands):
                 panel_open=self.panel_open,
                 move_scroll=self.move_scroll,
                 solving_left=self.turns.solving_left(sess) if s.exact and self.caps.exact_solver else None,
+                sound_available=self.sounds.available,
             )
         )
         return frame if self.net is None else self.net.decorate(frame, self.names())

@@ -165,7 +165,9 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
             tooltip="Exact verdicts under the columns (X)",
         ),
         Button(toggles[2], "Eval E", Command.EVAL, active=m.eval_bar, tooltip="Eval bar (E)"),
-        Button(toggles[3], "Sound M", Command.SOUND, active=m.sound, tooltip="Sound (M)"),
+        Button(toggles[3], "Sound M", Command.SOUND, active=m.sound, tooltip="Sound (M)")
+        if m.sound_available
+        else Button(toggles[3], "No audio", Command.SOUND, enabled=False),
     )
     files = rects(4)
     row(

@@ -59,6 +59,7 @@ def panel_model(
     theme: Theme,
     paused: bool,
     exact_available: bool,
+    sound_available: bool = True,
 ) -> PanelModel:
     players = tuple(_player_row(settings, p, names[p], colours[p]) for p in (0, 1))
     bvb = settings.mode == "bot-vs-bot"
@@ -81,6 +82,7 @@ def panel_model(
         ponder=ponder_on(settings) if settings.mode == "vs-bot" else None,
         ponder_applies=ponder_applies(settings) and not session.final_position.outcome.is_over,
         over=session.final_position.outcome.is_over,
+        sound_available=sound_available,
     )
 
 
@@ -145,6 +147,7 @@ class FrameFacts:
     move_scroll: int
     engine: EngineView | None = None
     solving_left: int | None = None  # columns the solver still works on in the background (None: none)
+    sound_available: bool = True
 
 
 def build_frame(f: FrameFacts) -> Frame:
@@ -168,7 +171,7 @@ def build_frame(f: FrameFacts) -> Frame:
         board=_board(f),
         banner=banner_for(sess.position, f.names, f.colours, s.mode == "vs-bot", s.human_player) if settled else None,
         eval_bar=eval_state,
-        panel=panel_model(s, sess, f.names, f.colours, f.theme, f.paused, caps.exact_solver),
+        panel=panel_model(s, sess, f.names, f.colours, f.theme, f.paused, caps.exact_solver, f.sound_available),
         moves=tuple(sess.spec.move_to_text(m) for m in sess.line),
         cursor=sess.cursor,
         move_scroll=f.move_scroll,
@@ -273,6 +276,8 @@ def _status(f: FrameFacts, settled: bool) -> Status:
     if f.engine is not None and f.engine.pondering and not over:
         texts = (f"{texts[0]} · the bot thinks on your time", *texts)
     common = f.heat.common_outcome if f.heat is not None and not over else None
+    if common == "loss" and sess.at_end and not facts.bot_to_move:
+        common = None  # true but discouraging at the player's every turn: said in the analysis view only
     if common is not None:  # the heatmap stresses nothing: say why
         verb = {"win": "wins", "draw": "draws", "loss": "loses"}[common]
         texts = (f"{texts[0]} · every move {verb}", *texts)
