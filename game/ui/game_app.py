@@ -24,7 +24,7 @@ from game.play.actions import (
     ScrollMoves,
     TypeText,
 )
-from game.play.controller import redo_target, refusal_text, undo_target
+from game.play.controller import refusal_text
 from game.play.engine_driver import EngineDriver, default_client_factory
 from game.play.exact import Verdict
 from game.play.game_files import (
@@ -43,11 +43,12 @@ from game.rules.errors import GameError
 from game.ui import cursor as cursors
 from game.ui import files, layout, view, window
 from game.ui.animation import DropAnimation
+from game.ui.app_commands import Commands
 from game.ui.app_dialog import NewGameDialog
-from game.ui.app_files import FILE_COMMANDS, FileCommands
+from game.ui.app_files import FileCommands
 from game.ui.app_queries import AppQueries
 from game.ui.eval_bar import eased
-from game.ui.frame import Frame, HelpCard, NewGameCard, Overlay
+from game.ui.frame import Frame, NewGameCard, Overlay
 from game.ui.input import InputContext, actions_for
 from game.ui.motion import Motion
 from game.ui.move_list import follow, scrolled
@@ -56,7 +57,7 @@ from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
 
 
-class App(AppQueries, NewGameDialog, FileCommands):
+class App(AppQueries, NewGameDialog, FileCommands, Commands):
     def __init__(
         self,
         screen: pygame.Surface,
@@ -224,73 +225,13 @@ class App(AppQueries, NewGameDialog, FileCommands):
                 self._command(action)
 
     def _command(self, c: Command) -> None:
-        s, sess = self.settings, self.session
         if self.choice is not None and self.choice.typing and c in (Command.PASTE, Command.ERASE):
             self.choice = self.choice.typed(files.paste_text() or "") if c is Command.PASTE else self.choice.erased()
             self._show_dialog(isinstance(self.overlay, NewGameCard) and self.overlay.first_launch)
         elif self.net is not None and self.net.command(self, c):
             return
-        elif c is Command.NEW_GAME:
-            self.open_new_game_dialog()
-        elif c is Command.START and self.choice is not None:
-            pasted, self.pending_paste = self.pending_paste, None
-            self.start_chosen_game()
-            if pasted is not None and self.overlay is None and self.session.spec.name == "connect4":
-                self.load(text=pasted)
-        elif c is Command.CLOSE:
-            self.overlay, self.choice, self.pending_paste = None, None, None
-        elif c is Command.NEXT_PAGE and isinstance(self.overlay, HelpCard):
-            self.overlay = HelpCard(self.overlay.page + 1)
-        elif c is Command.HELP:
-            self.overlay = None if isinstance(self.overlay, HelpCard) else HelpCard()
-        elif c is Command.UNDO and sess.cursor > 0:
-            self.cancel_search()
-            if s.mode == "bot-vs-bot":
-                self.paused = True
-            self.go_to(undo_target(s, sess))
-        elif c is Command.REDO:
-            self.cancel_search()
-            self.go_to(redo_target(s, sess))
-        elif c in (Command.FIRST, Command.PREV, Command.NEXT, Command.LAST):
-            self.go_to(
-                {
-                    Command.FIRST: 0,
-                    Command.PREV: sess.cursor - 1,
-                    Command.NEXT: sess.cursor + 1,
-                    Command.LAST: len(sess.line),
-                }[c]
-            )
-        elif c is Command.CONTINUE and not sess.at_end:
-            dropped = len(sess.line) - sess.cursor
-            asked = (sess.moves_text, len(sess.line))
-            if self.continue_asked != asked:  # the later moves would be lost: asked first
-                self.continue_asked = asked
-                later = "move" if dropped == 1 else f"{dropped} moves"
-                self.set_notice(
-                    f"Continue drops the later {later}: press C again to play on from here", about_position=True
-                )
-                return
-            self.continue_asked = None
-            sess.truncate()
-            self._dirty_game = True
-        elif c is Command.PAUSE and s.mode == "bot-vs-bot":
-            self.paused, self.step_requested = not self.paused, False
-        elif c is Command.STEP and s.mode == "bot-vs-bot" and self.paused:
-            self.step_requested = True
-        elif c is Command.STOP_SOLVING:
-            self.turns.stop_solving(sess)
-        elif c is Command.PANEL:
-            self.panel_open = not self.panel_open
-        elif c in FILE_COMMANDS:
-            self.file_command(c)
-        elif c is Command.PLAY_CURSOR:
-            target = self.key_cursor if self.key_cursor is not None else self.hover
-            if target is not None:
-                self.human_move(target)
-        elif c is Command.CLEAR_CURSOR:
-            self.key_cursor = None
-        elif c is Command.QUIT:
-            self.running = False
+        else:
+            self.command(c)
 
     # --- the game ----------------------------------------------------------------------------
     def human_move(self, move: int) -> None:
