@@ -439,3 +439,14 @@ def test_polish_every_move_loses_is_not_said_at_the_players_every_turn():
     session.go_to(1)  # looking back at an earlier position: the analysis view says it
     facts["heat"] = HeatData(1, lost.entries, 100)
     assert "every move loses" in build_frame(FrameFacts(**facts)).status.texts[0]
+
+
+def test_polish_the_top_level_is_not_called_perfect_where_no_solver_exists(made):
+    from game.play.players import BotSetting
+
+    app, _ = made("gomoku", "", mode="vs-bot", bots=[BotSetting("perfect"), BotSetting("perfect")])
+    app.step([])
+    assert "Perfect" not in app.snapshot().subtitle and "Strongest" in app.snapshot().subtitle
+    assert all(b.label != "Perfect" for b in app.layout.buttons)
+    app.apply(game_app.Command.NEW_GAME)
+    assert all("Perfect" not in row.value for row in app.overlay.rows)

@@ -17,6 +17,7 @@ from game.play.players import MODE_LABELS, MODES, BotSetting
 from game.play.settings import NET_ROLES, Settings
 from game.rules import get_game
 from game.rules.capabilities import capabilities
+from game.rules.errors import GameError
 
 NETWORK = "network"  # a dialog mode: the game is played on a server (the app then plays as hot-seat)
 DIALOG_MODES = (*MODES, NETWORK)
@@ -126,13 +127,17 @@ def choice_rows(
     """The dialog's rows, always the same ones in the same places (rows a mode does not use are disabled)."""
     vs_bot, bots, net = choice.mode == "vs-bot", choice.mode == "bot-vs-bot", choice.network
     host, join = net and choice.net_role == "host", net and choice.net_role == "join"
+    try:  # the top level of a game without an exact solver is not called "Perfect"
+        solved = capabilities(get_game(choice.game)).exact_solver
+    except (ValueError, GameError):
+        solved = True
     if vs_bot:
         starts = "You" if choice.first == 0 else "The bot"
-        level, level2 = f"{choice.levels[0].label()}", "—"
+        level, level2 = f"{choice.levels[0].label(solved)}", "—"
     else:
         starts = "Drawn by the server" if net else colour_names[choice.first]
-        level = f"{colour_names[0]}: {choice.levels[0].label()}" if bots else "—"
-        level2 = f"{colour_names[1]}: {choice.levels[1].label()}" if bots else "—"
+        level = f"{colour_names[0]}: {choice.levels[0].label(solved)}" if bots else "—"
+        level2 = f"{colour_names[1]}: {choice.levels[1].label(solved)}" if bots else "—"
     threads = f"Automatic ({auto_threads(cores)})" if choice.threads == 0 else str(choice.threads)
     if join:
         address = choice.address or "type HOST:PORT (e.g. 192.168.1.20:4242)"

@@ -61,7 +61,7 @@ def panel_model(
     exact_available: bool,
     sound_available: bool = True,
 ) -> PanelModel:
-    players = tuple(_player_row(settings, p, names[p], colours[p]) for p in (0, 1))
+    players = tuple(_player_row(settings, p, names[p], colours[p], exact_available) for p in (0, 1))
     bvb = settings.mode == "bot-vs-bot"
     return PanelModel(
         mode_label=MODE_LABELS.get(settings.mode, settings.mode),
@@ -86,11 +86,11 @@ def panel_model(
     )
 
 
-def _player_row(settings: Settings, player: int, name: str, colour: Color) -> PlayerRow:
+def _player_row(settings: Settings, player: int, name: str, colour: Color, solved: bool = True) -> PlayerRow:
     if not is_bot(settings.mode, settings.human_player, player):
         return PlayerRow(name, colour, None, False)
     bot: BotSetting = settings.bots[player]
-    return PlayerRow(name, colour, bot.label(), bot.difficulty.kind == "custom", bot.detail())
+    return PlayerRow(name, colour, bot.label(solved), bot.difficulty.kind == "custom", bot.detail())
 
 
 def banner_for(
@@ -107,10 +107,10 @@ def banner_for(
     return Banner(text, "N: new game · U: undo", colours[outcome.winner])
 
 
-def subtitle(settings: Settings, names: tuple[str, str]) -> str:
+def subtitle(settings: Settings, names: tuple[str, str], solved: bool = True) -> str:
     parts = []
     for p in (0, 1):
-        who = f"Bot ({settings.bots[p].label()})" if is_bot(settings.mode, settings.human_player, p) else "Human"
+        who = f"Bot ({settings.bots[p].label(solved)})" if is_bot(settings.mode, settings.human_player, p) else "Human"
         parts.append(f"{names[p]}: {who}")
     return f"{MODE_LABELS.get(settings.mode, settings.mode)} · " + " vs ".join(parts)
 
@@ -167,7 +167,7 @@ def build_frame(f: FrameFacts) -> Frame:
         theme=f.theme,
         caps=caps,
         title=caps.title,
-        subtitle=subtitle(s, f.names),
+        subtitle=subtitle(s, f.names, caps.exact_solver),
         board=_board(f),
         banner=banner_for(sess.position, f.names, f.colours, s.mode == "vs-bot", s.human_player) if settled else None,
         eval_bar=eval_state,
