@@ -450,3 +450,15 @@ def test_polish_the_top_level_is_not_called_perfect_where_no_solver_exists(made)
     assert all(b.label != "Perfect" for b in app.layout.buttons)
     app.apply(game_app.Command.NEW_GAME)
     assert all("Perfect" not in row.value for row in app.overlay.rows)
+
+
+def test_polish_the_load_card_names_the_game_its_moves_and_the_date(made, monkeypatch, tmp_path):
+    from game.ui import app_files
+
+    monkeypatch.setattr(app_files, "games_dir", lambda: tmp_path)
+    app, _ = made("connect4", "44536")
+    app.apply(game_app.Command.SAVE)
+    app.apply(game_app.Command.LOAD)
+    app.step([])
+    rows = [b.label for b in app.layout.buttons if b.label != "Close"]
+    assert len(rows) == 1 and rows[0].startswith("Connect 4 · 5 moves (44536) · 20"), rows

@@ -10,6 +10,7 @@ from game.play.actions import Command
 from game.play.game_files import (
     SaveFileError,
     copy_position,
+    describe_saved,
     is_connect4_text,
     read_game,
     restore_evals,
@@ -50,7 +51,8 @@ class FileCommands:
             self._report(save_with_evals(self.session, games_dir()))
         elif c is Command.LOAD:
             folder = games_dir()
-            self.overlay = LoadCard(tuple(files.saved_games(folder)), folder)
+            found = tuple(files.saved_games(folder))
+            self.overlay = LoadCard(found, folder, tuple(describe_saved(p, self.session.spec.name) for p in found))
         elif c is Command.COPY:
             self._report(copy_position(self.session, files.copy_text))
         elif c is Command.PASTE:

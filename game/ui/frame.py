@@ -135,6 +135,7 @@ class HelpCard:
 class LoadCard:
     files: tuple[Path, ...]
     folder: Path
+    labels: tuple[str, ...] = ()  # per file: the game, its moves, when it was saved (else the file name)
 
 
 @dataclass(frozen=True)
