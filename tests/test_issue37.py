@@ -462,3 +462,18 @@ def test_polish_the_load_card_names_the_game_its_moves_and_the_date(made, monkey
     app.step([])
     rows = [b.label for b in app.layout.buttons if b.label != "Close"]
     assert len(rows) == 1 and rows[0].startswith("Connect 4 · 5 moves (44536) · 20"), rows
+
+
+def test_polish_the_custom_levels_time_is_set_in_the_dialog():
+    from game.play.actions import DialogField
+    from game.play.new_game import NewGameChoice
+    from game.play.players import CUSTOM_STEPS_MS, BotSetting
+
+    choice = NewGameChoice("connect4", "vs-bot", 0, 0, (BotSetting("perfect"), BotSetting("perfect")), 0)
+    choice = choice.changed(DialogField.LEVEL, 1)
+    assert choice.levels[0] == BotSetting("custom", CUSTOM_STEPS_MS[0])
+    for step in CUSTOM_STEPS_MS[1:4]:
+        choice = choice.changed(DialogField.LEVEL, 1)
+        assert choice.levels[0] == BotSetting("custom", step)
+    choice = choice.changed(DialogField.LEVEL, -1)
+    assert choice.levels[0].custom_ms == CUSTOM_STEPS_MS[2]

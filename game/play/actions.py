@@ -50,7 +50,7 @@ class DialogField(enum.Enum):
     NET_ROLE = "Network"
     ADDRESS = "Address"
     LISTEN = "Listen on"
-    COLOUR = "Your colour"
+    COLOUR = "You play"  # a colour, or X / O
     STARTER = "Who starts"
     LEVEL = "Bot level"
     LEVEL2 = "Second bot"

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from game.play.actions import DialogField
 from game.play.game_choices import GAME_CHOICES
-from game.play.players import MODE_LABELS, MODES, BotSetting
+from game.play.players import CUSTOM_STEPS_MS, MODE_LABELS, MODES, BotSetting, step_custom
 from game.play.settings import NET_ROLES, Settings
 from game.rules import get_game
 from game.rules.capabilities import capabilities
@@ -96,7 +96,7 @@ class NewGameChoice:
         if field in (DialogField.LEVEL, DialogField.LEVEL2):
             i = 0 if field is DialogField.LEVEL else 1
             levels = list(self.levels)
-            levels[i] = levels[i].cycled(direction)
+            levels[i] = _stepped_level(levels[i], direction)
             return replace(self, levels=(levels[0], levels[1]))
         if field is DialogField.THREADS:
             options = tuple(range(0, (cores or cpu_cores()) + 1))
@@ -105,6 +105,19 @@ class NewGameChoice:
 
 
 T = TypeVar("T")
+
+
+def _stepped_level(bot: BotSetting, direction: int) -> BotSetting:
+    """The next level in the dialog: past Perfect come the Custom budgets, one step of time each (so the Custom
+    level's time is set here too, not only with --bot-time), then the ladder again."""
+    if bot.level == "custom":
+        moved = step_custom(bot.custom_ms, direction)
+        if moved != bot.custom_ms:
+            return replace(bot, custom_ms=moved)
+    stepped = bot.cycled(direction)
+    if stepped.level == "custom":  # entering Custom: from its shortest budget going up, its longest going down
+        return replace(stepped, custom_ms=CUSTOM_STEPS_MS[0] if direction > 0 else CUSTOM_STEPS_MS[-1])
+    return stepped
 
 
 def _step(values: tuple[T, ...], current: T, direction: int) -> T:
