@@ -3,6 +3,7 @@ this fails when the UI code that draws them changed since (or a PNG is not the o
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -34,5 +35,5 @@ def test_a_change_of_the_drawing_code_makes_them_stale(tmp_path: Path, monkeypat
 def test_every_readme_screenshot_is_made_by_the_command() -> None:
     shots = load_tool("screenshots")
     readme = (shots.ROOT / "README.md").read_text(encoding="utf-8")
-    named = {part.split(")")[0] for part in readme.split("docs/screenshots/")[1:]}
+    named = set(re.findall(r"docs/screenshots/([\w.-]+\.png)", readme))
     assert named and named <= set(shots.SCREENSHOTS), named - set(shots.SCREENSHOTS)
