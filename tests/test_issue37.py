@@ -477,3 +477,17 @@ def test_polish_the_custom_levels_time_is_set_in_the_dialog():
         assert choice.levels[0] == BotSetting("custom", step)
     choice = choice.changed(DialogField.LEVEL, -1)
     assert choice.levels[0].custom_ms == CUSTOM_STEPS_MS[2]
+
+
+def test_polish_a_book_position_shows_the_books_verdicts_under_the_heatmap_not_dashes(made):
+    app, _ = made("connect4", "4453", size=(1120, 760), heatmap=True)
+    app.step([])
+    g = app.layout.board
+    settled = HeatData(4, {m: HeatEntry(m, 0.0, 0.0, "loss", -(15 + m % 2)) for m in range(7)}, 0)
+    scene = BoardScene(app.session.position, THEMES["classic"], THEMES["classic"].discs, (None, None), 0.0)
+    scene = BoardScene(**{**scene.__dict__, "heat": settled})
+    surface = pygame.Surface(app.screen.get_size())
+    with text.recording() as drawn:
+        Connect4Painter().draw(surface, scene, g)
+    shown = [d.shown for d in drawn]
+    assert "–" not in shown and any(s.startswith("loss") and any(ch.isdigit() for ch in s) for s in shown), shown

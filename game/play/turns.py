@@ -73,7 +73,7 @@ class EngineTurns:
         """The heat of the shown position (with the solver's known scores), if any."""
         if self.heat is None or self.heat_moves != session.moves_text or session.position.outcome.is_over:
             return None
-        scores = self.exact_cache.get(session.spec.name, session.moves_text) if exact else None
+        scores = self.exact_cache.get(session.spec.name, session.moves_text)  # (known facts, whatever the toggle)
         return self.heat.with_scores(scores)
 
     def verdicts(self, session: Session) -> dict[int, Verdict] | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from game.play.exact import LEGEND_VARIANTS, ROW_LEGEND, SHORT_FORM, Verdict
+from game.play.exact import LEGEND_VARIANTS, ROW_LEGEND, SHORT_FORM, Verdict, score_verdict
 from game.play.heat import HeatData, share_text
 from game.play.themes import Theme, heat_colour, mix, shade
 from game.ui import text
@@ -270,7 +270,7 @@ def _labels(
     shares: dict[int, tuple[str, bool]] = {}
     for move in range(g.width):
         entry = heat.entries.get(move) if heat is not None else None
-        if entry is not None:
+        if entry is not None and visited:  # (no row of dashes where the book settled every move: its verdicts say more)
             shares[move] = (share_text(entry.share, visited), move == best)
     if shares:  # one size and one form for the row: "45%", else "45" where the columns are narrow
         plain = {m: (label.rstrip("%"), bold) for m, (label, bold) in shares.items()}
@@ -287,11 +287,12 @@ def _labels(
         for move, entry in heat.entries.items():
             if move not in row:
                 outcome = entry.outcome
-                row[move] = (
-                    Verdict(outcome, "exact", outcome)
-                    if outcome is not None
-                    else Verdict(f"{entry.value * 100:.0f}%", "estimate")
-                )
+                if entry.score is not None:  # the book's (or the solver's) score: the result and its length
+                    row[move] = score_verdict(g.width * g.height, heat.ply, entry.score)
+                elif outcome is not None:
+                    row[move] = Verdict(outcome, "exact", outcome)
+                else:
+                    row[move] = Verdict(f"{entry.value * 100:.0f}%", "estimate")
     if not row:
         return
     shape = verdict_row(g, row)
