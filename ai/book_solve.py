@@ -28,3 +28,30 @@ def book_solution(spec: Any, position: Any, search_id: SearchId) -> Solution | N
     children = tuple(SolvedMove(spec.move_to_text(c), scores[c]) for c in legal)
     best = max(s for c, s in enumerate(scores) if s is not None and c in legal)
     return Solution(search_id, best, children, True, round((time.perf_counter() - started) * 1000, 1))
+
+
+def book_bestmove(spec: Any, position: Any, go: Any, rng: Any) -> Any | None:
+    """A level's ``bestmove`` from the opening book alone, or None when the level's rule needs a search here.
+
+    A level plays the book at a book position in two cases (``ai.levels``): an exact level (its solver meets
+    the book first) plays the book's best move, and a level with ``book_plies`` plays one of the book's moves
+    that keep the result there. Both need no compiled code, so the engine answers at once, also on a first
+    launch while the search is still being compiled (the player's first reply does not wait for numba)."""
+    from ai import levels, protocol
+    from ai.hybrid import book_result
+
+    lv = go.level
+    if lv is None or not isinstance(position, Connect4Position) or position.outcome.is_over:
+        return None
+    if not (lv.exact or position.ply < lv.book_plies):
+        return None
+    result = book_result(position, time.perf_counter())
+    if result is None:
+        return None
+    if lv.exact:
+        move, how = result.best_move, "best"
+    else:
+        move, how = levels.choose(lv, position, result, rng)
+        if how != "book":
+            return None
+    return protocol.result_message("bestmove", spec, result, go.search_id, move=move, level=lv.name, choice=how)

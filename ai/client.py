@@ -26,10 +26,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ai import wire
+from ai import proc_probe, wire
 from ai.client_types import EngineStatus, RestartPolicy, RestartRecord
 from ai.engine_transport import ProcessTransport, Transport, default_command
 from ai.limits import MAX_THREADS, default_threads
+from ai.proc_probe import ProcessSample
 from ai.results import (
     BestMove,
     EngineAvailable,
@@ -42,6 +43,8 @@ from ai.results import (
     Reply,
     Solution,
 )
+
+BUSY_CPU_S = 0.02  # CPU seconds used since the heartbeat that show a silent engine at work
 
 __all__ = [
     "MAX_THREADS",
@@ -69,6 +72,7 @@ class _Process:
     ready: Ready | None = None
     last_heard: float = 0.0
     ping_sent_at: float | None = None
+    ping_cpu_s: float | None = None  # the engine's CPU time when the heartbeat was sent
     prepared: set[str] = field(default_factory=set)
     progress: dict[str, Preparing] = field(default_factory=dict)
 
@@ -85,10 +89,12 @@ class EngineClient:
         clock: Callable[[], float] = time.monotonic,
         policy: RestartPolicy | None = None,
         expected_startup_s: float | None = None,
+        probe: Callable[[int], ProcessSample | None] = proc_probe.sample,
     ) -> None:
         self.command = command or default_command()
         self._spawn_transport = spawn or (lambda: ProcessTransport(self.command))
         self._clock = clock
+        self._probe = probe  # the engine process's CPU time and state (a hang is not a busy machine)
         self.policy = policy or RestartPolicy()
         self._threads = None if threads is None else _checked_threads(threads)
         self._proc: _Process | None = None
@@ -304,6 +310,8 @@ class EngineClient:
             self._outbox = []
         elif proc.first_line_at is not None and proc.ping_sent_at is None and self._silent(proc, now):
             proc.ping_sent_at = now
+            taken = self._sample(proc)
+            proc.ping_cpu_s = taken.cpu_s if taken is not None else None
             self._send({"cmd": "isready"})
         return replies
 
@@ -360,10 +368,38 @@ class EngineClient:
                 return f"the engine did not start within {limit:.1f} s"
             return None
         if proc.ping_sent_at is not None and now - proc.ping_sent_at > self.policy.hang_after_s:
+            waited = now - proc.ping_sent_at
+            if self._busy(proc) and waited <= self._busy_limit(proc):
+                return None  # compiling or starved of CPU: slow, not hung
             return f"the engine stopped answering for {now - proc.last_heard:.1f} s"
         if proc.ready is not None and self._streak and now - proc.spawned_at > self.policy.stable_after_s:
             self._streak = 0
         return None
+
+    def _sample(self, proc: _Process) -> ProcessSample | None:
+        pid = proc.transport.pid
+        if pid is None:
+            return None
+        try:
+            return self._probe(pid)
+        except Exception:  # noqa: BLE001 - no facts: the plain deadline applies
+            return None
+
+    def _busy(self, proc: _Process) -> bool:
+        """Whether the silent engine is working (it used CPU since the heartbeat, or waits for a CPU) rather than
+        stopped or stuck. Without facts from the system: busy while it prepares, else not."""
+        now_sample = self._sample(proc)
+        if now_sample is None or proc.ping_cpu_s is None:
+            return self._preparing(proc)
+        if now_sample.stopped:
+            return False
+        return now_sample.runnable or now_sample.cpu_s - proc.ping_cpu_s >= BUSY_CPU_S
+
+    def _preparing(self, proc: _Process) -> bool:
+        return proc.ready is None or any(not p.finished for p in proc.progress.values())
+
+    def _busy_limit(self, proc: _Process) -> float:
+        return self.policy.busy_preparing_s if self._preparing(proc) else self.policy.busy_ready_s
 
     def _startup_deadline(self) -> float:
         p = self.policy

@@ -17,6 +17,11 @@ class RestartPolicy:
     hang_after_s: float = 0.7  # an unanswered isready this old means a hang (so at most 0.85 s in all):
     # a first launch compiles with numba, which holds the GIL; its isready answers were seen up to 0.3-0.55 s
     # late on a loaded machine, and 0.6 s once restarted a compiling engine there
+    busy_ready_s: float = 5.0  # ... unless the engine is busy (it used CPU time meanwhile, or waits for a CPU):
+    # then a silence this long, once prepared (a loaded machine starves it; a real SIGSTOP is still a hang at once)
+    busy_preparing_s: float = (
+        60.0  # and this long while it compiles (numba holds the GIL for seconds on a first launch)
+    )
     first_startup_s: float = 15.0  # start-up deadline before any start-up was measured
     min_startup_s: float = 3.0  # start-up deadline at least (a loaded machine starts Python slowly)
     startup_factor: float = 4.0  # ... and this times the slowest start-up measured

@@ -26,7 +26,7 @@ import time
 from typing import IO, Any
 
 from ai import levels, limits, protocol, wire
-from ai.book_solve import book_solution
+from ai.book_solve import book_bestmove, book_solution
 from ai.engine_ponder import MAX_PONDER_MS, PonderRun, end_report, yield_to_the_rest
 from ai.engine_prepare import Preparer
 from ai.results import OptionSet, Ready, ReadyOk, Reply, Solution, SolvedMove
@@ -260,6 +260,11 @@ class Engine:
                 self.emit(booked)
                 return
             waits = not self.preparer.is_prepared(self.spec, _needs_solver(command))
+            if waits and isinstance(command, protocol.Go):  # a level's book move needs no compiled code
+                played = book_bestmove(self.spec, self.position, command, self._choice_rng)
+                if played is not None:
+                    self.emit(played)
+                    return
             if self._wait_for_preparation(command):
                 target(command, time.perf_counter() if waits else received)  # the budget starts once prepared
         except Exception as exc:  # noqa: BLE001 - report, keep the process alive

@@ -73,6 +73,7 @@ class EngineSession:
         A ``level`` (ai/levels.py) lets the engine choose the move by that level's rule (and its exactness)."""
         self.client.set_position(spec.name, moves)
         self._ponder_id = None
+        self.last_choice: str | None = None  # the level's rule that chose the move: "best", "book", "sampled"
         search_id = self.client.go(time_ms=max(1, round(time_ms)), info_ms=100, exact=exact, level=level)
         end = time.monotonic() + time_ms / 1000 + SLACK_S
         while time.monotonic() < end:
@@ -81,6 +82,7 @@ class EngineSession:
                     raise EngineUnavailable(f"the engine cannot search: {reply.message}")
                 if isinstance(reply, BestMove) and reply.id == search_id:
                     self._ends.clear()  # reports of ponders that this search's position ended
+                    self.last_choice = reply.choice
                     return to_result(spec, reply)
                 if isinstance(reply, Info) and reply.id == search_id and on_info is not None:
                     on_info(to_result(spec, reply))

@@ -8,6 +8,7 @@ from typing import Any
 
 from ai import wire
 from ai.client import EngineClient
+from ai.proc_probe import ProcessSample
 from ai.results import BestMove, PonderEnd, Preparing, Ready, ReadyOk, Reply
 
 
@@ -46,6 +47,10 @@ class ScriptedEngine:
         self.sent: list[dict[str, Any]] = []
         self._out: list[bytes | None] = []
         self.hung = False
+        self.busy_from: float | None = None
+        self.cpu_share = 0.0
+        self.cpu_s = 1.0
+        self._held: list[bytes | None] = []
         self.code: int | None = None
         self.on_go = on_go
         self.killed = False
@@ -66,6 +71,24 @@ class ScriptedEngine:
     def hang(self) -> None:
         self.hung = True
 
+    def busy(self, now: float, cpu_share: float) -> None:
+        """Working without answering (numba compiling with the GIL held, or starved of CPU): ``cpu_share`` of a
+        core used from ``now`` on (0: runnable, waiting for a CPU); its heartbeat answers wait until ``unbusy``."""
+        self.busy_from, self.cpu_share = now, cpu_share
+
+    def unbusy(self) -> None:
+        self.busy_from = None
+        self._out.extend(self._held)
+        self._held = []
+
+    def sample(self, now: float) -> ProcessSample:
+        """What ``/proc`` would say (see ``ai.proc_probe``)."""
+        if self.hung:
+            return ProcessSample(self.cpu_s, True, False)
+        if self.busy_from is not None:
+            return ProcessSample(self.cpu_s + (now - self.busy_from) * self.cpu_share, False, self.cpu_share == 0)
+        return ProcessSample(self.cpu_s, False, False)
+
     def die(self, code: int = -9) -> None:
         self.code = code
         self._out.append(None)
@@ -79,7 +102,10 @@ class ScriptedEngine:
         if self.hung:
             return
         if command["cmd"] == "isready":
-            self.say(ReadyOk())
+            if self.busy_from is not None:
+                self._held.append(wire.dumps(ReadyOk()).encode() + b"\n")
+            else:
+                self.say(ReadyOk())
             return
         if self.pondering is not None and command["cmd"] in ("position", "go", "solve", "stop", "setoption", "ponder"):
             self._end_ponder(command.get("moves") if command["cmd"] == "position" else None)
@@ -99,7 +125,7 @@ class ScriptedEngine:
         self.say(PonderEnd(ponder_id, self.predicted, played, hit, 500, 100.0, 400 if hit else 0))
 
     def receive(self) -> list[bytes | None]:
-        if self.hung:
+        if self.hung or self.busy_from is not None:
             return []
         out, self._out = self._out, []
         return out
@@ -154,12 +180,22 @@ def preparing(game: str, done: int, total: int, compiling: bool) -> Preparing:
 FRAME = 0.016  # one poll per frame of fake time
 
 
+def probe_of(spawner: Spawner, clock: FakeClock) -> Callable[[int], ProcessSample | None]:
+    """The client's ``/proc`` probe over the scripted engines."""
+
+    def probe(pid: int) -> ProcessSample | None:
+        engine = next((e for e in spawner.engines if e.pid == pid), None)
+        return engine.sample(clock.now) if engine is not None else None
+
+    return probe
+
+
 def client_rig() -> tuple[EngineClient, Spawner, FakeClock]:
     """A started client on scripted engines and a fake clock."""
     clock = FakeClock()
     spawner = Spawner()
     spawner.clock = clock
-    client = EngineClient(spawn=spawner, clock=clock)
+    client = EngineClient(spawn=spawner, clock=clock, probe=probe_of(spawner, clock))
     client.start()
     return client, spawner, clock
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_engine import FRAME, FakeClock, ScriptedEngine, Spawner, bestmove, client_rig, preparing, run_for
+from fake_engine import FRAME, FakeClock, ScriptedEngine, Spawner, bestmove, client_rig, preparing, probe_of, run_for
 
 from ai.client import EngineClient, RestartPolicy
 from ai.results import BestMove, EngineAvailable, EngineFailed, EngineRestarted, ErrorReply, Reply
@@ -234,3 +234,51 @@ def test_the_game_to_prepare_is_shown_and_asked_for_again_after_a_restart() -> N
     run_for(client, clock, 0.1)
     status = client.status  # a new name: mypy would keep client.status.state narrowed by the check above
     assert status.state == "ready"
+
+
+# issue 37 #3: a hang is a hang, not a busy machine ------------------------------------------------------
+def _preparing_rig() -> tuple[EngineClient, Spawner, FakeClock]:
+    clock = FakeClock()
+    spawner = Spawner(lambda: ScriptedEngine(prepared=()))
+    spawner.clock = clock
+    client = EngineClient(spawn=spawner, clock=clock, probe=probe_of(spawner, clock))
+    client.start()
+    run_for(client, clock, 0.1)
+    spawner.last.say(preparing("connect4", 1, 4, True))
+    run_for(client, clock, 0.1)
+    return client, spawner, clock
+
+
+@pytest.mark.parametrize("cpu_share", [1.0, 0.25, 0.0])  # compiling with the GIL held; starved; waiting for a CPU
+def test_a_compiling_or_starved_engine_is_not_taken_for_a_hang(cpu_share) -> None:  # type: ignore[no-untyped-def]
+    client, spawner, clock = _preparing_rig()
+    spawner.last.busy(clock.now, cpu_share)
+    seen = run_for(client, clock, 8.0)  # its heartbeat answers come 8 s late
+    assert not any(isinstance(r, EngineRestarted) for r in seen) and len(spawner.engines) == 1
+    spawner.last.unbusy()
+    run_for(client, clock, 1.0)
+    assert len(spawner.engines) == 1 and client.status.state == "preparing"
+
+
+def test_a_starved_engine_once_ready_gets_seconds_but_a_sigstop_is_caught_within_a_second(rig) -> None:  # type: ignore[no-untyped-def]
+    client, spawner, clock = rig
+    run_for(client, clock, 1.0)
+    spawner.last.busy(clock.now, 0.3)
+    seen = run_for(client, clock, 3.0)
+    assert not any(isinstance(r, EngineRestarted) for r in seen)
+    spawner.last.unbusy()
+    run_for(client, clock, 0.5)
+    spawner.last.hang()  # SIGSTOP: no CPU, state T
+    struck = clock.now
+    seen = run_for(client, clock, 2.0)
+    assert "stopped answering" in first(seen, EngineRestarted).message
+    assert client.restart_log[-1].noticed_at - struck < 1.0
+
+
+def test_a_stopped_engine_is_a_hang_also_while_it_prepares() -> None:
+    client, spawner, clock = _preparing_rig()
+    spawner.last.hang()
+    struck = clock.now
+    seen = run_for(client, clock, 2.0)
+    assert isinstance(first(seen, EngineRestarted), EngineRestarted)
+    assert client.restart_log[-1].noticed_at - struck < 1.0

@@ -304,3 +304,38 @@ def test_a_book_position_is_solved_at_once_even_before_the_compiled_code_is_read
     assert [s["id"] for s in solutions] == [1, 2] and all(s["complete"] for s in solutions)
     assert [c["score"] for c in solutions[0]["children"]] == [-2, -1, 0, 1, 0, -1, -2]
     engine.handle('{"cmd": "stop"}')
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("level,moves", [("medium", "4"), ("hard", "4453"), ("perfect", "44")])
+def test_a_levels_book_move_is_answered_before_the_search_is_compiled(level: str, moves: str) -> None:
+    """Issue 37 #10: on a first launch the bot's book replies need no compiled code: no wait for numba."""
+    from ai.engine_prepare import Preparer
+
+    out = io.StringIO()
+    engine = Engine(out, threads=1, preparer=Preparer(lambda reply: None, games=()))  # never prepares
+    engine.handle(json.dumps({"cmd": "position", "game": "connect4", "moves": moves}))
+    engine.handle(json.dumps({"cmd": "go", "time_ms": 2000, "level": level, "id": 5}))
+    assert engine._worker is not None
+    engine._worker.join(30)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    best = next(m for m in lines if m["type"] == "bestmove")
+    assert best["id"] == 5 and best["level"] == level and best["choice"] in ("book", "best")
+    assert all(c["score"] is not None for c in best["children"])  # the book's verdicts come with it
+
+
+@pytest.mark.timeout(60)
+def test_a_level_off_its_book_plies_still_waits_for_the_search() -> None:
+    from ai.engine_prepare import Preparer
+
+    out = io.StringIO()
+    engine = Engine(out, threads=1, preparer=Preparer(lambda reply: None, games=()))
+    engine.handle(json.dumps({"cmd": "position", "game": "connect4", "moves": "4453"}))  # ply 4 > medium's 2
+    engine.handle(json.dumps({"cmd": "go", "time_ms": 2000, "level": "medium", "id": 6}))
+    worker = engine._worker
+    assert worker is not None
+    worker.join(0.5)  # bounded: it must still be waiting for the compiled search
+    assert worker.is_alive() and '"bestmove"' not in out.getvalue()
+    engine.handle(json.dumps({"cmd": "stop"}))
+    worker.join(30)
+    assert not worker.is_alive()

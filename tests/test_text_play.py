@@ -218,3 +218,15 @@ def test_the_printed_rejoin_arguments_give_back_a_token_that_starts_with_a_dash(
     for token in ("-Ab_c9", "_x-", "plain"):
         args = parser.parse_args(shlex.split(rejoin_arguments("127.0.0.1:8765", token)))
         assert (args.connect, args.token) == ("127.0.0.1:8765", token)
+
+
+@pytest.mark.timeout(120)
+def test_a_book_move_says_it_came_from_the_book_with_the_books_verdicts(tmp_path: Path) -> None:
+    """Issue 37 #12: after 4, Medium answers from the opening book: no search statistics that contradict it."""
+    proc = _play(tmp_path, ["4", "quit"], "--level", "medium", "--new", timeout=110)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "plays 4 from the opening book" in out, out
+    assert "searched:" not in out and "win chance" not in out
+    book = next(line for line in out.splitlines() if "the book:" in line)
+    assert "4 loss in" in book and "draw" not in book and "win" not in book  # after 4 Red wins: every reply loses

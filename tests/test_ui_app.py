@@ -114,6 +114,8 @@ def test_history_navigation_and_continue_from_here(hotseat: Any) -> None:
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_END, mod=0, unicode="")])
     assert app.session.cursor == 4
     app.go_to(2)
+    app.apply(Command.CONTINUE)  # it asks first: the later moves would be lost (issue 37, polish)
+    assert app.session.line == [3, 3, 4, 2] and app.notice is not None and "again" in app.notice.notice.text
     app.apply(Command.CONTINUE)
     assert app.session.line == [3, 3]
 

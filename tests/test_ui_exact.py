@@ -13,6 +13,7 @@ import pytest
 from test_ui_fakes import FakeEngineClient
 
 from game.play import controller
+from game.play.book_facts import BookFacts
 from game.play.engine_driver import EngineDriver
 from game.play.exact import EXACT_MS, Verdict, column_verdicts, score_verdict
 from game.play.heat import HeatData, HeatEntry
@@ -33,6 +34,7 @@ def make_app(game: str = "connect4", moves: str = "", mode: str = "hotseat", cli
     factory = client if callable(client) and not isinstance(client, FakeEngineClient) else (lambda: client)
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(factory))
     app.turns.min_bot_delay = 0.0
+    app.turns.book = BookFacts(enabled=False)  # these test the engine's answers (tests/test_issue37.py: the book's)
     return app, client
 
 
@@ -248,7 +250,9 @@ def test_an_unfinished_solve_is_retried_with_longer_budgets() -> None:
         assert cache.next_budget("connect4", "44") == following > used
     assert sum(EXACT_BUDGETS_MS) >= 5000  # the slowest positions past the book take 3-5 s on two cores
     cache.put("connect4", "44", {0: None, 3: 2}, EXACT_BUDGETS_MS[-1])
-    assert cache.next_budget("connect4", "44") is None  # estimates fill the rest
+    assert cache.next_budget("connect4", "44") == EXACT_BUDGETS_MS[-1]  # it keeps solving (issue 37 #7) ...
+    cache.stop("connect4", "44")
+    assert cache.next_budget("connect4", "44") is None  # ... until the player stops it: estimates fill the rest
     cache.put("connect4", "4", {0: -1, 3: 2}, EXACT_BUDGETS_MS[0])
     assert cache.next_budget("connect4", "4") is None  # complete
     settings = Settings(mode="vs-bot", human_player=0, exact=True, heatmap=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from game.play.book_facts import BookFacts
 from game.play.engine_driver import EngineDriver
 from game.play.session import Session
 from game.play.settings import Settings
@@ -209,12 +210,17 @@ def make_test_app(
     client: FakeEngineClient | None = None,
     size: tuple[int, int] = (1000, 700),
     persist: bool = False,
+    book: bool = False,
     **settings_kw: Any,
 ) -> tuple[App, FakeEngineClient]:
-    """A headless app on the fake engine (``persist``: it writes its settings and autosave, as the real app)."""
+    """A headless app on the fake engine (``persist``: it writes its settings and autosave, as the real app;
+    ``book``: the app reads the opening book itself, as the real app, instead of leaving every answer to the
+    fake engine)."""
     settings_kw.setdefault("eval_bar", False)
     settings = Settings(mode=mode, window=size, sound=False, **settings_kw)
     fake = client or FakeEngineClient()
     app = create_app(settings, Session.from_text(game, moves), persist=persist, driver=EngineDriver(lambda: fake))
     app.turns.min_bot_delay = 0.0
+    if not book:
+        app.turns.book = BookFacts(enabled=False)
     return app, fake

@@ -84,7 +84,7 @@ def test_save_says_where_and_a_loaded_game_keeps_its_evaluations(
     try:
         app.session.record_eval(2, 0.6)
         app.session.record_proof([3, 3, 4, 2], 0, "win")
-        monkeypatch.setattr("game.ui.game_app.games_dir", lambda: tmp_path)
+        monkeypatch.setattr("game.ui.app_files.games_dir", lambda: tmp_path)
         app.apply(Command.SAVE)
         assert app.notice is not None and not app.notice.notice.error
         saved = next(tmp_path.glob("*.json"))

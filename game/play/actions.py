@@ -42,6 +42,7 @@ class Command(enum.Enum):
     OFFER_DRAW = "offer or accept a draw"  # network games
     REMATCH = "offer or accept a rematch"  # network games, once one is over (colours swapped)
     ERASE = "erase a character"  # the dialog's text field
+    STOP_SOLVING = "stop solving"  # the solver's background looks at the shown position
 
 
 class DialogField(enum.Enum):
@@ -51,7 +52,7 @@ class DialogField(enum.Enum):
     ADDRESS = "Address"
     LISTEN = "Listen on"
     CLOCK = "Clock"
-    COLOUR = "Your colour"
+    COLOUR = "You play"  # a colour, or X / O
     STARTER = "Who starts"
     LEVEL = "Bot level"
     LEVEL2 = "Second bot"

@@ -41,9 +41,9 @@ class Search:
 
     def elapsed_ms(self, now: float) -> float:
         reported = self.last_info.get("elapsed_ms")
-        local = (now - self.started) * 1000
+        local = max(0.0, (now - self.started) * 1000)  # (a frame's clock may be read before the search began)
         if isinstance(reported, int | float):
-            return max(float(reported), min(local, self.budget_ms))
+            return max(0.0, float(reported), min(local, self.budget_ms))
         return local
 
 

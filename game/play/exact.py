@@ -50,6 +50,26 @@ class Verdict:
             return (self.text, self.text[0].upper())
         return (self.text,)
 
+    def forms(self) -> tuple[str, str, str, str]:
+        """The label in each of the row's forms (one form for the whole row): full words, short words,
+        letters with the number of moves (``W15``/``D``/``L2``), letters alone (``W``/``D``/``L``)."""
+        if self.kind == "estimate":
+            number = self.text.rstrip("%")
+            return (f"≈{self.text}", f"≈{self.text}", f"≈{number}", f"≈{number}")
+        if self.kind == "pending":
+            return (self.text, "…", "…", "…")
+        if self.outcome in ("win", "loss", "draw"):
+            letter = self.outcome[0].upper()
+            if self.moves is not None and self.outcome != "draw":
+                return (self.text, f"{self.outcome} {self.moves}", f"{letter}{self.moves}", letter)
+            return (self.text, self.outcome, letter, letter)
+        return (self.text,) * 4
+
+
+ROW_LEGEND = "W win · D draw · L loss · the number: your moves to the end"
+LEGEND_VARIANTS = (ROW_LEGEND, "W win · D draw · L loss · number: moves left", "W win · D draw · L loss", "W/D/L")
+SHORT_FORM = 2  # the first form of ``Verdict.forms`` that needs the legend
+
 
 def moves_until_end(cells: int, ply: int, score: int) -> int:
     """How many stones the mover plays (this one included) until the game ends, for ``score != 0``."""
@@ -88,7 +108,8 @@ def column_verdicts(
     pending: bool = False,
 ) -> dict[int, Verdict]:
     """A verdict per legal column: exact when the solver (or a proven search score) knows it, else the
-    search's win-rate estimate, else "solving…" while the solver is still to answer (``pending``), else unknown."""
+    search's win-rate estimate once the solver is done or stopped ("solving…" while it is still at work,
+    ``pending``), else unknown."""
     cells = spec.width * spec.height
     out: dict[int, Verdict] = {}
     for move in legal:
@@ -100,10 +121,10 @@ def column_verdicts(
             out[move] = score_verdict(cells, ply, score)
         elif entry is not None and entry.proven is not None:  # the search proved the result, not its length
             out[move] = Verdict(entry.proven, "exact", entry.proven)
+        elif pending:  # never a bare percentage where the solver is still at work: a win may be one look away
+            out[move] = Verdict("solving…", "pending")
         elif entry is not None:
             out[move] = Verdict(f"{entry.value * 100:.0f}%", "estimate")
-        elif pending:
-            out[move] = Verdict("solving…", "pending")
         else:
             out[move] = Verdict("?", "unknown")
     return out
@@ -130,10 +151,14 @@ def by_elimination(verdicts: dict[int, Verdict], result: str | None) -> dict[int
 
 
 class ExactCache:
-    """Solver answers per position text, with the budget they were given."""
+    """Solver answers per position text, with the budget they were given. A position whose columns are not all
+    settled after the listed looks gets further looks of the last budget (the engine's solver goes on from its
+    table) until they are, or until the player stops them (``stop``)."""
 
     def __init__(self) -> None:
         self._entries: dict[tuple[str, str], tuple[dict[int, int | None], int]] = {}
+        self._looks: dict[tuple[str, str], int] = {}  # looks given beyond the listed budgets
+        self._stopped: set[tuple[str, str]] = set()
 
     def get(self, game: str, moves: str) -> dict[int, int | None] | None:
         entry = self._entries.get((game, moves))
@@ -141,15 +166,44 @@ class ExactCache:
 
     def put(self, game: str, moves: str, scores: dict[int, int | None], budget_ms: int = EXACT_MS) -> None:
         if len(self._entries) >= CACHE_SIZE:
-            self._entries.pop(next(iter(self._entries)))
-        self._entries[(game, moves)] = (scores, budget_ms)
+            oldest = next(iter(self._entries))
+            self._entries.pop(oldest)
+            self._looks.pop(oldest, None)
+        key = (game, moves)
+        known = self._entries.get(key)
+        if known is not None and budget_ms >= EXACT_BUDGETS_MS[-1]:
+            self._looks[key] = self._looks.get(key, 0) + 1
+            merged = {m: scores.get(m) if scores.get(m) is not None else known[0].get(m) for m in scores}
+            scores = merged  # (a later look never forgets what an earlier one proved)
+        self._entries[key] = (scores, budget_ms)
+
+    def settled(self, game: str, moves: str) -> bool:
+        entry = self._entries.get((game, moves))
+        return entry is not None and bool(entry[0]) and all(v is not None for v in entry[0].values())
 
     def next_budget(self, game: str, moves: str) -> int | None:
-        """The budget of the solver's next look at this position, or None when it is known enough."""
+        """The budget of the solver's next look at this position, or None when it is known enough (or stopped)."""
         entry = self._entries.get((game, moves))
         if entry is None:
             return EXACT_BUDGETS_MS[0]
-        scores, used = entry
-        if scores and all(v is not None for v in scores.values()):
+        if self.settled(game, moves) or (game, moves) in self._stopped:
             return None
-        return next((b for b in EXACT_BUDGETS_MS if b > used), None)
+        used = entry[1]
+        return next((b for b in EXACT_BUDGETS_MS if b > used), EXACT_BUDGETS_MS[-1])
+
+    def in_background(self, game: str, moves: str) -> int | None:
+        """The columns still open once the listed looks are over (the solver goes on with them), else None."""
+        entry = self._entries.get((game, moves))
+        if entry is None or entry[1] < EXACT_BUDGETS_MS[-1] or self.settled(game, moves):
+            return None
+        if (game, moves) in self._stopped:
+            return None
+        return sum(v is None for v in entry[0].values())
+
+    def first_looks_done(self, game: str, moves: str) -> bool:
+        entry = self._entries.get((game, moves))
+        return entry is not None and (entry[1] >= EXACT_BUDGETS_MS[-1] or self.settled(game, moves))
+
+    def stop(self, game: str, moves: str) -> None:
+        """No more looks at this position (the player stopped them): its open columns stay estimates."""
+        self._stopped.add((game, moves))

@@ -72,6 +72,34 @@ def read_game(default_game: str, text: str | None = None, path: Path | None = No
     return LoadedGame(spec, moves, cursor, read_evals(raw, len(moves)), raw)
 
 
+def describe_saved(path: Path, default_game: str = "connect4") -> str:
+    """One line about a saved game for the Load card: the game, its moves (the first of them), when it was saved."""
+    try:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+    except OSError:
+        when = "?"
+    try:
+        spec, moves, _ = load_game(path, default_game)
+    except (SaveFileError, ValueError):
+        return f"{path.name} · cannot be read · {when}"
+    from game.rules.capabilities import capabilities
+
+    try:
+        title = capabilities(spec).title
+    except ValueError:
+        title = spec.name
+    line = spec.moves_to_text(list(moves))
+    preview = line if len(line) <= 18 else line[:17] + "…"
+    count = "1 move" if len(moves) == 1 else f"{len(moves)} moves"
+    return f"{title} · {count}{f' ({preview})' if preview else ''} · {when}"
+
+
+def is_connect4_text(text: str) -> bool:
+    """A bare string of the digits 1-7: a Connect 4 position, whatever game is shown (the README's paste)."""
+    bare = text.strip()
+    return 0 < len(bare) <= 42 and all(ch in "1234567" for ch in bare)
+
+
 def restore_evals(session: Session, evals: dict[int, tuple[float, bool]]) -> None:
     """Put saved evaluations back into a freshly loaded session."""
     for ply, (value, exact) in evals.items():
@@ -93,6 +121,8 @@ def copy_position(session: Session, copy_text: Callable[[str], bool]) -> tuple[s
 
 __all__ = [
     "LoadedGame",
+    "describe_saved",
+    "is_connect4_text",
     "SaveFileError",
     "copy_position",
     "game_json_with_evals",

@@ -14,10 +14,11 @@ from typing import TypeVar
 from game.play.actions import DialogField
 from game.play.game_choices import GAME_CHOICES
 from game.play.net_setup import CLOCK_CHOICES, clock_label
-from game.play.players import MODE_LABELS, MODES, BotSetting
+from game.play.players import CUSTOM_STEPS_MS, MODE_LABELS, MODES, BotSetting, step_custom
 from game.play.settings import NET_ROLES, Settings
 from game.rules import get_game
 from game.rules.capabilities import capabilities
+from game.rules.errors import GameError
 
 NETWORK = "network"  # a dialog mode: the game is played on a server (the app then plays as hot-seat)
 DIALOG_MODES = (*MODES, NETWORK)
@@ -65,12 +66,26 @@ class NewGameChoice:
     def erased(self) -> NewGameChoice:
         return replace(self, address=self.address[:-1])
 
+    @property
+    def starting_colour(self) -> int:
+        """The colour that moves first, whatever the mode (vs-bot keeps it as "you" or "the bot")."""
+        if self.mode == "vs-bot":
+            return self.colour if self.first == 0 else 1 - self.colour
+        return self.first
+
+    def with_mode(self, mode: str) -> NewGameChoice:
+        """The choice in another mode with the same colour starting (``first`` means "who" against the bot and
+        "which colour" otherwise: it is translated, never kept as a bare number)."""
+        starter = self.starting_colour
+        first = (0 if starter == self.colour else 1) if mode == "vs-bot" else starter
+        return replace(self, mode=mode, first=first)
+
     def changed(self, field: DialogField, direction: int, cores: int | None = None) -> NewGameChoice:
         """The choice with ``field`` moved one step (``direction`` -1 back, +1 forward)."""
         if field is DialogField.GAME:
             return replace(self, game=_step(GAME_CHOICES, self.game, direction))
         if field is DialogField.MODE:
-            return replace(self, mode=_step(DIALOG_MODES, self.mode, direction))
+            return self.with_mode(_step(DIALOG_MODES, self.mode, direction))
         if field is DialogField.NET_ROLE:
             return replace(self, net_role=_step(NET_ROLES, self.net_role, direction))
         if field is DialogField.ADDRESS:
@@ -86,7 +101,7 @@ class NewGameChoice:
         if field in (DialogField.LEVEL, DialogField.LEVEL2):
             i = 0 if field is DialogField.LEVEL else 1
             levels = list(self.levels)
-            levels[i] = levels[i].cycled(direction)
+            levels[i] = _stepped_level(levels[i], direction)
             return replace(self, levels=(levels[0], levels[1]))
         if field is DialogField.THREADS:
             options = tuple(range(0, (cores or cpu_cores()) + 1))
@@ -95,6 +110,19 @@ class NewGameChoice:
 
 
 T = TypeVar("T")
+
+
+def _stepped_level(bot: BotSetting, direction: int) -> BotSetting:
+    """The next level in the dialog: past Perfect come the Custom budgets, one step of time each (so the Custom
+    level's time is set here too, not only with --bot-time), then the ladder again."""
+    if bot.level == "custom":
+        moved = step_custom(bot.custom_ms, direction)
+        if moved != bot.custom_ms:
+            return replace(bot, custom_ms=moved)
+    stepped = bot.cycled(direction)
+    if stepped.level == "custom":  # entering Custom: from its shortest budget going up, its longest going down
+        return replace(stepped, custom_ms=CUSTOM_STEPS_MS[0] if direction > 0 else CUSTOM_STEPS_MS[-1])
+    return stepped
 
 
 def _step(values: tuple[T, ...], current: T, direction: int) -> T:
@@ -118,13 +146,17 @@ def choice_rows(
     vs_bot, bots, net = choice.mode == "vs-bot", choice.mode == "bot-vs-bot", choice.network
     host, join = net and choice.net_role == "host", net and choice.typing
     watch = join and choice.net_role == "watch"
+    try:  # the top level of a game without an exact solver is not called "Perfect"
+        solved = capabilities(get_game(choice.game)).exact_solver
+    except (ValueError, GameError):
+        solved = True
     if vs_bot:
         starts = "You" if choice.first == 0 else "The bot"
-        level, level2 = f"{choice.levels[0].label()}", "—"
+        level, level2 = f"{choice.levels[0].label(solved)}", "—"
     else:
         starts = "Drawn by the server" if net else colour_names[choice.first]
-        level = f"{colour_names[0]}: {choice.levels[0].label()}" if bots else "—"
-        level2 = f"{colour_names[1]}: {choice.levels[1].label()}" if bots else "—"
+        level = f"{colour_names[0]}: {choice.levels[0].label(solved)}" if bots else "—"
+        level2 = f"{colour_names[1]}: {choice.levels[1].label(solved)}" if bots else "—"
     threads = f"Automatic ({auto_threads(cores)})" if choice.threads == 0 else str(choice.threads)
     if join:
         example = "type HOST:PORT/ROOM (e.g. 192.168.1.20:4242/game)"

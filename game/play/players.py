@@ -43,6 +43,7 @@ DIFFICULTIES: tuple[Difficulty, ...] = (
     Difficulty("custom", "Custom", "custom"),  # a plain search of the player's own budget, outside the ladder
 )
 PERFECT = "perfect"
+TOP_WITHOUT_SOLVER = "Strongest"  # the top level's name in a game without an exact solver (it is not perfect)
 DIFFICULTY_KEYS = tuple(d.key for d in DIFFICULTIES)
 DEFAULT_DIFFICULTY = "medium"
 
@@ -96,10 +97,13 @@ class BotSetting:
             return self.custom_ms
         return d.time_ms or None  # "search" and "solve" levels
 
-    def label(self) -> str:
+    def label(self, solved: bool = True) -> str:
+        """The level's name; ``solved`` False: the game has no exact solver, so its top level is not "Perfect"."""
         d = self.difficulty
         if d.kind == "custom":
             return f"Custom {format_ms(self.custom_ms)}"
+        if d.key == PERFECT and not solved:
+            return TOP_WITHOUT_SOLVER
         return d.label  # the name says how well it plays; ``detail`` the time
 
     def detail(self) -> str:

@@ -11,6 +11,7 @@ import itertools
 import random
 from typing import Any
 
+from game.play.book_facts import BookFacts
 from game.play.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
 from game.play.engine_driver import EngineDriver, Search
 from game.play.engine_events import absorb
@@ -37,6 +38,7 @@ class EngineTurns:
         self.exact_cache = ExactCache()
         self.min_bot_delay = MIN_BOT_DELAY
         self._finished_key: tuple[str, str, str, int] | None = None  # the last search that ran to its end
+        self.book = BookFacts()  # the opening book's facts about the line, in every mode
 
     def cancel(self) -> None:
         self.driver.cancel()
@@ -47,17 +49,31 @@ class EngineTurns:
         self.cancel()
         self.heat = self.heat_moves = None
         self._finished_key = None
+        self.book.forget()
 
     def exact_budget(self, session: Session) -> int | None:
         if not self.driver.can_search(session.spec.name, "exact"):
             return None
         return self.exact_cache.next_budget(session.spec.name, session.moves_text)
 
+    def solving_left(self, session: Session) -> int | None:
+        """Columns of the shown position the solver is still working on after its first looks, else None."""
+        if not self.driver.can_search(session.spec.name, "exact") or session.position.outcome.is_over:
+            return None
+        return self.exact_cache.in_background(session.spec.name, session.moves_text)
+
+    def stop_solving(self, session: Session) -> None:
+        """The player stops the background looks at the shown position."""
+        self.exact_cache.stop(session.spec.name, session.moves_text)
+        search = self.driver.search
+        if search is not None and search.kind == "exact" and search.moves == session.moves_text:
+            self.cancel()
+
     def heat_for(self, session: Session, exact: bool) -> HeatData | None:
         """The heat of the shown position (with the solver's known scores), if any."""
         if self.heat is None or self.heat_moves != session.moves_text or session.position.outcome.is_over:
             return None
-        scores = self.exact_cache.get(session.spec.name, session.moves_text) if exact else None
+        scores = self.exact_cache.get(session.spec.name, session.moves_text)  # (known facts, whatever the toggle)
         return self.heat.with_scores(scores)
 
     def verdicts(self, session: Session) -> dict[int, Verdict] | None:
@@ -90,6 +106,7 @@ class EngineTurns:
 
     # --- each frame ----------------------------------------------------------------------------
     def poll(self, session: Session) -> list[Notice]:
+        self.book.fill(session, self.exact_cache)
         notices = []
         for event in self.driver.poll():
             notice = self._on_engine(session, event.kind, event.search, event.message)
@@ -162,7 +179,7 @@ class EngineTurns:
         if current is not None and current.finished and current.moves == s.moves_text:
             self._finished_key = current.key  # (a look ahead is not the shown position's search)
         served = want is None or (
-            want[0] in ("analysis", "exact")  # (a bot's turn is served by its move)
+            want[0] == "analysis"  # (a bot's turn is served by its move; an exact look while the cache asks for one)
             and (want[0], s.spec.name, s.moves_text, want[1]) == self._finished_key
         )
         if served and not analysis_only:
@@ -196,7 +213,8 @@ class EngineTurns:
             if kind in ("bot", "solve"):  # this engine cannot search the game: said in a notice
                 self._random_move(s, self.min_bot_delay)
             return None
-        if current is not None and current.key == (kind, s.spec.name, s.moves_text, budget):
+        same = current is not None and current.key == (kind, s.spec.name, s.moves_text, budget)
+        if same and not (kind == "exact" and current is not None and current.finished):  # (the next look: same budget)
             return None
         if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
             return None  # the move is known; waiting for the animation
@@ -277,7 +295,12 @@ class EngineTurns:
             missing.append("heatmap")
         if settings.eval_bar and s.eval_at(s.cursor) is None:
             missing.append("eval")
-        if settings.exact and caps.exact_solver and self.exact_budget(s) is not None:
+        if (
+            settings.exact
+            and caps.exact_solver
+            and self.exact_budget(s) is not None
+            and not self.exact_cache.first_looks_done(s.spec.name, s.moves_text)
+        ):
             missing.append("exact verdicts")
         return missing
 

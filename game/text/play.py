@@ -26,7 +26,7 @@ from game.play.settings import load_autosave, write_autosave
 from game.rules.base import Position, Status
 from game.rules.errors import GameError
 from game.rules.registry import get_game
-from game.text.render import SYMBOLS, render, shares_of, top_moves
+from game.text.render import SYMBOLS, book_verdicts, render, shares_of, top_moves
 
 MODES = ("hotseat", "bot", "botbot")
 PONDER_LEVELS = ("hard", "perfect")
@@ -229,12 +229,20 @@ class TextGame:
                 level=level,
                 on_info=on_info,
             )
-        self.console.print(
-            f"{self.side_name(self.position.to_move)} plays "
-            f"{self.spec.move_to_text(result.best_move)}: win chance {result.value:.0%}, "
-            f"{result.iterations:,} iterations in {result.elapsed_ms / 1000:.1f} s"
-        )
-        self.console.print("  searched: " + top_moves(self.spec, result.children, 3), style="cyan", markup=False)
+        book = book_verdicts(self.spec, self.position)
+        played = self.spec.move_to_text(result.best_move)
+        if book is not None and (getattr(engine, "last_choice", None) == "book" or result.iterations == 0):
+            # the move is a lookup: its statistics would be of a search that did not decide it
+            self.console.print(f"{self.side_name(self.position.to_move)} plays {played} from the opening book")
+        else:
+            self.console.print(
+                f"{self.side_name(self.position.to_move)} plays "
+                f"{played}: win chance {result.value:.0%}, "
+                f"{result.iterations:,} iterations in {result.elapsed_ms / 1000:.1f} s"
+            )
+            self.console.print("  searched: " + top_moves(self.spec, result.children, 3), style="cyan", markup=False)
+        if book is not None:
+            self.console.print("  the book: " + book, style="cyan", markup=False)
         self.shares = shares_of(result.children)
         self.position = self.position.play(result.best_move)
 

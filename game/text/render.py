@@ -143,6 +143,25 @@ def top_moves(spec: Any, children: Sequence[Any], count: int = 4) -> str:
     return ", ".join(f"{spec.move_to_text(c.move)} {round(100 * c.visits / total)}% (win {c.value:.0%})" for c in best)
 
 
+def book_verdicts(spec: Any, position: Any) -> str | None:
+    """``1 loss in 18, 2 draw, …``: every column's exact verdict from the opening book (for the side to move),
+    or None when the book does not know them all (a 7x6 Connect 4 position near the start only)."""
+    if spec.name != "connect4":
+        return None
+    from ai.opening_book import load  # (a few MB, read once at the first need)
+    from game.play.exact import score_verdict
+
+    scores = load().column_scores(position)
+    if scores is None:
+        return None
+    cells = spec.width * spec.height
+    return ", ".join(
+        f"{spec.move_to_text(c)} {score_verdict(cells, position.ply, s).text}"
+        for c, s in enumerate(scores)
+        if s is not None
+    )
+
+
 def shares_of(children: Sequence[Any]) -> dict[int, float] | None:
     total = sum(c.visits for c in children)
     if total == 0:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from game.play.exact import Verdict
-from game.play.heat import HeatData, share_text, verdict_text
+from game.play.exact import LEGEND_VARIANTS, ROW_LEGEND, SHORT_FORM, Verdict, score_verdict
+from game.play.heat import HeatData, share_text
 from game.play.themes import Theme, heat_colour, mix, shade
 from game.ui import text
 from game.ui.discs import draw_disc
@@ -132,8 +132,10 @@ class Connect4Painter:
             for move in scene.heat.entries:
                 if 0 <= move < g.width:
                     t = scene.heat.emphasis(move)
+                    if t <= 0:
+                        continue  # nothing stands out: the holes stay holes
                     column = pygame.Rect(local.rect.left + move * g.cell, local.rect.top, g.cell, g.rect.height)
-                    back.fill(mix(theme.hole, heat_colour(theme, t), 0.18 + 0.6 * t), column)
+                    back.fill(mix(theme.hole, heat_colour(theme, t), 0.1 + 0.3 * t), column)  # a light tint
         elif hover is not None and scene.preview_player is not None:
             column = pygame.Rect(local.rect.left + hover * g.cell, local.rect.top, g.cell, g.rect.height)
             back.fill(mix(theme.hole, scene.colour_of(scene.preview_player), 0.2), column)
@@ -208,6 +210,46 @@ class Connect4Painter:
                     )
 
 
+@dataclass(frozen=True)
+class VerdictRow:
+    """How the verdict row is drawn: one form (see ``Verdict.forms``) and one font size for every column."""
+
+    form: int
+    size: int
+    bold: bool  # exact verdicts in bold (only while the row's size leaves room for it)
+    labels: dict[int, str]
+
+    @property
+    def needs_legend(self) -> bool:
+        return self.form >= SHORT_FORM
+
+
+def label_room(g: Connect4Geometry) -> int:
+    """The width one column's label may take: the column less a visible gap to its neighbours."""
+    return g.cell - max(4, g.cell // 8)
+
+
+def label_size(g: Connect4Geometry) -> int:
+    return max(text.MIN_SIZE, min(18, round(g.cell * 0.26)))
+
+
+def verdict_row(g: Connect4Geometry, verdicts: dict[int, Verdict]) -> VerdictRow:
+    """The longest form that fits every column at the row's size (or up to 3 px smaller), else the
+    shortest at the size that fits them all: never a row of mixed forms or sizes."""
+    size, room = label_size(g), label_room(g)
+    moves = sorted(verdicts)
+    for bold in (True, False):
+        for form in range(4):
+            labels = {m: verdicts[m].forms()[form] for m in moves}
+            for smaller in range(size, max(text.MIN_SIZE, size - 3) - 1, -1):
+                if all(
+                    text.fits(label, smaller, room, bold and verdicts[m].kind == "exact") for m, label in labels.items()
+                ):
+                    return VerdictRow(form, smaller, bold, labels)
+    labels = {m: verdicts[m].forms()[3] for m in moves}
+    return VerdictRow(3, text.MIN_SIZE, False, labels)
+
+
 def _labels(
     surface: pygame.Surface,
     g: Connect4Geometry,
@@ -215,39 +257,63 @@ def _labels(
     verdicts: dict[int, Verdict] | None,
     theme: Theme,
 ) -> None:
-    """Two rows under the columns: the visit share, then the verdict (or the win rate)."""
+    """Two rows under the columns: the visit share, then the verdict (or the win rate). The verdict row keeps
+    its place whether the share row is shown or not, and uses one form and one size throughout; its short
+    form comes with a legend (in the share row's place when that is free)."""
     row_h = g.cell * 0.42
-    size = max(text.MIN_SIZE, min(18, round(g.cell * 0.26)))
-    width = g.cell - 2
+    size = label_size(g)
+    room = label_room(g)
     y0 = g.labels_top
+    y1 = y0 + row_h
     best = heat.best if heat is not None else None
     visited = heat is not None and heat.visited
+    shares: dict[int, tuple[str, bool]] = {}
     for move in range(g.width):
-        x, _ = g.center(move, 0)
         entry = heat.entries.get(move) if heat is not None else None
-        if entry is not None:
-            colour = theme.accent if move == best else theme.text
-            text.draw(
-                surface,
-                share_text(entry.share, visited),
-                size,
-                colour,
-                (x, y0),
-                "midtop",
-                bold=move == best,
-                width=width,
-            )
-        verdict = verdicts.get(move) if verdicts is not None else None
-        y1 = y0 + (row_h if heat is not None else 0)
-        if verdict is not None:
-            exact = verdict.kind == "exact"
-            colours = {"win": theme.win_text, "loss": theme.loss_text, "draw": theme.text}
-            colour = colours.get(verdict.outcome or "", theme.text_dim)
-            label, vsize = text.first_fitting(verdict.variants(), size, width, bold=exact)
-            text.draw(surface, label, vsize, colour, (x, y1), "midtop", bold=exact)
-        elif entry is not None:
-            label, vsize = text.first_fitting((verdict_text(entry),), size - 1, width)
-            text.draw(surface, label, vsize, theme.text_dim, (x, y1), "midtop")
+        if entry is not None and visited:  # (no row of dashes where the book settled every move: its verdicts say more)
+            shares[move] = (share_text(entry.share, visited), move == best)
+    if shares:  # one size and one form for the row: "45%", else "45" where the columns are narrow
+        plain = {m: (label.rstrip("%"), bold) for m, (label, bold) in shares.items()}
+        share_size = min(text.fitted_size(label, size, room, bold) for label, bold in shares.values())
+        if not all(text.fits(label, share_size, room, bold) for label, bold in shares.values()):
+            shares = plain
+            share_size = min(text.fitted_size(label, size, room, bold) for label, bold in shares.values())
+        for move, (label, bold) in shares.items():
+            colour = theme.accent if bold else theme.text
+            x, _ = g.center(move, 0)
+            text.draw(surface, label, share_size, colour, (x, y0), "midtop", bold=bold, width=room)
+    row: dict[int, Verdict] = dict(verdicts or {})
+    if heat is not None:
+        for move, entry in heat.entries.items():
+            if move not in row:
+                outcome = entry.outcome
+                if entry.score is not None:  # the book's (or the solver's) score: the result and its length
+                    row[move] = score_verdict(g.width * g.height, heat.ply, entry.score)
+                elif outcome is not None:
+                    row[move] = Verdict(outcome, "exact", outcome)
+                else:
+                    row[move] = Verdict(f"{entry.value * 100:.0f}%", "estimate")
+    if not row:
+        return
+    shape = verdict_row(g, row)
+    colours = {"win": theme.win_text, "loss": theme.loss_text, "draw": theme.text}
+    for move, label in shape.labels.items():
+        verdict = row[move]
+        exact = verdict.kind == "exact"
+        colour = colours.get(verdict.outcome or "", theme.text_dim) if exact or verdicts else theme.text_dim
+        x, _ = g.center(move, 0)
+        text.draw(surface, label, shape.size, colour, (x, y1), "midtop", bold=shape.bold and exact, width=room)
+    if shape.needs_legend and not shares:
+        legend, legend_size = text.first_fitting(LEGEND_VARIANTS, max(text.MIN_SIZE, shape.size - 1), g.rect.width)
+        text.draw(surface, legend, legend_size, theme.text_dim, (g.rect.centerx, y0), "midtop", width=g.rect.width)
+
+
+def legend_tip(g: Connect4Geometry, verdicts: dict[int, Verdict] | None, mouse: tuple[int, int]) -> str | None:
+    """The legend as a tooltip over a short-form verdict row (the share row takes the legend's place)."""
+    if not verdicts or not verdict_row(g, verdicts).needs_legend:
+        return None
+    area = pygame.Rect(g.rect.left, g.labels_top, g.rect.width, round(g.cell * 0.84))
+    return ROW_LEGEND if area.collidepoint(mouse) else None
 
 
 def _heat_key(heat: HeatData | None) -> object:

@@ -61,12 +61,16 @@ def draw_graph(
         pygame.draw.polygon(surface, mix(colours[1], theme.panel, 0.45), bottom_poly)
         pygame.draw.aalines(surface, theme.text_dim, False, xy)
     pygame.draw.line(surface, theme.panel_border, (rect.left + 4, mid), (rect.right - 4, mid))
+    spacing = _plot(rect).width / max(1, plies)
+    half = max(1, min(3, int(spacing * 0.35)))  # squares that never merge into a bar (a 41-ply proven game)
     for i, p in enumerate(points):
         if p is None:
             continue
         x, y = x_of(rect, i, plies), y_of(rect, p.value)
         if p.exact:
-            pygame.draw.rect(surface, theme.text, pygame.Rect(round(x) - 3, round(y) - 3, 7, 7))
+            pygame.draw.rect(
+                surface, theme.text, pygame.Rect(round(x) - half, round(y) - half, 2 * half + 1, 2 * half + 1)
+            )
         else:
             pygame.draw.aacircle(surface, theme.text_dim, (x, y), 2)
     caption = label

@@ -97,6 +97,8 @@ class PanelModel:
     network: NetPanel | None = None
     ponder: bool | None = None  # "Think on your time" in force (None: not a game against the bot)
     ponder_applies: bool = False  # the bot's level plays by time (Perfect, Custom), so thinking ahead helps it
+    over: bool = False  # the game is over (Pause and Think have nothing left to do)
+    sound_available: bool = True  # an audio device opened (else the Sound button says there is none)
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,7 @@ class Status:
     bold: bool
     progress: Progress | None
     notice: Notice | None
+    stop_solving: bool = False  # the solver works on in the background: the bar offers to stop it
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,7 @@ class HelpCard:
 class LoadCard:
     files: tuple[Path, ...]
     folder: Path
+    labels: tuple[str, ...] = ()  # per file: the game, its moves, when it was saved (else the file name)
 
 
 @dataclass(frozen=True)

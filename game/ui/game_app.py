@@ -8,7 +8,6 @@ an immutable ``Frame`` is built, laid out and drawn. Tests drive this real loop 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pygame
 
@@ -25,23 +24,18 @@ from game.play.actions import (
     ScrollMoves,
     TypeText,
 )
-from game.play.controller import redo_target, refusal_text, undo_target
+from game.play.controller import refusal_text
 from game.play.engine_driver import EngineDriver, default_client_factory
 from game.play.exact import Verdict
 from game.play.game_files import (
-    SaveFileError,
-    copy_position,
     game_json_with_evals,
-    read_game,
-    restore_evals,
-    save_with_evals,
 )
 from game.play.heat import HeatData
 from game.play.new_game import NewGameChoice
 from game.play.players import is_bot
 from game.play.preferences import is_preference, unpauses
 from game.play.session import Session
-from game.play.settings import Settings, games_dir, save_settings, write_autosave
+from game.play.settings import Settings, save_settings, write_autosave
 from game.play.turns import EngineTurns
 from game.rules import GameSpec
 from game.rules.capabilities import GameCapabilities, capabilities
@@ -49,10 +43,12 @@ from game.rules.errors import GameError
 from game.ui import cursor as cursors
 from game.ui import files, layout, view, window
 from game.ui.animation import DropAnimation
+from game.ui.app_commands import Commands
 from game.ui.app_dialog import NewGameDialog
+from game.ui.app_files import FileCommands
 from game.ui.app_queries import AppQueries
 from game.ui.eval_bar import eased
-from game.ui.frame import Frame, HelpCard, LoadCard, NewGameCard, Overlay
+from game.ui.frame import Frame, NewGameCard, Overlay
 from game.ui.input import InputContext, actions_for
 from game.ui.motion import Motion
 from game.ui.move_list import follow, scrolled
@@ -61,7 +57,7 @@ from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
 
 
-class App(AppQueries, NewGameDialog):
+class App(AppQueries, NewGameDialog, FileCommands, Commands):
     def __init__(
         self,
         screen: pygame.Surface,
@@ -96,9 +92,10 @@ class App(AppQueries, NewGameDialog):
         self.now = time.monotonic()
         self.last_input = self.now  # when the last event came (mouse, keys, window)
         self._dirty_game = False
-        self._autosaved = False  # this run wrote the autosave (a game opened with --position alone does not)
         self.analysis_only = False  # bots search but never move (screenshots)
         self.net: NetGame | None = None  # a network game (game.ui.net_game)
+        self.continue_asked: tuple[str, int] | None = None  # Continue pressed once here (it asks before dropping)
+        self.pending_paste: str | None = None  # a Connect 4 position pasted over another game, opened on Start
         if first_launch:
             self.open_new_game_dialog(first_launch=True)
         self.layout = layout.compute_layout(screen.get_size(), self.snapshot())
@@ -179,6 +176,7 @@ class App(AppQueries, NewGameDialog):
             self.move_scroll,
             max(10, len(s.line)),
             self.choice is not None and self.choice.typing,
+            self.panel_open and self.layout.narrow,
         )
 
     # --- actions: the one place that changes the state -------------------------------------
@@ -227,86 +225,13 @@ class App(AppQueries, NewGameDialog):
                 self._command(action)
 
     def _command(self, c: Command) -> None:
-        s, sess = self.settings, self.session
         if self.choice is not None and self.choice.typing and c in (Command.PASTE, Command.ERASE):
             self.choice = self.choice.typed(files.paste_text() or "") if c is Command.PASTE else self.choice.erased()
             self._show_dialog(isinstance(self.overlay, NewGameCard) and self.overlay.first_launch)
         elif self.net is not None and self.net.command(self, c):
             return
-        elif c is Command.NEW_GAME:
-            self.open_new_game_dialog()
-        elif c is Command.START and self.choice is not None:
-            self.start_chosen_game()
-        elif c is Command.CLOSE:
-            self.overlay, self.choice = None, None
-        elif c is Command.NEXT_PAGE and isinstance(self.overlay, HelpCard):
-            self.overlay = HelpCard(self.overlay.page + 1)
-        elif c is Command.HELP:
-            self.overlay = None if isinstance(self.overlay, HelpCard) else HelpCard()
-        elif c is Command.UNDO and sess.cursor > 0:
-            self.cancel_search()
-            if s.mode == "bot-vs-bot":
-                self.paused = True
-            self.go_to(undo_target(s, sess))
-        elif c is Command.REDO:
-            self.cancel_search()
-            self.go_to(redo_target(s, sess))
-        elif c in (Command.FIRST, Command.PREV, Command.NEXT, Command.LAST):
-            self.go_to(
-                {
-                    Command.FIRST: 0,
-                    Command.PREV: sess.cursor - 1,
-                    Command.NEXT: sess.cursor + 1,
-                    Command.LAST: len(sess.line),
-                }[c]
-            )
-        elif c is Command.CONTINUE:
-            sess.truncate()
-            self._dirty_game = True
-        elif c is Command.PAUSE and s.mode == "bot-vs-bot":
-            self.paused, self.step_requested = not self.paused, False
-        elif c is Command.STEP and s.mode == "bot-vs-bot" and self.paused:
-            self.step_requested = True
-        elif c is Command.PANEL:
-            self.panel_open = not self.panel_open
-        elif c is Command.SAVE:
-            self._report(save_with_evals(sess, games_dir()))
-        elif c is Command.LOAD:
-            folder = games_dir()
-            self.overlay = LoadCard(tuple(files.saved_games(folder)), folder)
-        elif c is Command.COPY:
-            self._report(copy_position(sess, files.copy_text))
-        elif c is Command.PASTE:
-            pasted = files.paste_text()
-            if not pasted or not pasted.strip():
-                self.set_notice("The clipboard holds no position", error=True)
-            else:
-                self.load(text=pasted)
-        elif c is Command.PLAY_CURSOR:
-            target = self.key_cursor if self.key_cursor is not None else self.hover
-            if target is not None:
-                self.human_move(target)
-        elif c is Command.CLEAR_CURSOR:
-            self.key_cursor = None
-        elif c is Command.QUIT:
-            self.running = False
-
-    def _report(self, result: tuple[str, bool]) -> None:
-        text, ok = result
-        self.set_notice(text, error=not ok)
-
-    def load(self, text: str | None = None, path: Path | None = None) -> None:
-        """Open a saved game or a position; on failure keep the game and say why."""
-        source = path.name if path is not None else "the clipboard"
-        try:
-            game = read_game(self.session.spec.name, text=text, path=path)
-            self.new_game(game.spec, game.moves, game.cursor)
-        except (SaveFileError, ValueError) as exc:
-            self.set_notice(f"Could not load {source}: {str(exc).splitlines()[0]}", error=True)
-            return
-        restore_evals(self.session, game.evals)
-        self.paused = self.settings.mode == "bot-vs-bot"
-        self.set_notice(f"Loaded {source}: {len(game.moves)} moves")
+        else:
+            self.command(c)
 
     # --- the game ----------------------------------------------------------------------------
     def human_move(self, move: int) -> None:
@@ -367,13 +292,14 @@ class App(AppQueries, NewGameDialog):
             self.net.update(self)
         for text, error in self.turns.poll(self.session):
             self.set_notice(text, error)
-        if not (isinstance(self.overlay, NewGameCard) and self.overlay.first_launch):  # nothing moves before
+        choosing = isinstance(self.overlay, NewGameCard)  # the modal new-game dialog: no bot moves behind it
+        if not choosing:
             notice = self.turns.schedule(
                 self.settings, self.session, self.caps, self.paused, self.step_requested, self.analysis_only, now
             )
             if notice is not None:
                 self.set_notice(*notice)
-        held = self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested
+        held = choosing or (self.settings.mode == "bot-vs-bot" and self.paused and not self.step_requested)
         animating = self.motion.moving(now)
         move = self.turns.due_move(self.settings, self.session, held, now, animating)
         if move is not None and self.play_move(move):
@@ -402,7 +328,6 @@ class App(AppQueries, NewGameDialog):
     def autosave(self) -> None:
         """Keep the game, the shown move and the eval graph's points for the next launch."""
         problem = write_autosave(game_json_with_evals(self.session, with_cursor=True))
-        self._autosaved = True
         if problem:
             self.set_notice(problem, error=True)
 
@@ -441,6 +366,8 @@ class App(AppQueries, NewGameDialog):
                 mouse=self.mouse,
                 panel_open=self.panel_open,
                 move_scroll=self.move_scroll,
+                solving_left=self.turns.solving_left(sess) if s.exact and self.caps.exact_solver else None,
+                sound_available=self.sounds.available,
             )
         )
         return frame if self.net is None else self.net.decorate(frame, self.names())
@@ -451,7 +378,7 @@ class App(AppQueries, NewGameDialog):
             self.net.close()  # the seat (and the hosted game) is kept for a relaunch
         self.cancel_search()
         self.turns.driver.close()
-        if self.persist and self._autosaved:  # the last move's evaluations came after its autosave
+        if self.persist:  # what was on screen comes back (also a game opened with --position and left untouched)
             self.autosave()
         self.settings.window = self.screen.get_size()
         self.save_settings()

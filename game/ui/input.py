@@ -65,6 +65,7 @@ class InputContext:
     move_scroll: int  # the move list's first visible row
     graph_plies: int
     typing: bool = False  # the new-game dialog's text field takes the keys typed
+    drawer_open: bool = False  # a narrow window's "Menu ≡" panel is open over the board
 
 
 def actions_for(event: pygame.event.Event, layout: Layout, ctx: InputContext) -> list[Action]:
@@ -72,7 +73,12 @@ def actions_for(event: pygame.event.Event, layout: Layout, ctx: InputContext) ->
         return [Command.QUIT]
     if event.type == pygame.MOUSEMOTION:
         pixel = (int(event.pos[0]), int(event.pos[1]))
-        on_board = layout.board_area.collidepoint(pixel) and ctx.overlay is None and not _on_panel(layout, pixel)
+        on_board = (
+            layout.board_area.collidepoint(pixel)
+            and ctx.overlay is None
+            and not ctx.drawer_open
+            and not _on_panel(layout, pixel)
+        )
         return [Hover(pixel, layout.board.move_at(pixel) if on_board else None)]
     if event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
         return _click(layout, ctx, (int(event.pos[0]), int(event.pos[1])), event.button == 3)
@@ -99,6 +105,8 @@ def _click(layout: Layout, ctx: InputContext, pixel: tuple[int, int], secondary:
     if ctx.overlay is not None:
         card = layout.card
         return [] if card is not None and card.rect.collidepoint(pixel) else [Command.CLOSE]
+    if ctx.drawer_open and not _on_panel(layout, pixel):
+        return [Command.PANEL]  # a click beside the open drawer closes it (it is never a move)
     panel = layout.panel
     if panel is not None:
         if panel.moves_rect is not None and panel.moves_rect.collidepoint(pixel):
@@ -139,6 +147,8 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
         if ctx.typing:
             return _typed(key, mods, typed)
         return []
+    if ctx.drawer_open and key == pygame.K_ESCAPE:
+        return [Command.PANEL]
     if typed == "?" or (key == pygame.K_SLASH and mods & pygame.KMOD_SHIFT):
         return [Command.HELP]
     if mods & (pygame.KMOD_CTRL | pygame.KMOD_META):

@@ -20,6 +20,8 @@ from game.ui.widgets import Button
 
 MIN_SIZE = (400, 300)  # the smallest window the app lays out
 PANEL_W = 316
+PANEL_SHARE = 0.28  # of the window's width, from 1130 px on
+PANEL_MAX_W = 460
 NARROW = 880  # below this width the side panel becomes a drawer
 EVAL_W = 22
 BANNER_H = 34  # room above a grid board for the result banner
@@ -40,13 +42,22 @@ class Layout:
     top_buttons: tuple[Button, ...]
     panel: PanelLayout | None  # None: the drawer is closed
     card: CardLayout | None  # the open dialog's buttons
+    status_buttons: tuple[Button, ...] = ()  # "Stop solving" while the solver works in the background
+
+    @property
+    def status_text_rect(self) -> pygame.Rect:
+        """The status bar less its buttons."""
+        if not self.status_buttons:
+            return self.status
+        left = min(b.rect.left for b in self.status_buttons) - 8
+        return pygame.Rect(self.status.left, self.status.top, left - self.status.left, self.status.height)
 
     @property
     def buttons(self) -> tuple[Button, ...]:
         """Every clickable button, the topmost first."""
         if self.card is not None:
             return self.card.buttons
-        return self.top_buttons + (self.panel.buttons if self.panel is not None else ())
+        return self.top_buttons + self.status_buttons + (self.panel.buttons if self.panel is not None else ())
 
     @property
     def banner_center(self) -> tuple[int, int]:
@@ -68,7 +79,7 @@ def compute_layout(size: tuple[int, int], frame: Frame) -> Layout:
     status = pygame.Rect(0, h - status_h, w, status_h)
     body = pygame.Rect(0, top.bottom, w, status.top - top.bottom)
     narrow = w < NARROW
-    panel_w = min(PANEL_W, w - 40)
+    panel_w = min(max(PANEL_W, round(w * PANEL_SHARE)), PANEL_MAX_W, w - 40)  # it grows with the window
     right = w - (0 if narrow else panel_w)
     left = 12 + EVAL_W + 14  # the eval bar's column is always reserved
     margin = 8 if h < 560 else 12
@@ -98,7 +109,12 @@ def compute_layout(size: tuple[int, int], frame: Frame) -> Layout:
         card = new_game_layout((w, h), frame.overlay)
     elif isinstance(frame.overlay, LoadCard):
         card = load_card_layout((w, h), frame.overlay)
-    return Layout((w, h), top, status, body, narrow, board_area, board, eval_rect, tuple(buttons), panel, card)
+    stop: tuple[Button, ...] = ()
+    if frame.status.stop_solving:
+        stop_w = 104 if w >= 640 else 64
+        stop_rect = pygame.Rect(w - stop_w - 10, status.top + (status_h - size_b) // 2, stop_w, size_b)
+        stop = (Button(stop_rect, "Stop solving" if w >= 640 else "Stop", Command.STOP_SOLVING),)
+    return Layout((w, h), top, status, body, narrow, board_area, board, eval_rect, tuple(buttons), panel, card, stop)
 
 
 def title_room(layout: Layout) -> int:

@@ -95,9 +95,10 @@ def load_card_layout(size: tuple[int, int], card_state: LoadCard) -> CardLayout:
     buttons = [
         Button(
             pygame.Rect(card.left + 14, card.top + 70 + 30 * i, card.width - 28, 28),
-            path.name,
+            card_state.labels[i] if i < len(card_state.labels) else path.name,
             LoadFile(path),
             style="flat",
+            tooltip=path.name,
         )
         for i, path in enumerate(card_state.files[:rows])
     ]

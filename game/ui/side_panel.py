@@ -65,10 +65,12 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         if p.bot_label is None:
             row(Button(rects(1)[0], f"{p.name} · Human", None, style="flat", swatch=p.colour))
             continue
-        name_w = round(width * 0.36)
+        label = f"{p.name} · Bot"
+        font_size = 12 if compact else 13
+        name_w = min(round(width * 0.5), max(round(width * 0.36), fonts.font(font_size).size(label)[0] + 32))
         name = pygame.Rect(left, y, name_w, row_h)
         rest = pygame.Rect(left + name_w + gap, y, width - name_w - gap, row_h)
-        items = [Button(name, f"{p.name} · Bot", None, style="flat", swatch=p.colour)]
+        items = [Button(name, label, None, style="flat", swatch=p.colour)]
         if p.custom:
             minus_w = 30
             selector = pygame.Rect(rest.left, y, rest.width - 2 * (minus_w + gap), row_h)
@@ -114,10 +116,11 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         if net.rematch_label is not None:  # the game is over: a rematch in the draw's place
             top_row[2] = (net.rematch_label, Command.REMATCH, net.can_rematch, net.rematch_label != "Rematch")
     if m.ponder is not None:
-        top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder))
-    if m.bot_vs_bot:
-        top_row += [
-            ("Resume P" if m.paused else "Pause P", Command.PAUSE, True, m.paused),
+        top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder and not m.over))
+    bots_row = []
+    if m.bot_vs_bot:  # a row of their own: "Resume P" is never cut to "Resu…"
+        bots_row = [
+            ("Resume P" if m.paused else "Pause P", Command.PAUSE, not m.over, m.paused),
             ("Step S", Command.STEP, m.can_step, False),
         ]
     row(
@@ -133,6 +136,13 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
             for r, (label, action, enabled, active) in zip(rects(len(top_row)), top_row, strict=True)
         )
     )
+    if bots_row:
+        row(
+            *(
+                Button(r, label, action, enabled=enabled, active=active)
+                for r, (label, action, enabled, active) in zip(rects(len(bots_row)), bots_row, strict=True)
+            )
+        )
     nav = rects(6)
     row(
         Button(nav[0], "|‹", Command.FIRST, enabled=not m.at_start, tooltip="First position (Home)"),
@@ -159,7 +169,9 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
             tooltip="Exact verdicts under the columns (X)",
         ),
         Button(toggles[2], "Eval E", Command.EVAL, active=m.eval_bar, tooltip="Eval bar (E)"),
-        Button(toggles[3], "Sound M", Command.SOUND, active=m.sound, tooltip="Sound (M)"),
+        Button(toggles[3], "Sound M", Command.SOUND, active=m.sound, tooltip="Sound (M)")
+        if m.sound_available
+        else Button(toggles[3], "No audio", Command.SOUND, enabled=False),
     )
     files = rects(4)
     row(
@@ -184,7 +196,7 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
     moves_rect = graph_rect = None
     remaining = rect.bottom - 8 - y
     if remaining >= 2 * heading_h + 90:
-        graph_h = max(50, min(130, round((remaining - 2 * heading_h) * 0.45)))
+        graph_h = max(50, min(300, round((remaining - 2 * heading_h) * 0.45)))  # (it grows with the window)
         heading("MOVES")
         moves_bottom = rect.bottom - 8 - graph_h - heading_h - 4
         moves_rect = pygame.Rect(left, y, width, moves_bottom - y)

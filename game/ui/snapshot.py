@@ -18,7 +18,18 @@ from game.rules import Position
 from game.rules.capabilities import GameCapabilities
 from game.rules.uttt import UtttPosition
 from game.ui.animation import DropAnimation
-from game.ui.frame import Banner, BoardScene, EvalBarState, Frame, Notice, Overlay, PanelModel, PlayerRow, Status
+from game.ui.frame import (
+    Banner,
+    BoardScene,
+    EvalBarState,
+    Frame,
+    NewGameCard,
+    Notice,
+    Overlay,
+    PanelModel,
+    PlayerRow,
+    Status,
+)
 from game.ui.status import TurnFacts, engine_progress, progress_of, turn_texts
 
 NOTICE_SECONDS = 6.0
@@ -48,8 +59,9 @@ def panel_model(
     theme: Theme,
     paused: bool,
     exact_available: bool,
+    sound_available: bool = True,
 ) -> PanelModel:
-    players = tuple(_player_row(settings, p, names[p], colours[p]) for p in (0, 1))
+    players = tuple(_player_row(settings, p, names[p], colours[p], exact_available) for p in (0, 1))
     bvb = settings.mode == "bot-vs-bot"
     return PanelModel(
         mode_label=MODE_LABELS.get(settings.mode, settings.mode),
@@ -68,15 +80,17 @@ def panel_model(
         sound=settings.sound,
         theme_label=theme.label,
         ponder=ponder_on(settings) if settings.mode == "vs-bot" else None,
-        ponder_applies=ponder_applies(settings),
+        ponder_applies=ponder_applies(settings) and not session.final_position.outcome.is_over,
+        over=session.final_position.outcome.is_over,
+        sound_available=sound_available,
     )
 
 
-def _player_row(settings: Settings, player: int, name: str, colour: Color) -> PlayerRow:
+def _player_row(settings: Settings, player: int, name: str, colour: Color, solved: bool = True) -> PlayerRow:
     if not is_bot(settings.mode, settings.human_player, player):
         return PlayerRow(name, colour, None, False)
     bot: BotSetting = settings.bots[player]
-    return PlayerRow(name, colour, bot.label(), bot.difficulty.kind == "custom", bot.detail())
+    return PlayerRow(name, colour, bot.label(solved), bot.difficulty.kind == "custom", bot.detail())
 
 
 def banner_for(
@@ -93,10 +107,10 @@ def banner_for(
     return Banner(text, "N: new game · U: undo", colours[outcome.winner])
 
 
-def subtitle(settings: Settings, names: tuple[str, str]) -> str:
+def subtitle(settings: Settings, names: tuple[str, str], solved: bool = True) -> str:
     parts = []
     for p in (0, 1):
-        who = f"Bot ({settings.bots[p].label()})" if is_bot(settings.mode, settings.human_player, p) else "Human"
+        who = f"Bot ({settings.bots[p].label(solved)})" if is_bot(settings.mode, settings.human_player, p) else "Human"
         parts.append(f"{names[p]}: {who}")
     return f"{MODE_LABELS.get(settings.mode, settings.mode)} · " + " vs ".join(parts)
 
@@ -132,6 +146,8 @@ class FrameFacts:
     panel_open: bool
     move_scroll: int
     engine: EngineView | None = None
+    solving_left: int | None = None  # columns the solver still works on in the background (None: none)
+    sound_available: bool = True
 
 
 def build_frame(f: FrameFacts) -> Frame:
@@ -151,11 +167,11 @@ def build_frame(f: FrameFacts) -> Frame:
         theme=f.theme,
         caps=caps,
         title=caps.title,
-        subtitle=subtitle(s, f.names),
+        subtitle=subtitle(s, f.names, caps.exact_solver),
         board=_board(f),
         banner=banner_for(sess.position, f.names, f.colours, s.mode == "vs-bot", s.human_player) if settled else None,
         eval_bar=eval_state,
-        panel=panel_model(s, sess, f.names, f.colours, f.theme, f.paused, caps.exact_solver),
+        panel=panel_model(s, sess, f.names, f.colours, f.theme, f.paused, caps.exact_solver, f.sound_available),
         moves=tuple(sess.spec.move_to_text(m) for m in sess.line),
         cursor=sess.cursor,
         move_scroll=f.move_scroll,
@@ -166,6 +182,10 @@ def build_frame(f: FrameFacts) -> Frame:
         mouse=f.mouse,
         panel_open=f.panel_open,
     )
+
+
+def settled_now(f: FrameFacts) -> bool:
+    return f.animation is None or f.animation.done(f.now)
 
 
 def _board(f: FrameFacts) -> BoardScene:
@@ -184,8 +204,8 @@ def _board(f: FrameFacts) -> BoardScene:
         colours=f.colours,
         marks=(swap, 1 ^ swap) if f.theme.marks else (None, None),
         now=f.now,
-        hover=hover if f.can_play else None,
-        preview_player=pos.to_move if f.can_play else None,
+        hover=hover if f.can_play and settled_now(f) else None,
+        preview_player=pos.to_move if f.can_play and settled_now(f) else None,  # no ghost while a disc falls
         animation=f.animation,
         heat=f.heat,
         last_move=last,
@@ -246,10 +266,28 @@ def _status(f: FrameFacts, settled: bool) -> Status:
         else f.colours[outcome.winner if over and outcome.winner is not None else pos.to_move]
     )
     texts = turn_texts(facts)
+    heard = f.search is not None and f.search.moves == sess.moves_text and bool(f.search.last_info)
+    waiting = f.engine is not None and f.engine.state in ("starting", "preparing") and not heard
+    if waiting and facts.bot_to_move and sess.at_end and not over and not f.held and not f.analysis_only:
+        name = f.names[pos.to_move]  # the bot cannot think yet: say what it waits for, not "is thinking"
+        texts = (f"{name} waits for the engine to be ready", f"{name} waits for the engine", f"{name} waits")
+    if isinstance(f.overlay, NewGameCard) and not over:  # nothing moves behind the dialog
+        texts = ("Choose a game and press Start", "Press Start")
     if f.engine is not None and f.engine.pondering and not over:
         texts = (f"{texts[0]} · the bot thinks on your time", *texts)
     common = f.heat.common_outcome if f.heat is not None and not over else None
+    if common == "loss" and sess.at_end and not facts.bot_to_move:
+        common = None  # true but discouraging at the player's every turn: said in the analysis view only
     if common is not None:  # the heatmap stresses nothing: say why
         verb = {"win": "wins", "draw": "draws", "loss": "loses"}[common]
         texts = (f"{texts[0]} · every move {verb}", *texts)
-    return Status(texts, dot, over, progress, f.notice)
+    left = f.solving_left
+    if left and not over:
+        columns = "column" if left == 1 else "columns"
+        texts = (
+            f"{texts[0]} · solving {left} more {columns} in the background",
+            f"{texts[-1]} · solving {left} more {columns}",
+            f"solving {left} more {columns}",
+            *texts,
+        )
+    return Status(texts, dot, over, progress, f.notice, stop_solving=bool(left) and not over)

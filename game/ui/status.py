@@ -75,13 +75,17 @@ def count_text(n: float) -> str:
     return f"{n:.0f}"
 
 
-def engine_progress(engine: EngineView, colour: Color) -> Progress | None:
+def engine_progress(engine: EngineView, colour: Color, searching: bool = False) -> Progress | None:
     """The bar about the engine itself, shown with or without a search: the real fraction of compile
     steps while a first launch compiles, and plain words while the bot is not available."""
-    if engine.state == "preparing" and engine.fraction is not None and engine.first_launch:
+    if engine.state == "preparing" and (engine.first_launch or searching):  # (a warm cache loads unseen while no
+        # search waits for it) from the engine's first line on: the real fraction once it is known
+        words = "preparing the engine, first launch only" if engine.first_launch else "preparing the engine"
+        if engine.fraction is None:
+            return Progress((f"{words}…", "preparing the engine…", "preparing…"), None, colour)
         pct = round(100 * engine.fraction)
         return Progress(
-            (f"preparing the engine, first launch only · {pct}%", f"preparing the engine {pct}%", f"preparing {pct}%"),
+            (f"{words} · {pct}%", f"preparing the engine {pct}%", f"preparing {pct}%"),
             engine.fraction,
             colour,
         )
@@ -104,8 +108,10 @@ def progress_of(
 ) -> Progress:
     """What the bar shows for a running search. Before the engine has answered at all the length of the
     wait is unknown: an indeterminate bar with the time waited, never a fraction that fills and sits;
-    while it compiles for a first launch, the real fraction of that work."""
-    about_engine = engine_progress(engine, colour) if engine is not None and not heard else None
+    while it compiles for a first launch, the real fraction of that work. Never a negative time."""
+    elapsed_s = max(0.0, elapsed_s)
+    preparing = engine is not None and engine.state == "preparing"  # no search runs before it is prepared
+    about_engine = engine_progress(engine, colour, True) if engine is not None and (preparing or not heard) else None
     if about_engine is not None:
         return about_engine
     if not engine_ready and not heard:
@@ -134,9 +140,18 @@ def progress_of(
     )
 
 
-def draw_status(surface: pygame.Surface, status: Status, rect: pygame.Rect, theme: Theme, now: float) -> None:
+def draw_status(
+    surface: pygame.Surface,
+    status: Status,
+    rect: pygame.Rect,
+    theme: Theme,
+    now: float,
+    text_rect: pygame.Rect | None = None,
+) -> None:
+    """The bar across ``rect``; its words and progress within ``text_rect`` (the bar less its buttons)."""
     surface.fill(theme.panel, rect)
     pygame.draw.line(surface, theme.panel_border, rect.topleft, rect.topright)
+    rect = text_rect or rect
     x = rect.left + 12
     if status.dot is not None:
         pygame.draw.aacircle(surface, status.dot, (x + 7, rect.centery), 7)

@@ -4,12 +4,51 @@ measurement is of ``fonts.drawable`` text (bounded length, no NUL), so any strin
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
 import pygame
 
 from game.play.themes import Color
 from game.ui import fonts
 
 MIN_SIZE = 10  # pixels: the smallest text the app draws
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One text a frame drew (recorded for the layout checks): what reached the screen, where, in what room."""
+
+    label: str  # as asked
+    shown: str  # as drawn (shortened with an ellipsis when it had to be)
+    size: int
+    bold: bool
+    rect: pygame.Rect
+    room: float | None  # the width it was given (None: none)
+    layer: str  # the part of the frame drawing it: "board", "panel", "status", "notice", "overlay", "tooltip"
+    surface: int  # id() of the surface drawn on (a painter's cached layer has its own coordinates)
+
+
+_recording: list[DrawnText] | None = None
+_layer = "board"
+
+
+@contextmanager
+def recording() -> Iterator[list[DrawnText]]:
+    """Every text drawn inside the block, in order (for tests and the layout checker)."""
+    global _recording
+    previous, _recording = _recording, []
+    try:
+        yield _recording
+    finally:
+        _recording = previous
+
+
+def layer(name: str) -> None:
+    """Name the part of the frame that draws next (what the recorded texts belong to)."""
+    global _layer
+    _layer = name
 
 
 def fitted_size(text: str, size: int, width: float, bold: bool = False, min_size: int = MIN_SIZE) -> int:
@@ -50,10 +89,15 @@ def draw(
     min_size: int = MIN_SIZE,
 ) -> pygame.Rect:
     """Draw ``text`` anchored at ``pos``; with ``width`` it is shrunk, then shortened, to fit."""
+    shown = text
     if width is not None:
         size = fitted_size(text, size, width, bold, min_size)
-        text = fonts.fit_text(text, size, max(1, int(width)), bold)
-    return fonts.blit_text(surface, text, max(min_size, size), colour, pos, anchor, bold)
+        shown = fonts.fit_text(text, size, max(1, int(width)), bold)
+    size = max(min_size, size)
+    rect = fonts.blit_text(surface, shown, size, colour, pos, anchor, bold)
+    if _recording is not None:
+        _recording.append(DrawnText(text, fonts.drawable(shown), size, bold, rect.copy(), width, _layer, id(surface)))
+    return rect
 
 
 def wrap(text: str, size: int, width: float, bold: bool = False) -> list[str]:

@@ -10,7 +10,7 @@ import pygame
 
 from game.play.themes import Theme
 from game.ui import fonts, text
-from game.ui.board_view import Connect4Geometry, Connect4Painter
+from game.ui.board_view import Connect4Geometry, Connect4Painter, legend_tip
 from game.ui.eval_bar import draw_eval_bar
 from game.ui.eval_graph import draw_graph
 from game.ui.frame import Banner, Frame, HelpCard, LoadCard, NewGameCard
@@ -28,6 +28,7 @@ _GRID = GridPainter()
 
 def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
     theme = frame.theme
+    text.layer("board")
     surface.fill(theme.background, layout.body)
     if isinstance(layout.board, Connect4Geometry):
         _CONNECT4.draw(surface, frame.board, layout.board)
@@ -37,7 +38,9 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
         _banner(surface, frame.banner, layout, theme)
     if frame.eval_bar is not None:
         draw_eval_bar(surface, layout.eval_rect, theme, frame.eval_bar, frame.board.colours)
+    text.layer("top")
     _top_bar(surface, frame, layout)
+    text.layer("drawer" if layout.narrow else "panel")  # (a narrow window's drawer lies over the board)
     colours = frame.board.colours
     panel = layout.panel
     if panel is not None:
@@ -50,10 +53,15 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
             draw_graph(
                 surface, panel.graph_rect, theme, frame.graph, frame.cursor, colours, frame.graph_label, frame.mouse
             )
-    draw_status(surface, frame.status, layout.status, theme, frame.now)
+    text.layer("status")
+    draw_status(surface, frame.status, layout.status, theme, frame.now, layout.status_text_rect)
+    for b in layout.status_buttons:
+        draw_button(surface, b, theme, frame.mouse, 12)
     if frame.status.notice is not None:
-        draw_notice(surface, frame.status.notice, layout.body, theme)
+        text.layer("notice")
+        draw_notice(surface, frame.status.notice, notice_bounds(layout), theme)
     overlay = frame.overlay
+    text.layer("overlay" if overlay is not None else "tooltip")
     if isinstance(overlay, HelpCard):
         draw_help(surface, overlay, theme)
     elif isinstance(overlay, LoadCard) and layout.card is not None:
@@ -62,6 +70,31 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
         draw_new_game(surface, overlay, layout.card, theme, frame.mouse)
     elif overlay is None:
         draw_tooltip(surface, layout.buttons, theme, frame.mouse, surface.get_rect())
+        if isinstance(layout.board, Connect4Geometry) and frame.board.heat is not None:
+            tip = legend_tip(layout.board, frame.board.verdicts, frame.mouse)
+            if tip is not None:
+                _legend_tip(surface, tip, frame.mouse, layout.body, theme)
+
+
+def _legend_tip(surface: pygame.Surface, tip: str, mouse: tuple[int, int], bounds: pygame.Rect, theme: Theme) -> None:
+    box = pygame.Rect(0, 0, min(bounds.width - 12, fonts.font(12).size(tip)[0] + 16), 22)
+    box.midbottom = (mouse[0], mouse[1] - 12)
+    box.clamp_ip(bounds)
+    pygame.draw.rect(surface, theme.button_hover, box, border_radius=5)
+    pygame.draw.rect(surface, theme.panel_border, box, width=1, border_radius=5)
+    text.draw(surface, tip, 12, theme.text, box.center, "center", width=box.width - 8)
+
+
+NOTICE_MIN_W = 240
+
+
+def notice_bounds(layout: Layout) -> pygame.Rect:
+    """Where toasts go: the board's part of the body, never over the side panel."""
+    body = layout.body
+    if layout.panel is None:
+        return body
+    left = pygame.Rect(body.left, body.top, layout.panel.rect.left - body.left, body.height)
+    return left if left.width >= NOTICE_MIN_W or not layout.narrow else body  # (a drawer over a tiny window)
 
 
 def _top_bar(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
