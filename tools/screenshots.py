@@ -30,7 +30,7 @@ NOT_DRAWING = {"net_game.py", "app.py", "cli.py", "display_env.py", "frame_bench
 ALSO_DRAWING = ("game/play/themes.py", "game/play/exact.py", "game/play/heat.py")
 
 SCREENSHOTS: dict[str, tuple[str, ...]] = {
-    "midgame-heatmap.png": ("--position", "4453", "--heatmap"),
+    "midgame-heatmap.png": ("--position", "4435437172", "--heatmap"),  # past the book: the visits show
     "start.png": ("--new",),
     "won.png": ("--position", "4455667"),
     "connect4-exact.png": ("--position", "443", "--exact", "--mode", "hotseat"),

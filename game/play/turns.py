@@ -76,8 +76,9 @@ class EngineTurns:
         scores = self.exact_cache.get(session.spec.name, session.moves_text)  # (known facts, whatever the toggle)
         return self.heat.with_scores(scores)
 
-    def verdicts(self, session: Session) -> dict[int, Verdict] | None:
-        """A verdict per legal column of the shown position: the solver's, else the search's estimate."""
+    def verdicts(self, session: Session, solving: bool = True) -> dict[int, Verdict] | None:
+        """A verdict per legal column of the shown position: the solver's, else "solving…" while the solver
+        will look at it (``solving``: not while a bot's search has the engine), else the search's estimate."""
         if session.position.outcome.is_over:
             return None
         scores = self.exact_cache.get(session.spec.name, session.moves_text)
@@ -88,7 +89,7 @@ class EngineTurns:
             session.position.legal_moves(),
             scores,
             heat,
-            pending=self.exact_budget(session) is not None,
+            pending=solving and self.exact_budget(session) is not None,
         )
         proven = session.eval_at(session.cursor)
         if proven is None or not proven.exact:

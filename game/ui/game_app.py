@@ -125,7 +125,9 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         """Exact verdicts (or estimates) per column of the shown position, when Exact is on."""
         if not (self.settings.exact and self.caps.exact_solver):
             return None
-        return self.turns.verdicts(self.session)
+        pos, held = self.session.position, self.paused and self.settings.mode == "bot-vs-bot"
+        bots_turn = self.session.at_end and self.is_bot(pos.to_move) and not held and not self.analysis_only
+        return self.turns.verdicts(self.session, solving=not bots_turn)  # (no solver looks while a bot plays)
 
     def exact_budget(self) -> int | None:
         return self.turns.exact_budget(self.session)
@@ -304,6 +306,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         move = self.turns.due_move(self.settings, self.session, held, now, animating)
         if move is not None and self.play_move(move):
             self.step_requested = False
+        self.turns.book.fill(self.session, self.turns.exact_cache)  # the new position's book facts, this frame
         self.motion.tick(now, self.session.position)
         point = self.session.eval_at(self.session.cursor)
         target = point.value if point is not None else None
