@@ -507,7 +507,7 @@ def test_polish_a_book_position_shows_the_books_verdicts_under_the_heatmap_not_d
     assert "–" not in shown and any(s.startswith("loss") and any(ch.isdigit() for ch in s) for s in shown), shown
 
 
-def test_2_while_the_bots_play_off_the_book_the_row_shows_estimates_not_a_solving_that_never_comes(made):
+def test_2_while_the_bots_play_off_the_book_the_row_shows_estimates_not_a_solving_that_never_comes(made: Any) -> None:
     app, _ = made("connect4", "4435437172", mode="bot-vs-bot", exact=True, book=True)  # off the book
     app.paused = False
     _until_book(app)
@@ -519,7 +519,7 @@ def test_2_while_the_bots_play_off_the_book_the_row_shows_estimates_not_a_solvin
     assert {v.kind for v in app.verdicts().values()} <= {"exact", "pending"}
 
 
-def test_2_a_book_position_has_its_verdicts_in_the_frame_its_move_is_played(made):
+def test_2_a_book_position_has_its_verdicts_in_the_frame_its_move_is_played(made: Any) -> None:
     app, _ = made("connect4", "44354", mode="hotseat", exact=True, book=True)
     _until_book(app)
     app.human_move(2)  # 443543: a book position
