@@ -153,6 +153,10 @@ class NetBot:
             self.hello_pending = True
             self._warm_up()
             return True
+        if message.get("type") != "player":  # e.g. decline: said as it is
+            if message.get("type") != "decline":
+                self._warm_up()
+            return False
         if self.token is not None:
             raise BotError("the server no longer offers seat tokens: cannot resume the game")
         if not announced and self.args.room:

@@ -194,5 +194,7 @@ def seed_client(port: int, game: str, seed: int, result: dict[str, Any]) -> None
                         line_out = json.dumps(action) + "\r\n"
                         result["longest"] = max(result["longest"], len(line_out))
                         sock.sendall(line_out.encode("utf-8"))
+    except OSError as exc:  # the server went away (the real client would die of it too)
+        result["closed"] = str(exc)
     finally:
         sock.close()

@@ -172,7 +172,10 @@ def bot_on_seed_server(bin_dir: Path, game: str, uct_s: float, bot_ms: float, po
     if bot.returncode != 0 or match is None or not ENDED.search(uct_out):
         print("  | " + "\n  | ".join((bot_out + uct_out).strip().splitlines()[-10:]))
         return None
-    return match[2] or "draw"
+    outcome = match[2] or "draw"
+    if outcome != "won":
+        print("  bot: " + next(line for line in bot_out.splitlines() if "game over" in line))
+    return outcome
 
 
 def main(argv: list[str] | None = None) -> int:
