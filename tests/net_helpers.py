@@ -15,9 +15,10 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
+
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED_TYPES = {"player", "update", "illegal", "error", "decline"}
@@ -149,9 +150,4 @@ def play_seed_client(port: int, game: str, seed: int, result: dict[str, Any]) ->
 
 
 def wait_for(predicate: Any, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.02)
-    raise AssertionError("condition not met in time")
+    wait_until(predicate, timeout, "the condition")

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from game.net.client import NetClient
 from game.net.events import ConnectionLost, GameOver, Gone, Moved, NetEvent, OpponentJoined, Resumed, Seated
 from game.net.wire import Address
 from tests.net_helpers import start_server
+from tests.waiting import WaitTimeout, wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -28,12 +28,16 @@ class Seen:
         self.client, self.events = client, []  # type: ignore[var-annotated]
 
     def wait(self, check: Callable[[list[NetEvent]], bool], what: str, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not check(self.events):
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}: {self.events}")
+        def seen() -> bool:
+            if check(self.events):
+                return True
             self.events += self.client.events()
-            time.sleep(0.02)
+            return check(self.events)
+
+        try:
+            wait_until(seen, timeout, what)
+        except WaitTimeout:
+            raise AssertionError(f"timed out waiting for {what}: {self.events}") from None
 
 
 def moves_seen(events: list[NetEvent]) -> str:
@@ -109,8 +113,8 @@ while True:
     if ready:
         print(h.pid, ready[0].port, flush=True)
         break
-    time.sleep(0.05)
-time.sleep(60)
+    time.sleep(0.05)  # sleep-ok: the child (the app) polls its server's events
+time.sleep(60)  # sleep-ok: the app stays up until the test kills it
 """
 
 
@@ -123,19 +127,23 @@ def test_the_hosted_server_ends_with_the_app_even_when_the_app_is_killed(tmp_pat
         os.kill(pid, 0)  # it serves
         app.send_signal(signal.SIGKILL)
         app.wait(10)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+
+        def server_gone() -> bool:
             try:
                 os.kill(pid, 0)
             except ProcessLookupError:
-                return
+                return True
             try:
                 os.waitpid(pid, os.WNOHANG)  # not our child: fails; a zombie would be reaped by init
             except ChildProcessError:
                 pass
-            time.sleep(0.1)
-        os.kill(pid, signal.SIGKILL)
-        raise AssertionError(f"the server on port {port} outlived the app that started it")
+            return False
+
+        try:
+            wait_until(server_gone, 10, "the hosted server to end")
+        except WaitTimeout:
+            os.kill(pid, signal.SIGKILL)
+            raise AssertionError(f"the server on port {port} outlived the app that started it") from None
     finally:
         app.kill()
 

@@ -20,6 +20,7 @@ import pytest
 
 from game.net.server import BURST_CONNECTIONS, HELLO_WINDOW_S, GameServer, Limits
 from game.net.store import GameStore
+from tests.waiting import wait_until
 
 
 @contextmanager
@@ -63,11 +64,15 @@ def _first_message(sock: socket.socket) -> dict[str, Any]:
 @pytest.mark.timeout(30)
 def test_a_hello_sent_in_time_to_a_busy_server_still_counts(tmp_path: Path) -> None:
     with server_thread(tmp_path) as running, socket.create_connection(("127.0.0.1", running["port"]), 10) as client:
-        deadline = time.monotonic() + 5
-        while running["server"].connections == 0 and time.monotonic() < deadline:  # its window is running
-            time.sleep(0.005)
-        running["loop"].call_soon_threadsafe(time.sleep, HELLO_WINDOW_S + 0.3)  # the server's loop is busy...
-        time.sleep(0.05)
+        wait_until(lambda: running["server"].connections > 0, 5, "the connection")  # its window is running
+        busy = threading.Event()
+
+        def hold_the_loop() -> None:
+            busy.set()
+            time.sleep(HELLO_WINDOW_S + 0.3)  # sleep-ok: the server's loop is busy (the behaviour under test)
+
+        running["loop"].call_soon_threadsafe(hold_the_loop)  # the server's loop is busy...
+        assert busy.wait(5)
         client.sendall(b'{"type": "hello", "room": "busy"}\r\n')  # ...when the hello arrives, in time
         first = _first_message(client)
     assert first["type"] == "welcome" and first["room"] == "busy", first  # a seed client would get an update
@@ -81,7 +86,7 @@ def test_while_many_connect_at_once_a_slower_hello_still_counts(tmp_path: Path) 
             for _ in range(BURST_CONNECTIONS + 5):  # everyone reconnecting after a restart
                 crowd.append(socket.create_connection(("127.0.0.1", running["port"]), 10))
             with socket.create_connection(("127.0.0.1", running["port"]), 10) as client:
-                time.sleep(HELLO_WINDOW_S + 0.35)  # a client as slow as everything else in the burst
+                time.sleep(HELLO_WINDOW_S + 0.35)  # sleep-ok: a client as slow as everything else in the burst
                 client.sendall(b'{"type": "hello", "room": "burst"}\r\n')
                 first = _first_message(client)
         finally:

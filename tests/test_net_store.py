@@ -15,6 +15,7 @@ import pytest
 from game.net import store as store_module
 from game.net.connection import Connection
 from game.net.store import GameStore, StoredGame
+from tests.waiting import wait_until_async
 
 
 def _game(game_id: str) -> StoredGame:
@@ -44,8 +45,8 @@ def test_callbacks_run_only_after_the_commit_and_one_commit_per_iteration(tmp_pa
         for ply in range(1, 31):  # thirty moves in one loop iteration
             store.record_move("g1", tuple(range(ply)), None)
         store.after_write(lambda: seen.append(_committed_moves(db, "g1")))
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # sleep-ok: yields the loop once (no time passes)
+        await asyncio.sleep(0)  # sleep-ok: and once more, for the commit's callbacks
         return before_commit, seen, store.commits
 
     try:
@@ -71,13 +72,10 @@ def test_a_failed_commit_tells_nobody_until_the_retry_succeeds(tmp_path: Path, m
         locker.execute("BEGIN IMMEDIATE")  # another writer holds the database
         store.record_move("g1", (3, 3), None)
         store.after_write(lambda: told.append("update"))
-        await asyncio.sleep(0.5)  # the commit failed (busy) and was retried: still locked
-        while_locked = list(told)
+        await wait_until_async(lambda: store.failures >= 2, 10, "the commit to fail and be retried")
+        while_locked = list(told)  # the commit failed (busy) and was retried: still locked
         locker.execute("ROLLBACK")
-        for _ in range(40):
-            await asyncio.sleep(0.05)
-            if told:
-                break
+        await wait_until_async(lambda: told, 10, "the update once the file is free")
         return while_locked, told
 
     try:
@@ -148,10 +146,11 @@ def test_the_server_writes_no_update_before_its_move_is_committed(
         for number, column in enumerate((3, 3, 4, 4, 5, 5, 6), start=1):  # seat 1 wins on the seventh move
             _, writer = seats[1 if number % 2 else 2]
             writer.write(json.dumps({"type": "action", "message": {"column": column}}).encode() + b"\r\n")
-            for _ in range(200):  # until both players' updates of this move are written
-                await asyncio.sleep(0.005)
-                if events.count(("update", number)) == 2:
-                    break
+
+            def both_written(number: int = number) -> bool:  # both players' updates of this move
+                return events.count(("update", number)) == 2
+
+            await wait_until_async(both_written, 10, f"the updates of move {number}")
         game_server.store.close()
 
     asyncio.run(game())

@@ -7,11 +7,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from ai.proc_probe import sample
+from tests.waiting import wait_until
 
 pytestmark = [
     pytest.mark.timeout(30),
@@ -24,14 +24,20 @@ def test_a_spinning_process_uses_cpu_and_a_stopped_one_is_stopped() -> None:
     try:
         first = sample(child.pid)
         assert first is not None and not first.stopped
-        deadline = time.monotonic() + 20
-        while (now := sample(child.pid)) is not None and now.cpu_s <= first.cpu_s and time.monotonic() < deadline:
-            time.sleep(0.02)  # polling the child's CPU time, not waiting for it
-        assert now is not None and now.cpu_s > first.cpu_s
+
+        def used_cpu() -> bool:
+            now = sample(child.pid)
+            return now is not None and now.cpu_s > first.cpu_s
+
+        wait_until(used_cpu, 20, "the child to use CPU")
         os.kill(child.pid, signal.SIGSTOP)
-        deadline = time.monotonic() + 5
-        while (stopped := sample(child.pid)) is not None and not stopped.stopped and time.monotonic() < deadline:
-            time.sleep(0.01)
+
+        def is_stopped() -> bool:
+            seen = sample(child.pid)
+            return seen is not None and seen.stopped
+
+        wait_until(is_stopped, 5, "the child to show as stopped")
+        stopped = sample(child.pid)
         assert stopped is not None and stopped.stopped and not stopped.runnable
     finally:
         child.kill()

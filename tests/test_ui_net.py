@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from game.play.settings import Settings
 from game.ui.frame import NewGameCard
 from game.ui.game_app import App, shutdown
 from game.ui.net_game import NetGame
+from tests.waiting import WaitTimeout, wait_until
 
 pytestmark = pytest.mark.timeout(90)
 WIN_FOR_FIRST = (3, 3, 2, 2, 1, 1, 0)  # columns 4 4 3 3 2 2 1: the first player wins on the last one
@@ -37,14 +37,18 @@ def server_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def pump(apps: list[App], until: Callable[[], bool], timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not until():
-        if time.monotonic() > deadline:
-            states = [(a.net.state, a.net.detail) if a.net else None for a in apps]
-            raise AssertionError(f"timed out waiting for {what}: {states}")
+    def done() -> bool:
+        if until():
+            return True
         for app in apps:
             app.step([])
-        time.sleep(0.01)
+        return until()
+
+    try:
+        wait_until(done, timeout, what)
+    except WaitTimeout:
+        states = [(a.net.state, a.net.detail) if a.net else None for a in apps]
+        raise AssertionError(f"timed out waiting for {what}: {states}") from None
 
 
 def choose_network(app: App, join_address: str | None) -> None:
