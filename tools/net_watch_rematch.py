@@ -67,9 +67,24 @@ def open_network_dialog(desk: Desktop, twin: Twin, window: str) -> None:
         desk.click(window, twin.button(ChangeChoice(DialogField.MODE, 1)))
 
 
-def seats(db: Path, game_no: int, players: list[Player]) -> dict[str, int]:
+def first_move_seats(
+    desk: Desktop, twin: Twin, db: Path, players: list[Player], column: int, game_no: int
+) -> dict[str, int]:
+    """Play the game's first move and learn the seats: the server stores a game at its first move, so the
+    player whose click stored it moves first; the stored tokens then give both seats."""
+    for attempt in range(8):  # a click out of turn changes nothing
+        mover = players[attempt % 2]
+        desk.click(mover.window, twin.column(column))
+        try:
+            wait_for("the first move", lambda: len(games(db)) > game_no and len(games(db)[game_no][0]) >= 1, 4)
+            break
+        except RuntimeError:
+            continue
+    else:
+        raise RuntimeError("neither player could make the first move")
     tokens = games(db)[game_no][1]
     wait_for("the seat tokens in the settings", lambda: all(p.token() in tokens for p in players), 20)
+    print(f"  game {game_no + 1} move 1: {mover.name} clicked column {column + 1}", flush=True)
     return {p.name: tokens.index(p.token()) + 1 for p in players}
 
 
@@ -108,13 +123,13 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         time.sleep(0.5)
         desk.shot(guest.window, "03-join-dialog")
         desk.click_until_changed(guest.window, twin.button(Command.START), twin.card_region())
-        wait_for("the game to start", lambda: len(games(db)) == 1, 30)
         pair = [host, guest]
-        seat_of = seats(db, 0, pair)
-        print(f"seats: A {seat_of['A']}, B {seat_of['B']}", flush=True)
+        wait_for("the game to start (both seat tokens)", lambda: all(p.token() for p in pair), 30)
         time.sleep(3.0)  # the first player's clock runs
         desk.shot(host.window, "04-host-clock-running")
-        _play_from(desk, twin, db, seat_of, pair, 0, GAME[:WATCH_AFTER])
+        seat_of = first_move_seats(desk, twin, db, pair, GAME[0], 0)
+        print(f"seats: A {seat_of['A']}, B {seat_of['B']}", flush=True)
+        _play_from(desk, twin, db, seat_of, pair, 1, GAME[1:WATCH_AFTER])
         print(f"C watches {address}", flush=True)
         open_network_dialog(desk, twin, watcher.window)
         for _ in range(2):  # Host a game -> Join a game -> Watch a game (a click on the row steps forward)
@@ -140,11 +155,11 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         desk.shot(guest.window, "11-guest-rematch-offered")
         desk.shot(host.window, "12-host-rematch-offer")
         desk.click(host.window, rematch_button(twin))
-        wait_for("the rematch", lambda: len(games(db)) == 2, 15)
-        seat_again = seats(db, 1, pair)
+        time.sleep(2.0)  # the rematch starts (the server stores it at its first move)
+        seat_again = first_move_seats(desk, twin, db, pair, REMATCH_MOVES[0], 1)
         swapped = all(seat_again[n] == 3 - seat_of[n] for n in seat_of)
         print(f"rematch seats: A {seat_again['A']}, B {seat_again['B']} (colours swapped: {swapped})", flush=True)
-        _play_from(desk, twin, db, seat_again, pair, 0, REMATCH_MOVES, game_no=1)
+        _play_from(desk, twin, db, seat_again, pair, 1, REMATCH_MOVES[1:], game_no=1)
         time.sleep(2.0)
         for p, name in ((host, "13-host-rematch"), (guest, "14-guest-rematch"), (watcher, "15-watcher-rematch")):
             desk.shot(p.window, name)

@@ -282,15 +282,14 @@ def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> 
         time.sleep(0.5)
         desk.shot(guest.window, f"{tag}-03-join-dialog")
         desk.click_until_changed(guest.window, twin.button(Command.START), card)
-        wait_for("the game to start", lambda: stored_game(db) is not None, 30)
+        wait_for("the game to start (both seat tokens)", lambda: bool(host.token() and guest.token()), 30)
         time.sleep(1.5)
         desk.shot(host.window, f"{tag}-04-host-started")
         desk.shot(guest.window, f"{tag}-05-guest-started")
-        tokens = stored_game(db)[1]  # type: ignore[index]
-        wait_for("the seat tokens in the settings", lambda: host.token() in tokens and guest.token() in tokens, 20)
-        seat_of = {host.name: tokens.index(host.token()) + 1, guest.name: tokens.index(guest.token()) + 1}
-        print(f"[{tag}] seats: A {seat_of['A']}, B {seat_of['B']}", flush=True)
+        seat_of = _first_move_seats(desk, twin, db, host, guest, GAME[0], tag)
         for ply, column in enumerate(GAME):
+            if ply == 0:
+                continue  # played by _first_move_seats
             if ply == 2 and twin.has(Command.PANEL):  # a narrow window: the panel (resign, draw) behind Menu
                 desk.click(host.window, twin.button(Command.PANEL))
                 time.sleep(0.8)
@@ -331,6 +330,29 @@ def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> 
         for p in players:
             p.kill()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _first_move_seats(
+    desk: Desktop, twin: Twin, db: Path, host: Player, guest: Player, column: int, tag: str
+) -> dict[str, int]:
+    """Play the first move and learn the seats: the server stores a game at its first move, so the window
+    whose click stored it moves first; the stored tokens then give both seats."""
+    for attempt in range(8):  # a click out of turn changes nothing
+        mover = (host, guest)[attempt % 2]
+        desk.click(mover.window, twin.column(column))
+        try:
+            wait_for("the first move in the server's file", _stored_at_least(db, 1), 4)
+            break
+        except RuntimeError:
+            continue
+    else:
+        raise RuntimeError("neither window could make the first move")
+    tokens = stored_game(db)[1]  # type: ignore[index]
+    wait_for("the seat tokens in the settings", lambda: host.token() in tokens and guest.token() in tokens, 20)
+    seat_of = {host.name: tokens.index(host.token()) + 1, guest.name: tokens.index(guest.token()) + 1}
+    print(f"[{tag}] seats: A {seat_of['A']}, B {seat_of['B']}; move 1: {mover.name} clicked column {column + 1}")
+    time.sleep(0.8)  # the disc falls in both windows
+    return seat_of
 
 
 def _stored_at_least(db: Path, moves: int) -> Callable[[], bool]:
