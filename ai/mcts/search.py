@@ -35,6 +35,8 @@ DEFAULT_C = 0.5
 CHUNK_SECONDS = 0.005  # the compiled loop runs about this long between checks
 _MIN_CHUNK = 16
 _MAX_CHUNK = 1 << 20
+_FIRST_CHUNK = 64 if NUMBA_AVAILABLE else _MIN_CHUNK
+_GROWTH = 4  # a chunk at most this many times the previous one
 _PROOF = {WIN: 1, DRAW: 0, LOSS: -1}  # code for the mover -> proven (+1/0/-1)
 _PROOF_VALUE = {1: 1.0, 0: 0.5, -1: 0.0}
 
@@ -71,9 +73,17 @@ class _Worker:
         self.work = np.zeros(adapter.state_len, dtype=np.int64)
         self.moves_buf = np.zeros(adapter.max_moves, dtype=np.int64)
         self.status_buf = np.zeros(adapter.max_moves, dtype=np.int64)
-        self.chunk = 256 if NUMBA_AVAILABLE else _MIN_CHUNK  # iterations per call, adapted to ~5 ms
+        self.chunk = _FIRST_CHUNK  # iterations per call, adapted to ~5 ms
         self.rate = 0.0  # iterations per second in the last chunk
         self.done = 0  # iterations in the current search
+
+    def begin(self) -> None:
+        """Forget the previous search's chunk size and rate: a search after a fast end-game (proven
+        subtrees cost next to nothing) would otherwise size its first chunk from that rate and
+        overrun its budget by up to a second. The first chunk is small and grows from measurement."""
+        self.chunk = _FIRST_CHUNK
+        self.rate = 0.0
+        self.done = 0
 
     def run(self, n: int, c: float) -> int:
         tree = self.tree
@@ -114,7 +124,8 @@ class _Worker:
             return False
         if dt > 0:
             self.rate = done / dt
-            self.chunk = int(min(_MAX_CHUNK, max(_MIN_CHUNK, self.rate * CHUNK_SECONDS)))
+            grown = _GROWTH * max(n, self.chunk)  # one cheap chunk (a proven subtree) must not size the next
+            self.chunk = int(min(_MAX_CHUNK, grown, max(_MIN_CHUNK, self.rate * CHUNK_SECONDS)))
         return True
 
     def root_children(self) -> list[tuple[int, int, float, int]]:
@@ -327,7 +338,7 @@ class Searcher:
         workers = self._workers
         for w in workers:
             w.tree.meta[M_MAX_DEPTH] = 0
-            w.done = 0
+            w.begin()
         quotas: list[int | None] = [None] * len(workers)
         if iterations is not None:  # an exact share per tree: the same seed gives the same search
             base, extra = divmod(iterations, len(workers))
