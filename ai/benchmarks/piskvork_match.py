@@ -119,7 +119,7 @@ def parse_move(reply: str) -> tuple[int, int] | None:
 
 def play(args: argparse.Namespace, opening: int, ours_black: bool) -> Game:
     game = Game(opening, ours_black)
-    ours = Side([sys.executable, str(ROOT / "main.py"), "piskvork", *args.ours_args], None, args.ours_ms, 0)
+    ours = Side([sys.executable, str(args.ours_root / "main.py"), "piskvork", *args.ours_args], None, args.ours_ms, 0)
     theirs = Side(shlex.split(args.opponent), args.cwd, args.theirs_ms, args.settle_ms)
     sides = (ours, theirs) if ours_black else (theirs, ours)  # index: colour
     stones = list(OPENINGS[opening])
@@ -195,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slack-ms", type=int, default=150, help="lateness tolerated over timeout_turn (ms)")
     parser.add_argument("--settle-ms", type=int, default=30, help="pause before a line to the opponent (ms)")
     parser.add_argument("--records", type=Path, default=None, help="append each game as a JSON line here")
+    parser.add_argument("--ours-root", type=Path, default=ROOT, help="the checkout whose main.py plays ours")
     parser.add_argument("--ours-args", nargs="*", default=[], help="extra arguments for main.py piskvork")
     args = parser.parse_args(argv)
     if not 1 <= args.openings or args.first_opening + args.openings > len(OPENINGS) or args.first_opening < 0:

@@ -60,6 +60,8 @@ MNK_NEAR = 2  # children: empty cells within 2 of a stone
 MNK_PLAYOUT_NEAR = 1  # playout moves: within 1 of a stone
 MNK_PLAYOUT_CAP = 20  # playout moves before the window score
 MNK_KEEP = 12  # children kept per node (the best by line score; every defence of an open three)
+MNK_VCF_DEPTH = 10  # children: VCF of either side up to this many fours (kernel_mnk)
+MNK_VCF_NODES = 400  # node budget of each VCF search
 
 
 def _mnk(spec: Any) -> GameAdapter:
@@ -70,7 +72,18 @@ def _mnk(spec: Any) -> GameAdapter:
         if small:
             mnk_params(s.width, s.height, s.k, params)
         else:
-            mnk_params(s.width, s.height, s.k, params, MNK_NEAR, MNK_PLAYOUT_NEAR, MNK_PLAYOUT_CAP, MNK_KEEP)
+            mnk_params(
+                s.width,
+                s.height,
+                s.k,
+                params,
+                MNK_NEAR,
+                MNK_PLAYOUT_NEAR,
+                MNK_PLAYOUT_CAP,
+                MNK_KEEP,
+                MNK_VCF_DEPTH,
+                MNK_VCF_NODES,
+            )
 
     return GameAdapter(
         kind=KIND_MNK,

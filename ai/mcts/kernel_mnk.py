@@ -28,6 +28,7 @@ import numpy as np
 
 from ai.jit import jit
 from ai.mcts.layout import DRAW, DRAWN, LOSS, MOVER_WON, ONGOING, P_GAME, P_PLAYOUT, UNKNOWN, WIN, rand_below
+from ai.mcts.mnk_threats import four_cells, vcf
 from ai.mcts.mnk_lines import (
     DX,
     DY,
@@ -55,6 +56,9 @@ MNK_CAP = P_GAME + 7  # playout moves before the window score (0 = play to the e
 MNK_WIDTH = P_GAME + 8  # children kept, best first (0 = all)
 MNK_PAD = P_GAME + 9  # border cells around the board in the padded cell array (see mnk_lines)
 MNK_PW = P_GAME + 10  # padded width
+MNK_VCF = P_GAME + 11  # children: VCF search up to this many fours for both sides (0 = none)
+MNK_VCF_NODES = P_GAME + 12  # the node budget of each such search
+MNK_VCF_TESTS = 40  # under a VCF threat: candidate moves tested against it, best first
 
 
 def mnk_words(cells: int) -> int:
@@ -74,8 +78,10 @@ def mnk_params(
     playout_near: int = 0,
     cap: int = 0,
     keep: int = 0,
+    vcf_depth: int = 0,
+    vcf_nodes: int = 0,
 ) -> None:
-    """Fill the kernel part of ``params`` (the defaults: every move, full random playouts)."""
+    """Fill the kernel part of ``params`` (the defaults: every move, full random playouts, no VCF)."""
     pad = max(k, near, playout_near, 2)
     params[MNK_W] = width
     params[MNK_H] = height
@@ -88,6 +94,8 @@ def mnk_params(
     params[MNK_WIDTH] = keep
     params[MNK_PAD] = pad
     params[MNK_PW] = width + 2 * pad
+    params[MNK_VCF] = vcf_depth
+    params[MNK_VCF_NODES] = vcf_nodes
 
 
 def mnk_state(cells: int, stones0: int, stones1: int, last: int) -> np.ndarray:
@@ -206,6 +214,26 @@ def mnk_gen_children(params, state, moves, status):  # type: ignore[no-untyped-d
         for i in range(n):
             status[i] = LOSS if n > 1 else (DRAW if last else UNKNOWN)
         return n
+    vd = params[MNK_VCF]
+    opp_vcf = False
+    if vd > 0 and ply > 0:
+        r = vcf(board, pw, k, me, vd, params[MNK_VCF_NODES])
+        if r >= 0:  # a forced win by fours: that move only, proven
+            moves[0] = _unpadded(params, r // 256)
+            status[0] = WIN
+            return 1
+        opp_vcf = vcf(board, pw, k, opp, vd, params[MNK_VCF_NODES]) >= 0
+        if opp_vcf:  # counter-fours may defend too, also beyond ``near``
+            stones = np.empty(board.shape[0], dtype=np.int64)
+            ns = 0
+            for i in range(board.shape[0]):
+                if board[i] == me:
+                    stones[ns] = i
+                    ns += 1
+            fc = np.empty((1, board.shape[0]), dtype=np.int64)
+            mark = np.zeros(board.shape[0], dtype=np.int64)
+            for i in range(four_cells(board, pw, k, me, stones, ns, mark, 1, fc, 0)):
+                flags[fc[0, i]] = 1
     if ply == 0 and near > 0:
         flags[:] = 0
         flags[_padded(params, (params[MNK_H] // 2) * params[MNK_W] + params[MNK_W] // 2)] = 1
@@ -261,6 +289,25 @@ def mnk_gen_children(params, state, moves, status):  # type: ignore[no-untyped-d
         moves[i] = _unpadded(params, cand[j])
         status[i] = s
         n += 1
+    if opp_vcf:  # keep the moves after which the opponent has no VCF any more (best first)
+        kept = 0
+        tested = 0
+        for j in range(n):
+            if (0 < width <= kept) or tested >= MNK_VCF_TESTS:
+                break
+            c = _padded(params, moves[j])
+            board[c] = me
+            r = vcf(board, pw, k, opp, vd, params[MNK_VCF_NODES])
+            board[c] = 0
+            tested += 1
+            if r < 0:
+                moves[kept] = moves[j]
+                kept += 1
+        if kept == 0 and tested > 0:  # every move tried loses to a VCF (within the moves considered)
+            for i in range(tested):
+                status[i] = LOSS
+            return tested
+        n = kept
     if 0 < width < n:
         n = width
     for i in range(n):
