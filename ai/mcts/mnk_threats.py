@@ -112,9 +112,10 @@ def four_cells(board, pw, k, p, stones, ns, mark, stamp, cand, row):  # type: ig
 
 
 @jit
-def _vcf_depth(board, pw, k, att, depth, budget, nodes, stones, ns0, mark, stamps, cand, flags):  # type: ignore[no-untyped-def]
+def _vcf_depth(board, pw, k, att, depth, budget, nodes, stones, ns0, mark, stamps, cand, flags, line):  # type: ignore[no-untyped-def]
     """One depth-first pass with at most ``depth`` attacker stones. ``flags[0]`` is set when a line
-    was cut by the depth or the candidate cap. Returns the code (see the module docstring)."""
+    was cut by the depth or the candidate cap. Returns the code (see the module docstring); a win's
+    cells go to ``line`` (see ``vcf_line``)."""
     de = 3 - att
     nc = np.zeros(depth + 1, dtype=np.int64)
     ci = np.zeros(depth + 1, dtype=np.int64)
@@ -156,6 +157,15 @@ def _vcf_depth(board, pw, k, att, depth, budget, nodes, stones, ns0, mark, stamp
         if nwin >= 2:
             board[c] = 0
             result = cand[0, ci[0]] * 256 + level + 1
+            n = 0
+            for i in range(level):
+                line[1 + n] = played[i]
+                line[2 + n] = blocked[i]
+                n += 2
+            line[1 + n] = c
+            line[2 + n] = tmp[0]
+            line[3 + n] = tmp[1]
+            line[0] = n + 3
             break
         if nwin == 0 or level + 1 >= depth:
             if nwin == 1:
@@ -194,6 +204,15 @@ def vcf(board, pw, k, att, max_depth, budget):  # type: ignore[no-untyped-def]
     """The shortest VCF of ``att`` (to move; it has no win cell of its own) up to ``max_depth``
     stones, within ``budget`` attacker stones in all; the code (see the module docstring).
     ``board`` is used as scratch and restored."""
+    line = np.empty(2 * max_depth + 4, dtype=np.int64)
+    return vcf_line(board, pw, k, att, max_depth, budget, line)
+
+
+@jit
+def vcf_line(board, pw, k, att, max_depth, budget, line):  # type: ignore[no-untyped-def]
+    """``vcf`` that also writes a win's cells to ``line``: ``line[0]`` = how many, then the
+    attacker's stones and the defender's blocks in turn, the last attacker stone and its two win
+    cells (``line`` holds at least 2 * max_depth + 4 entries)."""
     if max_depth < 1 or k < 3:
         return VCF_UNKNOWN
     size = board.shape[0]
@@ -210,7 +229,7 @@ def vcf(board, pw, k, att, max_depth, budget):  # type: ignore[no-untyped-def]
     cand = np.empty((max_depth + 1, MAX_CANDS), dtype=np.int64)
     for depth in range(1, max_depth + 1):
         flags[0] = 0
-        r = _vcf_depth(board, pw, k, att, depth, budget, nodes, stones, ns, mark, stamps, cand, flags)
+        r = _vcf_depth(board, pw, k, att, depth, budget, nodes, stones, ns, mark, stamps, cand, flags, line)
         if r != NO_VCF:
             return r
         if flags[0] == 0:

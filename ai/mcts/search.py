@@ -37,6 +37,7 @@ _MIN_CHUNK = 16
 _MAX_CHUNK = 1 << 20
 _FIRST_CHUNK = 64 if NUMBA_AVAILABLE else _MIN_CHUNK
 _GROWTH = 4  # a chunk at most this many times the previous one
+ROOT_THREAT_SHARE = 0.3  # of a timed search, at most, for the game's root threat analysis (Gomoku)
 _PROOF = {WIN: 1, DRAW: 0, LOSS: -1}  # code for the mover -> proven (+1/0/-1)
 _PROOF_VALUE = {1: 1.0, 0: 0.5, -1: 0.0}
 
@@ -305,6 +306,11 @@ class Searcher:
         child = int(w.tree.first_child[0])
         if child >= 0:
             w.tree.reroot(child)
+        if self._adapter.root_threats is not None:  # its own compiled code, on a position with a stone
+            start = self.spec.start()
+            moves = start.legal_moves()
+            after = start.play(moves[len(moves) // 2])
+            self._adapter.root_threats(w.params, self._adapter.encode(after), after.legal_moves()[:2], 1.0)
 
     # -- search ---------------------------------------------------------------------------
     def search(
@@ -346,6 +352,8 @@ class Searcher:
         # one iteration always runs: it expands the root, so wins in one and forced blocks are known
         main = workers[0]
         main.done = main.run(1, self.exploration)
+        if self._adapter.root_threats is not None and time_ms is not None:
+            self._root_threats(main, time_ms / 1000.0 * ROOT_THREAT_SHARE)
         halt = threading.Event()
         lanes = [
             list(zip(workers[k :: self._lanes], quotas[k :: self._lanes], strict=True)) for k in range(self._lanes)
@@ -388,6 +396,16 @@ class Searcher:
         for f in helpers:
             f.result()  # re-raise a helper's error
         return self._result(sum(w.done for w in workers), start)
+
+    def _root_threats(self, main: _Worker, seconds: float) -> None:
+        """The game's threat analysis of the root (Gomoku: VCT wins, moves that allow one): its
+        proofs are marked in the main tree."""
+        assert self._adapter.root_threats is not None
+        moves = [m for m, _, _, code in main.root_children() if code == UNKNOWN]
+        if len(moves) > 1:
+            proofs = self._adapter.root_threats(main.params, main.root_state, moves, seconds)
+            if proofs:
+                self.mark_root_proofs(proofs)
 
     def _merged(self) -> list[tuple[int, int, float, int]]:
         merged: dict[int, list[Any]] = {}
