@@ -53,8 +53,14 @@ def stones(diagram: str) -> tuple[int, int]:
     return s0, s1
 
 
+def _adapter(spec):  # type: ignore[no-untyped-def]
+    adapter = adapter_for(spec)
+    assert adapter is not None
+    return adapter
+
+
 def padded(spec, s0: int, s1: int) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
-    params = adapter_for(spec).make_params(spec)
+    params = _adapter(spec).make_params(spec)
     return params, _unpack(params, mnk_state(spec.width * spec.height, s0, s1, -1))
 
 
@@ -88,7 +94,7 @@ def position_of(diagram: str, x_to_move: bool):  # type: ignore[no-untyped-def]
 
 
 def children(pos) -> list[tuple[tuple[int, int], int]]:  # type: ignore[no-untyped-def]
-    adapter = adapter_for(GOMOKU)
+    adapter = _adapter(GOMOKU)
     params = adapter.make_params(GOMOKU)
     moves = np.zeros(225, dtype=np.int64)
     status = np.zeros(225, dtype=np.int64)
@@ -153,8 +159,7 @@ def test_the_vcf_is_a_proven_single_child_and_the_search_proves_the_root() -> No
 @pytest.mark.timeout(120)
 def test_a_double_open_three_is_proven_lost_for_the_defender_and_one_three_is_not() -> None:
     # X: open threes on row 7 (5-7) and column 11 (rows 2-4), far apart; O has no four: O to move loses.
-    rows = [". " * 15] * 15
-    rows = [r.split() for r in rows]
+    rows = [["."] * 15 for _ in range(15)]
     for x in (5, 6, 7):
         rows[7][x] = "X"
     for y in (2, 3, 4):
@@ -227,7 +232,7 @@ def ref_vcf(board: dict[tuple[int, int], int], att: int, depth: int) -> int | No
 @pytest.mark.timeout(240)
 def test_vcf_lengths_match_a_brute_force_search_on_random_positions() -> None:
     rng = random.Random(11)
-    params = adapter_for(SMALL).make_params(SMALL)
+    params = _adapter(SMALL).make_params(SMALL)
     found = 0
     for _ in range(40):
         cells = rng.sample(range(81), 16)

@@ -55,8 +55,11 @@ def main(argv: list[str] | None = None) -> int:
         for time_ms in args.time_ms:
             over = first_overruns(game, time_ms, args.rounds, args.endgame_ms, args.seed)
             worst = max(worst, max(over))
-            print(f"{game:10s} time_ms {time_ms:5.0f}: first-search overrun worst {max(over):6.1f} ms, "
-                  f"mean {sum(over) / len(over):6.1f} ms ({len(over)} searches)", flush=True)
+            print(
+                f"{game:10s} time_ms {time_ms:5.0f}: first-search overrun worst {max(over):6.1f} ms, "
+                f"mean {sum(over) / len(over):6.1f} ms ({len(over)} searches)",
+                flush=True,
+            )
     verdict = "within" if worst <= PROMISE_MS else "OVER"
     print(f"worst overrun {worst:.1f} ms: {verdict} the {PROMISE_MS:.0f} ms promise")
     return 0 if worst <= PROMISE_MS else 1

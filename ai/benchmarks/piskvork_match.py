@@ -22,7 +22,6 @@ import json
 import queue
 import shlex
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -198,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ours-root", type=Path, default=ROOT, help="the checkout whose main.py plays ours")
     parser.add_argument("--ours-args", nargs="*", default=[], help="extra arguments for main.py piskvork")
     args = parser.parse_args(argv)
-    if not 1 <= args.openings or args.first_opening + args.openings > len(OPENINGS) or args.first_opening < 0:
+    if not args.openings >= 1 or args.first_opening + args.openings > len(OPENINGS) or args.first_opening < 0:
         parser.error(f"openings must lie within 0 .. {len(OPENINGS) - 1}")
     games: list[Game] = []
     label = f"ours {args.ours_ms} ms vs theirs {args.theirs_ms} ms"

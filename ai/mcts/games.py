@@ -17,9 +17,9 @@ from ai.mcts.kernel_connect4 import c4_params, c4_state
 from ai.mcts.kernel_mnk import mnk_params, mnk_state, mnk_state_len
 from ai.mcts.kernel_uttt import STATE_LEN as UTTT_STATE_LEN
 from ai.mcts.kernel_uttt import uttt_state
-from ai.mcts.mnk_root import root_threat_proofs
 from ai.mcts.kernels import KIND_CONNECT4, KIND_MNK, KIND_UTTT
 from ai.mcts.layout import P_EXPAND, P_KIND, P_MAX_MOVES, P_PLAYOUT, P_STATE_LEN, PARAMS_LEN
+from ai.mcts.mnk_root import root_threat_proofs
 
 
 @dataclass(frozen=True)

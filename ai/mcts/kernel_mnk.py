@@ -28,7 +28,6 @@ import numpy as np
 
 from ai.jit import jit
 from ai.mcts.layout import DRAW, DRAWN, LOSS, MOVER_WON, ONGOING, P_GAME, P_PLAYOUT, UNKNOWN, WIN, rand_below
-from ai.mcts.mnk_threats import four_cells, vcf
 from ai.mcts.mnk_lines import (
     DX,
     DY,
@@ -43,6 +42,7 @@ from ai.mcts.mnk_lines import (
     scan_stone,
     window_score,
 )
+from ai.mcts.mnk_threats import four_cells, vcf
 
 BITS = 63  # cells per int64 word
 MNK_W = P_GAME
