@@ -64,7 +64,7 @@ MNK_PLAYOUT_NEAR = 1  # playout moves: within 1 of a stone
 MNK_PLAYOUT_CAP = 2  # playout moves before the window score
 MNK_KEEP = 12  # children kept per node (the best by line score; every defence of an open three)
 MNK_VCF_DEPTH = 10  # children: VCF of either side up to this many fours (kernel_mnk)
-MNK_VCF_NODES = 400  # node budget of each VCF search
+MNK_VCF_NODES = 200  # node budget of each VCF search
 
 
 def _mnk(spec: Any) -> GameAdapter:

@@ -58,7 +58,7 @@ MNK_PAD = P_GAME + 9  # border cells around the board in the padded cell array (
 MNK_PW = P_GAME + 10  # padded width
 MNK_VCF = P_GAME + 11  # children: VCF search up to this many fours for both sides (0 = none)
 MNK_VCF_NODES = P_GAME + 12  # the node budget of each such search
-MNK_VCF_TESTS = 40  # under a VCF threat: candidate moves tested against it, best first
+MNK_VCF_TESTS = 24  # under a VCF threat: candidate moves tested against it, best first
 
 
 def mnk_words(cells: int) -> int:

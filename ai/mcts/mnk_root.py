@@ -16,6 +16,8 @@ from ai.mcts.mnk_vct import vct
 
 VCT_DEPTH = 2  # threats that are not fours
 VCT_BUDGET = 400  # VCF searches per VCT
+MIN_BUDGET = 10
+VCF_PER_SECOND = 15_000  # VCF searches (of VCT_VCF_NODES) per second, measured mid-game: about 23k
 VCT_VCF_DEPTH = 8  # the VCF searches inside a VCT: fours
 VCT_VCF_NODES = 120  # and node budget
 
@@ -56,18 +58,22 @@ def mnk_allows_vct(params, state, move, depth, budget):  # type: ignore[no-untyp
 def root_threat_proofs(params: np.ndarray, state: np.ndarray, moves: list[int], seconds: float) -> dict[int, int]:
     """Proofs for the root's moves (move -> +1 win / -1 loss for the side to move) found within
     about ``seconds``: a VCT win proves its first move; otherwise every move after which the
-    opponent has a VCT is a loss (all of them: none is marked, the tree decides)."""
+    opponent has a VCT is a loss (all of them: none is marked, the tree decides). The budgets of
+    the VCT searches follow the time (``VCF_PER_SECOND``) so that the analysis keeps to it."""
     if params[MNK_VCF] <= 0 or not moves:
         return {}
     deadline = time.perf_counter() + seconds
-    win = int(mnk_vct_move(params, state, VCT_DEPTH, VCT_BUDGET))
+    calls = seconds * VCF_PER_SECOND
+    win = int(mnk_vct_move(params, state, VCT_DEPTH, max(MIN_BUDGET, min(VCT_BUDGET, int(calls / 4)))))
     if win >= 0:
         return {win: 1}
     proofs: dict[int, int] = {}
-    for move in moves:
-        if time.perf_counter() >= deadline:
+    for i, move in enumerate(moves):
+        left = deadline - time.perf_counter()
+        if left <= 0:
             break
-        if mnk_allows_vct(params, state, move, VCT_DEPTH, VCT_BUDGET) == 1:
+        budget = max(MIN_BUDGET, min(VCT_BUDGET, int(left * VCF_PER_SECOND / (len(moves) - i))))
+        if mnk_allows_vct(params, state, move, VCT_DEPTH, budget) == 1:
             proofs[move] = -1
     if len(proofs) == len(moves):
         return {}
