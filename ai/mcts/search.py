@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from ai.jit import NUMBA_AVAILABLE
 from ai.mcts.core import M_MAX_DEPTH, propagate
 from ai.mcts.games import GameAdapter, adapter_for
 from ai.mcts.kernels import run_chunk_for
