@@ -305,11 +305,11 @@ class Searcher:
         child = int(w.tree.first_child[0])
         if child >= 0:
             w.tree.reroot(child)
-        if self._adapter.root_threats is not None:  # its own compiled code, on a position with a stone
+        if self._adapter.root_threats is not None:  # its own compiled code (no deadline: compiling takes seconds)
             start = self.spec.start()
             moves = start.legal_moves()
             after = start.play(moves[len(moves) // 2])
-            self._adapter.root_threats(w.params, self._adapter.encode(after), after.legal_moves()[:2], 1.0)
+            self._adapter.root_threats(w.params, self._adapter.encode(after), after.legal_moves()[:2], 600.0)
 
     # -- search ---------------------------------------------------------------------------
     def search(
