@@ -15,6 +15,12 @@ the opponent's) with own open fours first. On large boards (``MNK_WIDTH`` > 0) o
 or make a four. These cuts are heuristics: a proof that "every move loses" only covers the
 moves kept.
 
+Threats (``MNK_VCF`` > 0, Gomoku): before the ordering, a VCF search (``mnk_threats``) of the
+side to move proves a win (its first four becomes the only child, WIN); if the opponent has a
+VCF, the side to move's own four cells join the candidates (counter-fours) and the best
+``MNK_VCF_TESTS`` candidates are tested: only those after which the opponent has no VCF are kept
+(if none is left, the tested moves are children marked LOSS).
+
 Playouts (``P_PLAYOUT`` = 1): take a win, block the opponent's win cell, make an open four,
 block the opponent's open four (its open three), else a random cell near the stones (within
 ``MNK_PNEAR``; every empty cell on small boards). ``P_PLAYOUT`` = 0: uniform random among the
