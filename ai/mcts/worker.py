@@ -20,7 +20,7 @@ from ai.mcts.tree import Tree
 CHUNK_SECONDS = 0.005  # the compiled loop runs about this long between checks
 _MIN_CHUNK = 16
 _MAX_CHUNK = 1 << 20
-_FIRST_CHUNK = _MIN_CHUNK  # (one Gomoku iteration can take 2 ms: its expansion runs VCF searches)
+_FIRST_CHUNK = 4  # (one Gomoku iteration can take 2 ms: its expansion runs VCF searches)
 _GROWTH = 4  # a chunk at most this many times the previous one
 
 
