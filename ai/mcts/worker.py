@@ -1,7 +1,8 @@
 """One search tree's chunk loop (``Worker``) and the helper threads' lanes, for ``search.Searcher``.
 
 A worker runs the compiled UCT loop in chunks of about ``CHUNK_SECONDS``; every search starts
-with a small first chunk that grows (at most ``_GROWTH`` times per chunk) from the measured rate,
+with a small first chunk that grows (at most ``_GROWTH`` times per chunk) from the measured rate
+(and near the deadline is sized for half the time left),
 so a search after a fast one (proven subtrees: near-free iterations) cannot overrun its budget.
 """
 
@@ -21,7 +22,8 @@ CHUNK_SECONDS = 0.005  # the compiled loop runs about this long between checks
 _MIN_CHUNK = 16
 _MAX_CHUNK = 1 << 20
 _FIRST_CHUNK = 4  # (one Gomoku iteration can take 2 ms: its expansion runs VCF searches)
-_GROWTH = 4  # a chunk at most this many times the previous one
+_GROWTH = 2  # a chunk at most this many times the previous one
+_LAST_SHARE = 0.5  # a chunk near the deadline is sized for this share of the time left (iteration costs vary)
 
 
 def mix_seed(seed: int, index: int) -> int:
@@ -88,7 +90,7 @@ class Worker:
             if remaining <= 0:
                 return False
             if self.rate > 0:
-                n = min(n, max(1, int(self.rate * remaining)))
+                n = min(n, max(1, int(self.rate * remaining * _LAST_SHARE)))
         t0 = time.perf_counter()
         done = self.run(n, c)
         dt = time.perf_counter() - t0
