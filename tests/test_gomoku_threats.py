@@ -248,3 +248,47 @@ def test_vcf_lengths_match_a_brute_force_search_on_random_positions() -> None:
         assert ours == ref, (s0, s1, code, ref)
         found += ours is not None
     assert found >= 3  # the sample holds some VCFs
+
+
+# -- VCT ---------------------------------------------------------------------------------------------------
+# X: (5,7) (6,7) on row 7 and (7,5) (7,6) on column 7. X (7,7) makes two open threes at once: no
+# single O stone stops both open fours, a VCT with one threat. O to move stops it only on (7,7).
+DOUBLE_THREE = "\n".join(
+    " ".join(
+        "X" if (x, y) in {(5, 7), (6, 7), (7, 5), (7, 6)} else "O" if (x, y) in {(0, 0), (14, 14), (0, 14)} else "."
+        for x in range(15)
+    )
+    for y in range(15)
+)
+
+
+@pytest.mark.timeout(120)
+def test_a_double_three_is_a_vct_and_the_root_analysis_proves_it() -> None:
+    from ai.mcts.mnk_root import mnk_allows_vct, mnk_vct_move, root_threat_proofs
+
+    adapter = _adapter(GOMOKU)
+    params = adapter.make_params(GOMOKU)
+    x_to_move = adapter.encode(position_of(DOUBLE_THREE, x_to_move=True))
+    assert mnk_vct_move(params, x_to_move, 1, 10_000) == 7 * 15 + 7
+    assert mnk_vct_move(params, x_to_move, 0, 10_000) == -1  # no VCF: the threat is needed
+    o_to_move = adapter.encode(position_of(DOUBLE_THREE, x_to_move=False))
+    assert mnk_allows_vct(params, o_to_move, 7 * 15 + 7, 1, 10_000) == 0  # the shared cell stops both
+    assert mnk_allows_vct(params, o_to_move, 7 * 15 + 8, 1, 10_000) == 0  # (8,7) spoils the row: one three
+    assert mnk_allows_vct(params, o_to_move, 3 * 15 + 3, 1, 10_000) == 1  # far away: X (7,7) wins
+    proofs = root_threat_proofs(params, o_to_move, [7 * 15 + 7, 3 * 15 + 3, 12 * 15 + 12], 30.0)
+    assert proofs == {3 * 15 + 3: -1, 12 * 15 + 12: -1}
+
+
+@pytest.mark.timeout(120)
+def test_no_vct_when_the_defender_has_a_four_of_its_own() -> None:
+    # O gets three in a row on row 12 with both ends free (an open three: a VCF for O if X plays a
+    # slow threat), so X's double three is too slow: the VCT search must not claim a win.
+    rows = [r.split() for r in DOUBLE_THREE.splitlines()]
+    for x in (2, 3, 4):
+        rows[12][x] = "O"
+    diagram = "\n".join(" ".join(r) for r in rows)
+    adapter = _adapter(GOMOKU)
+    params = adapter.make_params(GOMOKU)
+    from ai.mcts.mnk_root import mnk_vct_move
+
+    assert mnk_vct_move(params, adapter.encode(position_of(diagram, x_to_move=True)), 2, 10_000) < 0

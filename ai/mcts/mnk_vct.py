@@ -82,6 +82,27 @@ def _near(board, pw, p, r, out):  # type: ignore[no-untyped-def]
 
 
 @jit
+def _may_threaten(board, pw, k, cell, p):  # type: ignore[no-untyped-def]
+    """True if a k-window through the empty ``cell`` holds k - 3 or more stones of ``p`` and none
+    of the other player's (a stone there can join a three; others are not tried as threats)."""
+    for d in range(4):
+        step = step_of(pw, d)
+        for j in range(k):
+            s = cell - j * step
+            own = 0
+            for i in range(k):
+                v = board[s + i * step]
+                if v == p:
+                    own += 1
+                elif v != 0:
+                    own = -k
+                    break
+            if own >= k - 3:
+                return True
+    return False
+
+
+@jit
 def vct(board, pw, k, att, depth, vcf_depth, vcf_nodes, budget, nodes):  # type: ignore[no-untyped-def]
     """A winning first move of ``att`` (to move, no win cell of its own) with at most ``depth``
     threats that are not fours (fours: a VCF of ``vcf_depth``); ``nodes[0]`` counts VCF searches
@@ -112,6 +133,8 @@ def vct(board, pw, k, att, depth, vcf_depth, vcf_nodes, budget, nodes):  # type:
         c = cand[ci]
         if nodes[0] > budget:
             return VCF_UNKNOWN
+        if not _may_threaten(board, pw, k, c, att):
+            continue
         board[c] = att
         nodes[0] += 1
         if vcf_line(board, pw, k, att, vcf_depth, vcf_nodes, line) < 0:
