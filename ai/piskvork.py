@@ -35,6 +35,7 @@ MIN_BUDGET_MS = 5
 MOVES_LEFT_SHARE = 20  # a move may use time_left / this
 OVERSHOOT_MOVES = 8  # the overshoots remembered (a busy spell passes: older ones are forgotten)
 MAX_OVERSHOOT_SHARE = 0.5  # never keep back more than this share of a budget for them
+PROVEN = " (proven: a forced line was found)"  # in the MESSAGE after a move
 UNSUPPORTED_RULES = {1: "exactly five", 4: "renju", 8: "caro"}
 NODE_BYTES = 29  # ai.mcts.tree.NODE_BYTES
 ABOUT = 'name="connect4-mcts gomoku", version="1.0", author="connect4-mcts team", country="-"'
@@ -244,7 +245,10 @@ class Brain:
         used = (time.perf_counter() - received) * 1000
         self.overshoots_ms.append(used - budget)
         return [
-            Reply(f"MESSAGE win chance {result.value:.0%}, {result.iterations} iterations, {used:.0f} ms"),
+            Reply(
+                f"MESSAGE win chance {result.value:.0%}{PROVEN if result.proven is not None else ''}, "
+                f"{result.iterations} iterations, {used:.0f} ms"
+            ),
             Reply(self._xy(result.best_move)),
         ]
 

@@ -37,6 +37,23 @@ def _opponent_wins_at_once(after) -> bool:  # type: ignore[no-untyped-def]
     return any(after.play(r).outcome.winner == after.to_move for r in after.legal_moves())
 
 
+def _can_make_four(pos, player: int) -> bool:  # type: ignore[no-untyped-def]
+    """Could ``player`` make a four (or five) with one stone (m,n,k): a k-window holding k - 2 or
+    more of its stones and none of the opponent's?"""
+    spec = pos.spec
+    w, h, k = spec.width, spec.height, spec.k
+    mine, theirs = pos.stones(player), pos.stones(1 - player)
+    for y in range(h):
+        for x in range(w):
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                if not (0 <= x + (k - 1) * dx < w and 0 <= y + (k - 1) * dy < h):
+                    continue
+                cells = [(y + i * dy) * w + x + i * dx for i in range(k)]
+                if not any(theirs >> c & 1 for c in cells) and sum(mine >> c & 1 for c in cells) >= k - 2:
+                    return True
+    return False
+
+
 _BOARD_LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
@@ -104,14 +121,17 @@ def test_kernel_agrees_with_the_rules(name: str, games: int, checked: int) -> No
             for m in rnd.sample(generated, min(checked, n)):
                 after = pos.play(m)
                 seen[codes[m]] += 1
-                if codes[m] == WIN:
-                    assert after.outcome.winner == pos.to_move
+                if codes[m] == WIN:  # at once, or (Gomoku) the first four of a VCF: a win cell follows
+                    assert after.outcome.winner == pos.to_move or (large and _can_win_now(after, pos.to_move))
                 elif codes[m] == DRAW:
                     assert (after.outcome.is_over and after.outcome.winner is None) or _dead_draw(after)
                     dead_draws += _dead_draw(after)
                 else:
                     assert not after.outcome.is_over and not _dead_draw(after)
-                    assert _opponent_wins_at_once(after) == (codes[m] == LOSS), (pos.to_text(), m)
+                    if large and codes[m] == LOSS:  # (Gomoku) at once, or the opponent has a VCF: a four
+                        assert _can_make_four(after, after.to_move), (pos.to_text(), m)
+                    else:
+                        assert _opponent_wins_at_once(after) == (codes[m] == LOSS), (pos.to_text(), m)
             omitted = sorted(legal - set(generated))
             if omitted and WIN not in codes.values():
                 assert name != "uttt"
@@ -121,8 +141,9 @@ def test_kernel_agrees_with_the_rules(name: str, games: int, checked: int) -> No
                         assert _opponent_wins_at_once(pos.play(m)), (pos.to_text(), m)
                 else:  # the best few cells near the stones
                     assert n <= MNK_KEEP
-                    for m in generated:
-                        assert not _far_from_stones(pos, m, MNK_NEAR) if pos.ply else m == 7 * 15 + 7
+                    for m in generated:  # (beyond: a counter-four against a VCF)
+                        near = not _far_from_stones(pos, m, MNK_NEAR) or _can_win_now(pos.play(m), pos.to_move)
+                        assert near if pos.ply else m == 7 * 15 + 7
             before = state.copy()
             result = playout(params, state, rng)
             assert 0.0 <= result <= 1.0 and (large or result in (0.0, 0.5, 1.0))

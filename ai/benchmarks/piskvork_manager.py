@@ -16,7 +16,9 @@ class Brain:
     """A brain as a subprocess (``main.py piskvork``, or ``command``: e.g. the bundle's ``pbrain-mcts``);
     ``ask`` sends lines and returns the reply that is a move or status."""
 
-    def __init__(self, command: list[str] | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, command: list[str] | None = None, env: dict[str, str] | None = None, cwd: str | None = None
+    ) -> None:
         self.proc = subprocess.Popen(
             command or [sys.executable, str(ROOT / "main.py"), "piskvork"],
             stdin=subprocess.PIPE,
@@ -24,6 +26,7 @@ class Brain:
             text=True,
             bufsize=1,
             env=env,
+            cwd=cwd,
         )
         self.lines: queue.Queue[str] = queue.Queue()
         self.messages: list[str] = []

@@ -19,6 +19,7 @@ from ai.mcts.kernel_uttt import STATE_LEN as UTTT_STATE_LEN
 from ai.mcts.kernel_uttt import uttt_state
 from ai.mcts.kernels import KIND_CONNECT4, KIND_MNK, KIND_UTTT
 from ai.mcts.layout import P_EXPAND, P_KIND, P_MAX_MOVES, P_PLAYOUT, P_STATE_LEN, PARAMS_LEN
+from ai.mcts.mnk_root import root_threat_proofs
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class GameAdapter:
     encode: Callable[[Any], np.ndarray]  # position -> int64 state
     default_playout: int = 0
     default_expand: int = 1
+    # (params, root state, unproven root moves, seconds) -> proofs {move: +1 / -1} found at the root
+    root_threats: Callable[[np.ndarray, np.ndarray, list[int], float], dict[int, int]] | None = None
 
     def make_params(self, spec: Any, playout: int | None = None, expand: int | None = None) -> np.ndarray:
         params = np.zeros(PARAMS_LEN, dtype=np.int64)
@@ -58,8 +61,10 @@ def _connect4(spec: Any) -> GameAdapter:
 MNK_SMALL_BOARD = 64
 MNK_NEAR = 2  # children: empty cells within 2 of a stone
 MNK_PLAYOUT_NEAR = 1  # playout moves: within 1 of a stone
-MNK_PLAYOUT_CAP = 20  # playout moves before the window score
+MNK_PLAYOUT_CAP = 2  # playout moves before the window score
 MNK_KEEP = 12  # children kept per node (the best by line score; every defence of an open three)
+MNK_VCF_DEPTH = 10  # children: VCF of either side up to this many fours (kernel_mnk)
+MNK_VCF_NODES = 200  # node budget of each VCF search
 
 
 def _mnk(spec: Any) -> GameAdapter:
@@ -70,7 +75,18 @@ def _mnk(spec: Any) -> GameAdapter:
         if small:
             mnk_params(s.width, s.height, s.k, params)
         else:
-            mnk_params(s.width, s.height, s.k, params, MNK_NEAR, MNK_PLAYOUT_NEAR, MNK_PLAYOUT_CAP, MNK_KEEP)
+            mnk_params(
+                s.width,
+                s.height,
+                s.k,
+                params,
+                MNK_NEAR,
+                MNK_PLAYOUT_NEAR,
+                MNK_PLAYOUT_CAP,
+                MNK_KEEP,
+                MNK_VCF_DEPTH,
+                MNK_VCF_NODES,
+            )
 
     return GameAdapter(
         kind=KIND_MNK,
@@ -80,6 +96,7 @@ def _mnk(spec: Any) -> GameAdapter:
         encode=lambda pos: mnk_state(cells, pos.stones0, pos.stones1, pos.history[-1] if pos.history else -1),
         default_playout=1,  # take wins, block wins, make / block open fours
         default_expand=1 if small else 2,
+        root_threats=None if small else root_threat_proofs,
     )
 
 

@@ -15,6 +15,12 @@ the opponent's) with own open fours first. On large boards (``MNK_WIDTH`` > 0) o
 or make a four. These cuts are heuristics: a proof that "every move loses" only covers the
 moves kept.
 
+Threats (``MNK_VCF`` > 0, Gomoku): before the ordering, a VCF search (``mnk_threats``) of the
+side to move proves a win (its first four becomes the only child, WIN); if the opponent has a
+VCF, the side to move's own four cells join the candidates (counter-fours) and the best
+``MNK_VCF_TESTS`` candidates are tested: only those after which the opponent has no VCF are kept
+(if none is left, the tested moves are children marked LOSS).
+
 Playouts (``P_PLAYOUT`` = 1): take a win, block the opponent's win cell, make an open four,
 block the opponent's open four (its open three), else a random cell near the stones (within
 ``MNK_PNEAR``; every empty cell on small boards). ``P_PLAYOUT`` = 0: uniform random among the
@@ -27,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ai.jit import jit
-from ai.mcts.layout import DRAW, DRAWN, LOSS, MOVER_WON, ONGOING, P_GAME, P_PLAYOUT, UNKNOWN, WIN, rand_below
+from ai.mcts.layout import DRAW, DRAWN, LOSS, MOVER_WON, ONGOING, P_GAME, UNKNOWN, WIN
 from ai.mcts.mnk_lines import (
     DX,
     DY,
@@ -39,9 +45,8 @@ from ai.mcts.mnk_lines import (
     features,
     makes_line,
     makes_open_four,
-    scan_stone,
-    window_score,
 )
+from ai.mcts.mnk_threats import four_cells, vcf
 
 BITS = 63  # cells per int64 word
 MNK_W = P_GAME
@@ -55,6 +60,9 @@ MNK_CAP = P_GAME + 7  # playout moves before the window score (0 = play to the e
 MNK_WIDTH = P_GAME + 8  # children kept, best first (0 = all)
 MNK_PAD = P_GAME + 9  # border cells around the board in the padded cell array (see mnk_lines)
 MNK_PW = P_GAME + 10  # padded width
+MNK_VCF = P_GAME + 11  # children: VCF search up to this many fours for both sides (0 = none)
+MNK_VCF_NODES = P_GAME + 12  # the node budget of each such search
+MNK_VCF_TESTS = 24  # under a VCF threat: candidate moves tested against it, best first
 
 
 def mnk_words(cells: int) -> int:
@@ -74,8 +82,10 @@ def mnk_params(
     playout_near: int = 0,
     cap: int = 0,
     keep: int = 0,
+    vcf_depth: int = 0,
+    vcf_nodes: int = 0,
 ) -> None:
-    """Fill the kernel part of ``params`` (the defaults: every move, full random playouts)."""
+    """Fill the kernel part of ``params`` (the defaults: every move, full random playouts, no VCF)."""
     pad = max(k, near, playout_near, 2)
     params[MNK_W] = width
     params[MNK_H] = height
@@ -88,6 +98,8 @@ def mnk_params(
     params[MNK_WIDTH] = keep
     params[MNK_PAD] = pad
     params[MNK_PW] = width + 2 * pad
+    params[MNK_VCF] = vcf_depth
+    params[MNK_VCF_NODES] = vcf_nodes
 
 
 def mnk_state(cells: int, stones0: int, stones1: int, last: int) -> np.ndarray:
@@ -206,6 +218,26 @@ def mnk_gen_children(params, state, moves, status):  # type: ignore[no-untyped-d
         for i in range(n):
             status[i] = LOSS if n > 1 else (DRAW if last else UNKNOWN)
         return n
+    vd = params[MNK_VCF]
+    opp_vcf = False
+    if vd > 0 and ply > 0:
+        r = vcf(board, pw, k, me, vd, params[MNK_VCF_NODES])
+        if r >= 0:  # a forced win by fours: that move only, proven
+            moves[0] = _unpadded(params, r // 256)
+            status[0] = WIN
+            return 1
+        opp_vcf = vcf(board, pw, k, opp, vd, params[MNK_VCF_NODES]) >= 0
+        if opp_vcf:  # counter-fours may defend too, also beyond ``near``
+            stones = np.empty(board.shape[0], dtype=np.int64)
+            ns = 0
+            for i in range(board.shape[0]):
+                if board[i] == me:
+                    stones[ns] = i
+                    ns += 1
+            fc = np.empty((1, board.shape[0]), dtype=np.int64)
+            mark = np.zeros(board.shape[0], dtype=np.int64)
+            for i in range(four_cells(board, pw, k, me, stones, ns, mark, 1, fc, 0)):
+                flags[fc[0, i]] = 1
     if ply == 0 and near > 0:
         flags[:] = 0
         flags[_padded(params, (params[MNK_H] // 2) * params[MNK_W] + params[MNK_W] // 2)] = 1
@@ -261,6 +293,25 @@ def mnk_gen_children(params, state, moves, status):  # type: ignore[no-untyped-d
         moves[i] = _unpadded(params, cand[j])
         status[i] = s
         n += 1
+    if opp_vcf:  # keep the moves after which the opponent has no VCF any more (best first)
+        kept = 0
+        tested = 0
+        for j in range(n):
+            if (0 < width <= kept) or tested >= MNK_VCF_TESTS:
+                break
+            c = _padded(params, moves[j])
+            board[c] = me
+            r = vcf(board, pw, k, opp, vd, params[MNK_VCF_NODES])
+            board[c] = 0
+            tested += 1
+            if r < 0:
+                moves[kept] = moves[j]
+                kept += 1
+        if kept == 0 and tested > 0:  # every move tried loses to a VCF (within the moves considered)
+            for i in range(tested):
+                status[i] = LOSS
+            return tested
+        n = kept
     if 0 < width < n:
         n = width
     for i in range(n):
@@ -310,136 +361,3 @@ def mnk_play(params, state, move):  # type: ignore[no-untyped-def]
     if ply + 1 == params[MNK_CELLS]:
         return DRAWN
     return ONGOING
-
-
-@jit
-def _add_near(board, pw, c, r, cand, where, n):  # type: ignore[no-untyped-def]
-    """Add the empty cells within ``r`` of ``c`` that are not candidates yet; return the count."""
-    for dy in range(-r, r + 1):
-        for dx in range(-r, r + 1):
-            e = c + dy * pw + dx
-            if board[e] == 0 and where[e] < 0:
-                cand[n] = e
-                where[e] = n
-                n += 1
-    return n
-
-
-@jit
-def _remove(c, cand, where, n):  # type: ignore[no-untyped-def]
-    i = where[c]
-    if i < 0:
-        return n
-    n -= 1
-    last = cand[n]
-    cand[i] = last
-    where[last] = i
-    where[c] = -1
-    return n
-
-
-@jit
-def _win_cell(board, wins, n_wins, q, skip):  # type: ignore[no-untyped-def]
-    """A still-empty win cell of player slot ``q`` other than ``skip`` (-1 if none)."""
-    n = n_wins[q]
-    while n > 0 and board[wins[q, n - 1]] != 0:
-        n -= 1
-    n_wins[q] = n
-    for i in range(n - 1, -1, -1):
-        c = wins[q, i]
-        if board[c] == 0 and c != skip:
-            return c
-    return -1
-
-
-@jit
-def _four_cell(board, pw, k, fours, n_fours, q, seg):  # type: ignore[no-untyped-def]
-    """A cell where player slot ``q`` still makes an open four (-1 if none); drops stale ones."""
-    n = n_fours[q]
-    while n > 0:
-        c = fours[q, n - 1]
-        if board[c] == 0 and makes_open_four(board, pw, k, c, q + 1, seg):
-            n_fours[q] = n
-            return c
-        n -= 1
-    n_fours[q] = 0
-    return -1
-
-
-@jit
-def mnk_playout(params, state, rng):  # type: ignore[no-untyped-def]
-    """A playout (see the module docstring); 1.0 / 0.5 / 0.0 for the leaf's mover."""
-    w = params[MNK_W]
-    h = params[MNK_H]
-    k = params[MNK_K]
-    cells = params[MNK_CELLS]
-    pw = params[MNK_PW]
-    pad = params[MNK_PAD]
-    ply = state[2 * params[MNK_WORDS]]
-    smart = params[P_PLAYOUT] >= 1
-    move_cap = params[MNK_CAP]
-    r = params[MNK_PNEAR]
-    board = _unpack(params, state)
-    size = board.shape[0]
-    seg = np.zeros(2 * k + 1, dtype=np.int8)
-    stack = 4 * cells + 16
-    wins = np.zeros((2, stack), dtype=np.int64)
-    fours = np.zeros((2, stack), dtype=np.int64)
-    n_wins = np.zeros(2, dtype=np.int64)
-    n_fours = np.zeros(2, dtype=np.int64)
-    cand = np.zeros(cells, dtype=np.int64)
-    where = np.full(size, -1, dtype=np.int64)
-    n = 0
-    for c in range(cells):
-        i = _padded(params, c)
-        v = board[i]
-        if v != 0:
-            if smart:
-                scan_stone(board, pw, k, i, v, seg, wins, n_wins, fours, n_fours)
-            if r > 0:
-                n = _add_near(board, pw, i, r, cand, where, n)
-        elif r == 0:
-            cand[n] = i
-            where[i] = n
-            n += 1
-    side = 1 + ply % 2
-    filled = ply
-    t = 0  # moves played; the side to move at ``state`` plays when t is even
-    while filled < cells:
-        q = side - 1
-        move = -1
-        if smart:
-            if _win_cell(board, wins, n_wins, q, -1) >= 0:
-                return 0.0 if t % 2 == 0 else 1.0
-            move = _win_cell(board, wins, n_wins, 1 - q, -1)
-            if move >= 0 and _win_cell(board, wins, n_wins, 1 - q, move) >= 0:
-                return 1.0 if t % 2 == 0 else 0.0  # two threats: the side to move loses
-        if move < 0 and 0 < move_cap <= t:
-            v = window_score(board, pw, w, h, pad, k, side)
-            return 1.0 - v if t % 2 == 0 else v
-        if move < 0 and smart:
-            move = _four_cell(board, pw, k, fours, n_fours, q, seg)
-            if move < 0:
-                move = _four_cell(board, pw, k, fours, n_fours, 1 - q, seg)
-        if move < 0:
-            if n == 0:  # nothing near the stones is left: any empty cell
-                for c in range(cells):
-                    i = _padded(params, c)
-                    if board[i] == 0:
-                        cand[n] = i
-                        where[i] = n
-                        n += 1
-            move = cand[rand_below(rng, n)]
-        board[move] = side
-        filled += 1
-        n = _remove(move, cand, where, n)
-        if r > 0:
-            n = _add_near(board, pw, move, r, cand, where, n)
-        if smart:
-            if scan_stone(board, pw, k, move, side, seg, wins, n_wins, fours, n_fours):
-                return 0.0 if t % 2 == 0 else 1.0
-        elif makes_line(board, pw, k, move, side):
-            return 0.0 if t % 2 == 0 else 1.0
-        side = 3 - side
-        t += 1
-    return 0.5

@@ -21,9 +21,10 @@ from typing import Any
 
 from ai.mcts.core import make_run_chunk
 from ai.mcts.kernel_connect4 import c4_gen_children, c4_play, c4_playout
-from ai.mcts.kernel_mnk import mnk_gen_children, mnk_play, mnk_playout
+from ai.mcts.kernel_mnk import mnk_gen_children, mnk_play
 from ai.mcts.kernel_uttt import uttt_gen_children, uttt_play, uttt_playout
 from ai.mcts.layout import P_KIND
+from ai.mcts.mnk_playout import mnk_playout
 
 KIND_CONNECT4 = 1
 KIND_MNK = 2  # tic-tac-toe, m,n,k, Gomoku

@@ -21,20 +21,15 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any
 
-import numpy as np
-
-from ai.jit import NUMBA_AVAILABLE
 from ai.mcts.core import M_MAX_DEPTH, propagate
-from ai.mcts.games import GameAdapter, adapter_for
-from ai.mcts.kernels import run_chunk_for
+from ai.mcts.games import adapter_for
 from ai.mcts.layout import DRAW, LOSS, P_CONTEMPT, UNKNOWN, WIN
-from ai.mcts.tree import DEFAULT_MAX_NODES, Tree
+from ai.mcts.tree import DEFAULT_MAX_NODES
+from ai.mcts.worker import Worker, lanes_for, mix_seed, run_lane
 from ai.results import MoveStats, SearchResult
 
 DEFAULT_C = 0.5
-CHUNK_SECONDS = 0.005  # the compiled loop runs about this long between checks
-_MIN_CHUNK = 16
-_MAX_CHUNK = 1 << 20
+ROOT_THREAT_SHARE = 0.3  # of a timed search, at most, for the game's root threat analysis (Gomoku)
 _PROOF = {WIN: 1, DRAW: 0, LOSS: -1}  # code for the mover -> proven (+1/0/-1)
 _PROOF_VALUE = {1: 1.0, 0: 0.5, -1: 0.0}
 
@@ -47,101 +42,6 @@ def supports(spec: Any) -> bool:
 def default_threads() -> int:
     """All cores but one (at least one)."""
     return max(1, (os.cpu_count() or 2) - 1)
-
-
-def _mix_seed(seed: int, index: int) -> int:
-    """A well-spread signed 64-bit RNG state per worker (splitmix64 finaliser)."""
-    z = (seed + 0x9E3779B97F4A7C15 * (index + 1)) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    z ^= z >> 31
-    return z - (1 << 64) if z >= 1 << 63 else z
-
-
-class _Worker:
-    """One tree with its own RNG and scratch buffers."""
-
-    def __init__(self, adapter: GameAdapter, params: np.ndarray, seed: int, max_nodes: int) -> None:
-        self.params = params
-        self.run_chunk = run_chunk_for(adapter.kind)
-        self.max_moves = adapter.max_moves
-        self.tree = Tree(max_nodes)
-        self.rng = np.array([seed], dtype=np.int64)
-        self.root_state = np.zeros(adapter.state_len, dtype=np.int64)
-        self.work = np.zeros(adapter.state_len, dtype=np.int64)
-        self.moves_buf = np.zeros(adapter.max_moves, dtype=np.int64)
-        self.status_buf = np.zeros(adapter.max_moves, dtype=np.int64)
-        self.chunk = 256 if NUMBA_AVAILABLE else _MIN_CHUNK  # iterations per call, adapted to ~5 ms
-        self.rate = 0.0  # iterations per second in the last chunk
-        self.done = 0  # iterations in the current search
-
-    def run(self, n: int, c: float) -> int:
-        tree = self.tree
-        tree.ensure_free(n * self.max_moves)
-        return int(
-            self.run_chunk(
-                self.params,
-                self.root_state,
-                self.work,
-                self.moves_buf,
-                self.status_buf,
-                *tree.arrays(),
-                tree.meta,
-                self.rng,
-                n,
-                c,
-            )
-        )
-
-    def step(self, c: float, deadline: float | None, quota: int | None) -> bool:
-        """Run one chunk within the budget; False when there is nothing left to do."""
-        n = self.chunk
-        if quota is not None:
-            n = min(n, quota - self.done)
-            if n <= 0:
-                return False
-        if deadline is not None:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                return False
-            if self.rate > 0:
-                n = min(n, max(1, int(self.rate * remaining)))
-        t0 = time.perf_counter()
-        done = self.run(n, c)
-        dt = time.perf_counter() - t0
-        self.done += done
-        if done == 0:  # the root is proven
-            return False
-        if dt > 0:
-            self.rate = done / dt
-            self.chunk = int(min(_MAX_CHUNK, max(_MIN_CHUNK, self.rate * CHUNK_SECONDS)))
-        return True
-
-    def root_children(self) -> list[tuple[int, int, float, int]]:
-        """(move, visits, value sum, proof code) of every root child."""
-        t = self.tree
-        fc = int(t.first_child[0])
-        if fc < 0:
-            return []
-        nc = int(t.n_children[0])
-        return [(int(t.move[i]), int(t.visits[i]), float(t.value[i]), int(t.proven[i])) for i in range(fc, fc + nc)]
-
-
-def _run_lane(lane: list[tuple[_Worker, int | None]], halt: threading.Event, c: float, deadline: float | None) -> None:
-    """A helper thread's search: its trees' chunks in turn until each budget is spent or ``halt`` is set."""
-    active = list(lane)
-    while active and not halt.is_set():
-        for item in list(active):
-            if halt.is_set():
-                return
-            worker, quota = item
-            if not worker.step(c, deadline, quota):
-                active.remove(item)
-
-
-def lanes_for(threads: int) -> int:
-    """OS threads that run ``threads`` trees: at most one per core."""
-    return max(1, min(threads, os.cpu_count() or 1))
 
 
 def _choose(children: list[tuple[int, int, float, int]]) -> tuple[int, int, float, int] | None:
@@ -198,7 +98,7 @@ class Searcher:
         params[P_CONTEMPT] = round(contempt * 1000)  # see core.py: a draw then scores 0.5 - contempt
         self.contempt = params[P_CONTEMPT] / 1000.0
         per_worker = max(1024, (DEFAULT_MAX_NODES if max_nodes is None else int(max_nodes)) // self.threads)
-        self._workers = [_Worker(adapter, params, _mix_seed(self.seed, i), per_worker) for i in range(self.threads)]
+        self._workers = [Worker(adapter, params, mix_seed(self.seed, i), per_worker) for i in range(self.threads)]
         self._lanes = lanes_for(self.threads)
         self._pool = ThreadPoolExecutor(self._lanes - 1) if self._lanes > 1 else None
         self._stop = threading.Event()
@@ -255,7 +155,7 @@ class Searcher:
         """Forget every tree and restart the random numbers from the seed (same seed, same search)."""
         for i, w in enumerate(self._workers):
             w.tree.reset()
-            w.rng[0] = _mix_seed(self.seed, i)
+            w.rng[0] = mix_seed(self.seed, i)
 
     def forget(self) -> None:
         """Forget every tree (the next search starts from a fresh root); the random numbers run on."""
@@ -287,13 +187,18 @@ class Searcher:
 
     def warm_up(self) -> None:
         """Compile (or load from the cache) the JIT code on a tiny throw-away search."""
-        w = _Worker(self._adapter, self._workers[0].params, 1, 1024)
+        w = Worker(self._adapter, self._workers[0].params, 1, 1024)
         w.root_state[:] = self._adapter.encode(self.spec.start())
         w.run(64, self.exploration)
         propagate(0, w.tree.parent, w.tree.first_child, w.tree.n_children, w.tree.proven)  # mark_root_proofs
         child = int(w.tree.first_child[0])
         if child >= 0:
             w.tree.reroot(child)
+        if self._adapter.root_threats is not None:  # its own compiled code (no deadline: compiling takes seconds)
+            start = self.spec.start()
+            moves = start.legal_moves()
+            after = start.play(moves[len(moves) // 2])
+            self._adapter.root_threats(w.params, self._adapter.encode(after), after.legal_moves()[:2], 600.0)
 
     # -- search ---------------------------------------------------------------------------
     def search(
@@ -327,7 +232,7 @@ class Searcher:
         workers = self._workers
         for w in workers:
             w.tree.meta[M_MAX_DEPTH] = 0
-            w.done = 0
+            w.begin()
         quotas: list[int | None] = [None] * len(workers)
         if iterations is not None:  # an exact share per tree: the same seed gives the same search
             base, extra = divmod(iterations, len(workers))
@@ -335,12 +240,14 @@ class Searcher:
         # one iteration always runs: it expands the root, so wins in one and forced blocks are known
         main = workers[0]
         main.done = main.run(1, self.exploration)
+        if self._adapter.root_threats is not None and time_ms is not None:
+            self._root_threats(main, time_ms / 1000.0 * ROOT_THREAT_SHARE)
         halt = threading.Event()
         lanes = [
             list(zip(workers[k :: self._lanes], quotas[k :: self._lanes], strict=True)) for k in range(self._lanes)
         ]
         helpers = (
-            [self._pool.submit(_run_lane, lane, halt, self.exploration, deadline) for lane in lanes[1:]]
+            [self._pool.submit(run_lane, lane, halt, self.exploration, deadline) for lane in lanes[1:]]
             if self._pool is not None
             else []
         )
@@ -378,6 +285,16 @@ class Searcher:
             f.result()  # re-raise a helper's error
         return self._result(sum(w.done for w in workers), start)
 
+    def _root_threats(self, main: Worker, seconds: float) -> None:
+        """The game's threat analysis of the root (Gomoku: VCT wins, moves that allow one): its
+        proofs are marked in the main tree."""
+        assert self._adapter.root_threats is not None
+        moves = [m for m, _, _, code in main.root_children() if code == UNKNOWN]
+        if len(moves) > 1:
+            proofs = self._adapter.root_threats(main.params, main.root_state, moves, seconds)
+            if proofs:
+                self.mark_root_proofs(proofs)
+
     def _merged(self) -> list[tuple[int, int, float, int]]:
         merged: dict[int, list[Any]] = {}
         for w in self._workers:
@@ -400,7 +317,7 @@ class Searcher:
             return True
         return alive[0] - alive[1] > iterations_left
 
-    def _pv(self, worker: _Worker) -> tuple[int, ...]:
+    def _pv(self, worker: Worker) -> tuple[int, ...]:
         t = worker.tree
         node, pv = 0, list[int]()
         while len(pv) < 64 and int(t.first_child[node]) >= 0:
