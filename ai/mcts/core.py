@@ -34,7 +34,7 @@ META_LEN = 4
 
 
 @jit
-def proof_result(code):  # type: ignore[no-untyped-def]
+def proof_result(code):
     if code == WIN:
         return 1.0
     if code == LOSS:
@@ -43,7 +43,7 @@ def proof_result(code):  # type: ignore[no-untyped-def]
 
 
 @jit
-def propagate(node, parent, first_child, n_children, proven):  # type: ignore[no-untyped-def]
+def propagate(node, parent, first_child, n_children, proven):
     """MCTS-Solver: prove ``node`` and its ancestors from their children's proofs."""
     n = node
     while n >= 0:
@@ -64,11 +64,11 @@ def propagate(node, parent, first_child, n_children, proven):  # type: ignore[no
             break
 
 
-def make_run_chunk(gen_children, play, playout):  # type: ignore[no-untyped-def]
+def make_run_chunk(gen_children, play, playout):
     """The UCT loop compiled for one game's kernel functions: a compile unit per game, so a game
     compiles (and caches) only its own code."""
 
-    def run_chunk(  # type: ignore[no-untyped-def]
+    def run_chunk(
         params,
         root_state,
         work,
@@ -179,7 +179,7 @@ def make_run_chunk(gen_children, play, playout):  # type: ignore[no-untyped-def]
 
 
 @jit
-def compact(  # type: ignore[no-untyped-def]
+def compact(
     parent,
     first_child,
     n_children,

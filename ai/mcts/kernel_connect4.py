@@ -45,7 +45,7 @@ def c4_state(current: int, mask: int, ply: int) -> np.ndarray:
 
 
 @jit
-def _aligned(pos, h):  # type: ignore[no-untyped-def]
+def _aligned(pos, h):
     """True if ``pos`` holds four in a row (stones only, so no bit 63)."""
     s = h + 1
     m = pos & (pos >> s)
@@ -63,7 +63,7 @@ def _aligned(pos, h):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _line_threats(pos, s):  # type: ignore[no-untyped-def]
+def _line_threats(pos, s):
     """Cells that would complete four of ``pos`` along the direction of shift ``s``."""
     p = (pos << s) & (pos << (2 * s))
     r = p & (pos << (3 * s))
@@ -75,7 +75,7 @@ def _line_threats(pos, s):  # type: ignore[no-untyped-def]
 
 
 @jit
-def threat_cells(pos, h):  # type: ignore[no-untyped-def]
+def threat_cells(pos, h):
     """Cells (taken or not, maybe off the board) that would give ``pos`` four in a row."""
     r = (pos << 1) & (pos << 2) & (pos << 3)
     r |= _line_threats(pos, h + 1)
@@ -85,13 +85,13 @@ def threat_cells(pos, h):  # type: ignore[no-untyped-def]
 
 
 @jit
-def winning_cells(pos, mask, h, board):  # type: ignore[no-untyped-def]
+def winning_cells(pos, mask, h, board):
     """Empty cells (anywhere on the board) where ``pos`` would make four in a row."""
     return threat_cells(pos, h) & (board ^ mask)
 
 
 @jit
-def c4_gen_children(params, state, moves, status):  # type: ignore[no-untyped-def]
+def c4_gen_children(params, state, moves, status):
     """Legal moves (centre first) with what is known at once: WIN (wins now), DRAW (fills the
     board), LOSS (the opponent then wins at once) or UNKNOWN. Returns the number of moves."""
     cur = state[0]
@@ -122,7 +122,7 @@ def c4_gen_children(params, state, moves, status):  # type: ignore[no-untyped-de
 
 
 @jit
-def c4_play(params, state, move):  # type: ignore[no-untyped-def]
+def c4_play(params, state, move):
     """Play the legal column ``move``; return MOVER_WON, DRAWN or ONGOING."""
     cur = state[0]
     mask = state[1]
@@ -138,7 +138,7 @@ def c4_play(params, state, move):  # type: ignore[no-untyped-def]
 
 
 @jit
-def c4_playout(params, state, rng):  # type: ignore[no-untyped-def]
+def c4_playout(params, state, rng):
     """Play random moves to the end; return 1.0 / 0.5 / 0.0 for the player who made the last
     move before ``state`` (the mover of the leaf). ``state`` is left unchanged."""
     cur = state[0]

@@ -116,7 +116,7 @@ def mnk_state(cells: int, stones0: int, stones1: int, last: int) -> np.ndarray:
 
 
 @jit
-def _padded(params, c):  # type: ignore[no-untyped-def]
+def _padded(params, c):
     """The padded index of board cell ``c``."""
     w = params[MNK_W]
     pad = params[MNK_PAD]
@@ -124,14 +124,14 @@ def _padded(params, c):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _unpadded(params, i):  # type: ignore[no-untyped-def]
+def _unpadded(params, i):
     pw = params[MNK_PW]
     pad = params[MNK_PAD]
     return (i // pw - pad) * params[MNK_W] + i % pw - pad
 
 
 @jit
-def _unpack(params, state):  # type: ignore[no-untyped-def]
+def _unpack(params, state):
     """The padded cell array of ``state``: 0 empty, 1 player 0, 2 player 1, OFF the border."""
     nw = params[MNK_WORDS]
     w = params[MNK_W]
@@ -157,7 +157,7 @@ def _unpack(params, state):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _near_flags(params, board, r):  # type: ignore[no-untyped-def]
+def _near_flags(params, board, r):
     """1 at every empty cell within distance ``r`` of a stone (every empty cell if ``r`` is 0)."""
     pw = params[MNK_PW]
     flags = np.zeros(board.shape[0], dtype=np.int8)
@@ -177,7 +177,7 @@ def _near_flags(params, board, r):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _in_line(pw, k, a, b):  # type: ignore[no-untyped-def]
+def _in_line(pw, k, a, b):
     """True if padded cells ``a`` and ``b`` share a row, column or diagonal within ``k`` steps."""
     dy = a // pw - b // pw
     dx = a % pw - b % pw
@@ -187,7 +187,7 @@ def _in_line(pw, k, a, b):  # type: ignore[no-untyped-def]
 
 
 @jit
-def mnk_gen_children(params, state, moves, status):  # type: ignore[no-untyped-def]
+def mnk_gen_children(params, state, moves, status):
     """Children with proof codes (see the module docstring); returns how many."""
     k = params[MNK_K]
     cells = params[MNK_CELLS]
@@ -320,13 +320,13 @@ def mnk_gen_children(params, state, moves, status):  # type: ignore[no-untyped-d
 
 
 @jit
-def _has(state, base, cell):  # type: ignore[no-untyped-def]
+def _has(state, base, cell):
     word = cell // BITS
     return (state[base + word] >> (cell - word * BITS)) & 1
 
 
 @jit
-def mnk_play(params, state, move):  # type: ignore[no-untyped-def]
+def mnk_play(params, state, move):
     """Put the side to move's stone on the empty cell ``move``; MOVER_WON / DRAWN / ONGOING."""
     w = params[MNK_W]
     h = params[MNK_H]

@@ -56,7 +56,7 @@ LINE9, COMPLETE9, POPCOUNT9, CELL_BOARD, CELL_LOCAL, BOARD_CELL = _tables()
 TRIPLES9 = np.array(_TRIPLES, dtype=np.int64)
 
 
-def uttt_state(position) -> np.ndarray:  # type: ignore[no-untyped-def]
+def uttt_state(position) -> np.ndarray:
     """The kernel state of a ``game.rules.uttt`` position."""
     state = np.zeros(STATE_LEN, dtype=np.int64)
     for cell in range(81):
@@ -75,7 +75,7 @@ def uttt_state(position) -> np.ndarray:  # type: ignore[no-untyped-def]
 
 
 @jit
-def _opponent_wins_at_once(state, q, won_opp, closed, target, b, own_b):  # type: ignore[no-untyped-def]
+def _opponent_wins_at_once(state, q, won_opp, closed, target, b, own_b):
     """After the side in slot ``q`` played in board ``b`` (now ``own_b``), sending the opponent to
     ``target``: can the opponent win the game with its next move?"""
     o = 1 - q
@@ -94,7 +94,7 @@ def _opponent_wins_at_once(state, q, won_opp, closed, target, b, own_b):  # type
 
 
 @jit
-def _dead_draw(won_a, won_b, closed):  # type: ignore[no-untyped-def]
+def _dead_draw(won_a, won_b, closed):
     """True when neither side can complete a line of boards any more (every line holds a closed
     board the side did not win): the game can only end drawn. Symmetric in the two sides."""
     for t in TRIPLES9:  # noqa: SIM110 - a loop compiles under numba, all() of a generator does not
@@ -104,7 +104,7 @@ def _dead_draw(won_a, won_b, closed):  # type: ignore[no-untyped-def]
 
 
 @jit
-def uttt_gen_children(params, state, moves, status):  # type: ignore[no-untyped-def]
+def uttt_gen_children(params, state, moves, status):
     """Legal moves with WIN / DRAW / LOSS / UNKNOWN; returns how many."""
     q = state[S_PLY] % 2
     o = 1 - q
@@ -143,7 +143,7 @@ def uttt_gen_children(params, state, moves, status):  # type: ignore[no-untyped-
 
 
 @jit
-def uttt_play(params, state, move):  # type: ignore[no-untyped-def]
+def uttt_play(params, state, move):
     """Play the legal cell ``move``; MOVER_WON / DRAWN / ONGOING."""
     b = CELL_BOARD[move]
     loc = CELL_LOCAL[move]
@@ -167,7 +167,7 @@ def uttt_play(params, state, move):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _nth_bit(mask, i):  # type: ignore[no-untyped-def]
+def _nth_bit(mask, i):
     """The index of the ``i``-th (0-based) set bit of a 9-bit mask."""
     for loc in range(9):
         if (mask >> loc) & 1:
@@ -178,7 +178,7 @@ def _nth_bit(mask, i):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _winning_move(s):  # type: ignore[no-untyped-def]
+def _winning_move(s):
     """A move that wins the game at once for the side to move, or -1."""
     q = s[S_PLY] % 2
     closed = s[S_CLOSED]
@@ -196,7 +196,7 @@ def _winning_move(s):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _random_move(s, rng):  # type: ignore[no-untyped-def]
+def _random_move(s, rng):
     """A uniformly random legal move of ``s``."""
     forced = s[S_FORCED]
     closed = s[S_CLOSED]
@@ -220,7 +220,7 @@ def _random_move(s, rng):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _gives_a_win(s, move):  # type: ignore[no-untyped-def]
+def _gives_a_win(s, move):
     """True if ``move`` (not winning the game itself) lets the opponent win the game at once."""
     q = s[S_PLY] % 2
     b = CELL_BOARD[move]
@@ -233,7 +233,7 @@ def _gives_a_win(s, move):  # type: ignore[no-untyped-def]
 
 
 @jit
-def uttt_playout(params, state, rng):  # type: ignore[no-untyped-def]
+def uttt_playout(params, state, rng):
     """A random game from ``state`` (unchanged); 1.0 / 0.5 / 0.0 for the leaf's mover. With
     ``P_PLAYOUT`` = 1 a side takes a game-winning move, and draws a random move up to 3 times
     to find one that does not let the opponent win the game at once."""

@@ -23,12 +23,12 @@ OFF = 3  # a border cell (blocks like an opponent stone)
 
 
 @jit
-def step_of(pw, d):  # type: ignore[no-untyped-def]
+def step_of(pw, d):
     return DY[d] * pw + DX[d]
 
 
 @jit
-def makes_line(board, pw, k, cell, p):  # type: ignore[no-untyped-def]
+def makes_line(board, pw, k, cell, p):
     """True if a stone of ``p`` on ``cell`` has (or would have) ``k`` or more in a row."""
     for d in range(4):
         step = step_of(pw, d)
@@ -47,7 +47,7 @@ def makes_line(board, pw, k, cell, p):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _segment(board, pw, k, cell, d, seg):  # type: ignore[no-untyped-def]
+def _segment(board, pw, k, cell, d, seg):
     """``seg[0 .. 2k]``: the cells at -k .. +k steps from ``cell`` along direction ``d``."""
     step = step_of(pw, d)
     c = cell - k * step
@@ -57,12 +57,12 @@ def _segment(board, pw, k, cell, d, seg):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _seg_cell(pw, k, cell, d, i):  # type: ignore[no-untyped-def]
+def _seg_cell(pw, k, cell, d, i):
     return cell + (i - k) * step_of(pw, d)
 
 
 @jit
-def scan_stone(board, pw, k, cell, p, seg, wins, n_wins, fours, n_fours):  # type: ignore[no-untyped-def]
+def scan_stone(board, pw, k, cell, p, seg, wins, n_wins, fours, n_fours):
     """After ``p`` put a stone on ``cell``: push ``p``'s new win cells onto the stack ``wins[p - 1]``
     and new open-four cells onto ``fours[p - 1]`` (sizes in ``n_wins[p - 1]`` / ``n_fours[p - 1]``;
     pushes beyond the stack's length are dropped). Return True if the stone made ``k`` in a row."""
@@ -107,7 +107,7 @@ def scan_stone(board, pw, k, cell, p, seg, wins, n_wins, fours, n_fours):  # typ
 
 
 @jit
-def makes_open_four(board, pw, k, cell, p, seg):  # type: ignore[no-untyped-def]
+def makes_open_four(board, pw, k, cell, p, seg):
     """True if a stone of ``p`` on the empty ``cell`` makes k-1 in a row with both ends empty."""
     if k < 3:
         return False
@@ -128,7 +128,7 @@ def makes_open_four(board, pw, k, cell, p, seg):  # type: ignore[no-untyped-def]
 
 
 @jit
-def window_score(board, pw, w, h, pad, k, me):  # type: ignore[no-untyped-def]
+def window_score(board, pw, w, h, pad, k, me):
     """Every k-window holding stones of one player only adds 4**stones for that player; returns
     a win probability for ``me`` (to move) from the difference (logistic, scale 4**(k-2))."""
     mine = 0.0
@@ -154,12 +154,12 @@ def window_score(board, pw, w, h, pad, k, me):  # type: ignore[no-untyped-def]
                 elif b > 0 and a == 0:
                     theirs += 4.0**b
     scale = 4.0 ** (k - 2)
-    x = (mine * 1.5 - theirs) / scale  # the side to move gets a tempo bonus
-    if x > 30.0:
-        x = 30.0
-    elif x < -30.0:
-        x = -30.0
-    return 1.0 / (1.0 + math.exp(-x))
+    diff = (mine * 1.5 - theirs) / scale  # the side to move gets a tempo bonus
+    if diff > 30.0:
+        diff = 30.0
+    elif diff < -30.0:
+        diff = -30.0
+    return 1.0 / (1.0 + math.exp(-diff))
 
 
 WEIGHTS = np.array([1, 8, 64, 512, 4096, 32768, 32768, 32768, 32768, 32768], dtype=np.int64)
@@ -170,7 +170,7 @@ F_FOUR = 3  # 1 if the stone gives the side to move a win cell (a four)
 
 
 @jit
-def _count(v, me, opp, counts, sign):  # type: ignore[no-untyped-def]
+def _count(v, me, opp, counts, sign):
     """Add ``sign`` to ``counts`` [mine, theirs, off the board] for one cell value."""
     if v == me:
         counts[0] += sign
@@ -181,7 +181,7 @@ def _count(v, me, opp, counts, sign):  # type: ignore[no-untyped-def]
 
 
 @jit
-def features(board, pw, k, cell, me, seg, out):  # type: ignore[no-untyped-def]
+def features(board, pw, k, cell, me, seg, out):
     """What a stone on the empty ``cell`` does, for ``me`` (to move) and the opponent, into ``out``
     (F_* entries; ``out[4:7]`` is scratch). The line score adds, for every k-window through the
     cell free of the other colour, 8 ** (stones of that colour in it), for ``me`` and for the

@@ -304,7 +304,7 @@ class Searcher:
                 entry[2] += total
                 if code != UNKNOWN:
                     entry[3] = code
-        return [tuple(v) for v in merged.values()]  # type: ignore[misc]
+        return [tuple(v) for v in merged.values()]
 
     def _decided(self, iterations_left: float) -> bool:
         """True when the choice cannot change any more: the root is proven, only one move is
