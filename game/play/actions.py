@@ -43,6 +43,13 @@ class Command(enum.Enum):
     REMATCH = "offer or accept a rematch"  # network games, once one is over (colours swapped)
     ERASE = "erase a character"  # the dialog's text field
     STOP_SOLVING = "stop solving"  # the solver's background looks at the shown position
+    REVIEW = "review the game"  # every move judged (game/play/review_session.py)
+    HINT = "hint"  # one best move, shown briefly and counted in the review
+    TRAINING = "training mode"  # every evaluation hidden until the game ends or the player asks
+    NEXT_MISTAKE = "next mistake"
+    PREV_MISTAKE = "previous mistake"
+    SHARE = "export a picture and an animation of the game"
+    PUZZLES = "puzzle mode"
 
 
 class DialogField(enum.Enum):

@@ -76,6 +76,8 @@ class Settings:
     net_server: str = ""  # the unfinished network game: its server (HOST:PORT; "" none)
     net_token: str = ""  # ... and our seat token there
     ponder: str = "auto"  # "Think on your time": "auto" (on at Hard and Perfect), "on" or "off"
+    training: bool = False  # training mode: evaluations hidden until the game ends (game/ui/app_review.py)
+    puzzles: dict[str, object] = field(default_factory=dict)  # puzzle mode's progress (puzzle_mode.PuzzleProgress)
 
     def to_json(self) -> str:
         data = asdict(self)

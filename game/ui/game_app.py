@@ -34,6 +34,7 @@ from game.play.heat import HeatData
 from game.play.new_game import NewGameChoice
 from game.play.players import is_bot
 from game.play.preferences import is_preference, unpauses
+from game.play.review_session import ReviewState, prepare_review
 from game.play.session import Session
 from game.play.settings import Settings, save_settings, write_autosave
 from game.play.turns import EngineTurns
@@ -47,6 +48,7 @@ from game.ui.app_commands import Commands
 from game.ui.app_dialog import NewGameDialog
 from game.ui.app_files import FileCommands
 from game.ui.app_queries import AppQueries
+from game.ui.app_review import REVIEW_COMMANDS, ReviewCommands
 from game.ui.eval_bar import eased
 from game.ui.frame import Frame, NewGameCard, Overlay
 from game.ui.input import InputContext, actions_for
@@ -57,7 +59,7 @@ from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
 
 
-class App(AppQueries, NewGameDialog, FileCommands, Commands):
+class App(AppQueries, NewGameDialog, FileCommands, Commands, ReviewCommands):
     def __init__(
         self,
         screen: pygame.Surface,
@@ -96,6 +98,9 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         self.net: NetGame | None = None  # a network game (game.ui.net_game)
         self.continue_asked: tuple[str, int] | None = None  # Continue pressed once here (it asks before dropping)
         self.pending_paste: str | None = None  # a Connect 4 position pasted over another game, opened on Start
+        self.reviewing = ReviewState()  # the game's review, hints (game/play/review_session.py)
+        if persist:
+            prepare_review(session.spec)
         if first_launch:
             self.open_new_game_dialog(first_launch=True)
         self.layout = layout.compute_layout(screen.get_size(), self.snapshot())
@@ -230,6 +235,8 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
             self._show_dialog(isinstance(self.overlay, NewGameCard) and self.overlay.first_launch)
         elif self.net is not None and self.net.command(self, c):
             return
+        elif c in REVIEW_COMMANDS:
+            self.review_command(c)
         else:
             self.command(c)
 
@@ -268,7 +275,10 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         spec = spec or self.session.spec
         caps = capabilities(spec)  # raises ValueError for a game the app cannot show
         self.turns.forget()
+        self.reviewing.forget()
         self.session.load(spec, moves, cursor)
+        if self.persist:  # the book and the solver load in the background: a review's first marks come soon
+            prepare_review(spec)
         self.caps = caps
         self.settings.game = spec.name
         self.motion.stop()
@@ -312,6 +322,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
             if self.eval_shown is None or (point is not None and point.exact)
             else eased(self.eval_shown, target, dt)
         )
+        self.update_review()
         if self.notice is not None and not self.notice.live(now, self.session.moves_text):
             self.notice = None
         panel = self.layout.panel
@@ -327,7 +338,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
 
     def autosave(self) -> None:
         """Keep the game, the shown move and the eval graph's points for the next launch."""
-        problem = write_autosave(game_json_with_evals(self.session, with_cursor=True))
+        problem = write_autosave(self.reviewing.saved(game_json_with_evals(self.session, with_cursor=True)))
         if problem:
             self.set_notice(problem, error=True)
 
@@ -336,6 +347,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         """The frame to draw: an immutable picture of the state (see ``snapshot.build_frame``)."""
         s, sess = self.settings, self.session
         can_play = self.human_can_play()
+        hidden = self.evaluations_hidden()
         held = s.mode == "bot-vs-bot" and self.paused and not self.step_requested
         frame = build_frame(
             FrameFacts(
@@ -351,8 +363,8 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
                 key_cursor=self.key_cursor,
                 animation=self.motion.animation,
                 placed=self.motion.placed,
-                heat=self.shown_heat(),
-                verdicts=self.verdicts(),
+                heat=None if hidden else self.shown_heat(),
+                verdicts=None if hidden else self.verdicts(),
                 eval_shown=self.eval_shown,
                 paused=self.paused,
                 held=held,
@@ -370,6 +382,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
                 sound_available=self.sounds.available,
             )
         )
+        frame = self.review_frame(frame)
         return frame if self.net is None else self.net.decorate(frame, self.names())
 
     # --- shutdown -----------------------------------------------------------------------------
@@ -377,6 +390,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         if self.net is not None:
             self.net.close()  # the seat (and the hosted game) is kept for a relaunch
         self.cancel_search()
+        self.reviewing.stop()
         self.turns.driver.close()
         if self.persist:  # what was on screen comes back (also a game opened with --position and left untouched)
             self.autosave()

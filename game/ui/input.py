@@ -30,6 +30,12 @@ _LETTERS = {
     pygame.K_p: Command.PAUSE,
     pygame.K_s: Command.STEP,
     pygame.K_x: Command.EXACT,
+    pygame.K_v: Command.REVIEW,
+    pygame.K_i: Command.HINT,
+    pygame.K_k: Command.TRAINING,
+    pygame.K_z: Command.PUZZLES,
+    pygame.K_RIGHTBRACKET: Command.NEXT_MISTAKE,
+    pygame.K_LEFTBRACKET: Command.PREV_MISTAKE,
     pygame.K_F1: Command.HELP,
     pygame.K_HOME: Command.FIRST,
     pygame.K_END: Command.LAST,
@@ -47,6 +53,7 @@ _CTRL = {
     pygame.K_y: Command.REDO,
     pygame.K_LEFT: Command.PREV,
     pygame.K_RIGHT: Command.NEXT,
+    pygame.K_e: Command.SHARE,
 }
 _DIGITS = {getattr(pygame, f"K_{i}"): i - 1 for i in range(1, 10)} | {
     getattr(pygame, f"K_KP{i}"): i - 1 for i in range(1, 10)

@@ -61,7 +61,9 @@ def draw_moves(
     scroll: int,
     colours: tuple[Color, Color],
     mouse: tuple[int, int],
+    marks: tuple[tuple[str, Color | None], ...] = (),
 ) -> None:
+    """``marks``: per move, the review's mark ("?!", "?", "??" or "") and its colour."""
     pygame.draw.rect(surface, mix(theme.panel, theme.background, 0.5), rect, border_radius=8)
     if not moves:
         text.draw(surface, "no moves yet", 12, theme.text_dim, rect.center, "center", width=rect.width - 8)
@@ -78,6 +80,11 @@ def draw_moves(
             pygame.draw.rect(surface, theme.button_hover, cell, border_radius=5)
         pygame.draw.aacircle(surface, colours[(ply - 1) % 2], (cell.left + 9, cell.centery), 5)
         colour = theme.text if ply <= cursor else theme.text_dim
+        mark, mark_colour = marks[ply - 1] if ply - 1 < len(marks) else ("", None)
+        mark_w = 0
+        if mark and mark_colour is not None:
+            drawn = text.draw(surface, mark, 13, mark_colour, (cell.right - 4, cell.centery), "midright", bold=True)
+            mark_w = drawn.width + 4
         text.draw(
             surface,
             moves[ply - 1],
@@ -86,7 +93,7 @@ def draw_moves(
             (cell.left + 20, cell.centery),
             "midleft",
             bold=current,
-            width=cell.width - 22,
+            width=cell.width - 22 - mark_w,
         )
     surface.set_clip(clip)
     rows, visible = (len(moves) + 1) // 2, visible_rows(rect)

@@ -173,6 +173,13 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         if m.sound_available
         else Button(toggles[3], "No audio", Command.SOUND, enabled=False),
     )
+    review = rects(4)
+    row(
+        Button(review[0], "Review V", Command.REVIEW, active=m.reviewed, tooltip="Judge every move of the game (V)"),
+        Button(review[1], "Hint I", Command.HINT, enabled=not m.over, tooltip="Show one best move (I)"),
+        Button(review[2], "Train K", Command.TRAINING, active=m.training, tooltip="Training: hide evaluations (K)"),
+        Button(review[3], "Share", Command.SHARE, enabled=m.reviewed, tooltip="PNG and GIF of the game (Ctrl+E)"),
+    )
     files = rects(4)
     row(
         Button(files[0], "Save", Command.SAVE, tooltip="Save the game (Ctrl+S)"),
