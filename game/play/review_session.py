@@ -124,13 +124,24 @@ class ReviewState:
         return found
 
     def keep_in_step(self, spec: GameSpec, line: Sequence[int]) -> None:
-        """Drop the review when the line no longer begins with the reviewed moves (another game, a new line)."""
+        """Drop the review of another game (a variation keeps it: the moves it shares with the review keep
+        their marks)."""
         review = self.review
-        if review is None:
-            return
-        if review.spec.name != spec.name or tuple(line[: review.plies]) != review.moves:
+        if review is not None and review.spec.name != spec.name:
             self.stop()
             self.review = None
+
+    def common(self, line: Sequence[int]) -> int:
+        """How many first moves ``line`` shares with the reviewed game."""
+        review = self.review
+        if review is None:
+            return 0
+        n = 0
+        for a, b in zip(line, review.moves, strict=False):
+            if a != b:
+                break
+            n += 1
+        return n
 
     def attach(self, spec: GameSpec, line: Sequence[int], saved_text: str) -> None:
         """Take the review kept in a saved game's text (none: no review)."""
@@ -143,34 +154,41 @@ class ReviewState:
         return saved_text if self.review is None else with_review(saved_text, self.review)
 
     # --- what is shown ------------------------------------------------------------------------
-    def marks(self, count: int) -> tuple[str, ...]:
-        """Per move of the line (the first ``count``): its class ("" unknown)."""
+    def marks(self, line: Sequence[int]) -> tuple[str, ...]:
+        """Per move of ``line``: its class ("" unknown, or a move the reviewed game did not play)."""
         review = self.review
         if review is None:
-            return ("",) * count
-        return tuple(review.reviews[p].klass if p in review.reviews else "" for p in range(count))
+            return ("",) * len(line)
+        common = self.common(line)
+        return tuple(review.reviews[p].klass if p in review.reviews and p < common else "" for p in range(len(line)))
 
-    def marked(self) -> list[int]:
-        return [] if self.review is None else self.review.marked()
+    def marked(self, line: Sequence[int] | None = None) -> list[int]:
+        if self.review is None:
+            return []
+        limit = self.review.plies if line is None else self.common(line)
+        return [p for p in self.review.marked() if p < limit]
 
-    def jump(self, cursor: int, direction: int) -> int | None:
+    def jump(self, line: Sequence[int], cursor: int, direction: int) -> int | None:
         """The cursor that shows the next (``direction`` 1) or previous (-1) marked move of either side."""
-        targets = [p + 1 for p in self.marked()]  # the position after the marked move
+        targets = [p + 1 for p in self.marked(line)]  # the position after the marked move
         if direction > 0:
             return next((t for t in targets if t > cursor), None)
         return next((t for t in reversed(targets) if t < cursor), None)
 
-    def note(self, cursor: int) -> MarkNote | None:
-        """The reviewed move that led to the position after ``cursor`` moves, in words."""
+    def note(self, line: Sequence[int], cursor: int) -> MarkNote | None:
+        """The reviewed move that led to the position after ``cursor`` moves of ``line``, in words."""
         review = self.review
         ply = cursor - 1
-        if review is None or ply not in review.reviews:
+        if review is None or ply not in review.reviews or cursor > self.common(line):
             return None
         r = review.reviews[ply]
         text = review.spec.move_to_text
         played_v = review.verdict(ply, r.played_score)
         if r.klass == BEST:
-            texts = (f"played {text(r.played)}: {played_v}, the best move", f"{text(r.played)}: {played_v}, best")
+            texts: tuple[str, ...] = (
+                f"played {text(r.played)}: {played_v}, the best move",
+                f"{text(r.played)}: {played_v}, best",
+            )
             return MarkNote(ply, r.played, None, r.klass, r.mark, texts)
         best = r.best_moves[0] if r.best_moves else None
         best_t = "/".join(text(m) for m in r.best_moves[:3])

@@ -84,9 +84,9 @@ class ReviewCommands:
             if state.review is None:
                 self.set_notice("Review the game first (V)")
                 return
-            target = state.jump(sess.cursor, 1 if c is Command.NEXT_MISTAKE else -1)
+            target = state.jump(sess.line, sess.cursor, 1 if c is Command.NEXT_MISTAKE else -1)
             if target is None:
-                self.set_notice("No more marked moves that way" if state.marked() else "No marked moves")
+                self.set_notice("No more marked moves that way" if state.marked(sess.line) else "No marked moves")
             else:
                 self.go_to(target)
         elif c is Command.SHARE:
@@ -177,8 +177,8 @@ class ReviewCommands:
         if state.review is None and hint is None and not hidden:
             return replace(frame, panel=replace(frame.panel, training=self.settings.training))
         count = len(sess.line)
-        classes = state.marks(count)
-        note = state.note(sess.cursor) if not hidden else None
+        classes = state.marks(sess.line)
+        note = state.note(sess.line, sess.cursor) if not hidden else None
         best_cell = None
         if note is not None and note.best is not None:
             best_cell = landing_cell(sess, note.ply, note.best, self.caps)

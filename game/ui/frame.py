@@ -193,3 +193,4 @@ class Frame:
     mouse: tuple[int, int]
     panel_open: bool
     review: ReviewView | None = None
+    branches: tuple[int, ...] = ()  # per move of the line: other moves tried at the position before it

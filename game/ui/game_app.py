@@ -8,6 +8,7 @@ an immutable ``Frame`` is built, laid out and drawn. Tests drive this real loop 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pygame
 
@@ -38,6 +39,7 @@ from game.play.review_session import ReviewState, prepare_review
 from game.play.session import Session
 from game.play.settings import Settings, save_settings, write_autosave
 from game.play.turns import EngineTurns
+from game.play.variations import MoveTree
 from game.rules import GameSpec
 from game.rules.capabilities import GameCapabilities, capabilities
 from game.rules.errors import GameError
@@ -49,6 +51,7 @@ from game.ui.app_dialog import NewGameDialog
 from game.ui.app_files import FileCommands
 from game.ui.app_queries import AppQueries
 from game.ui.app_review import REVIEW_COMMANDS, ReviewCommands
+from game.ui.app_variations import VARIATION_COMMANDS, VariationCommands
 from game.ui.eval_bar import eased
 from game.ui.frame import Frame, NewGameCard, Overlay
 from game.ui.input import InputContext, actions_for
@@ -59,7 +62,7 @@ from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
 
 
-class App(AppQueries, NewGameDialog, FileCommands, Commands, ReviewCommands):
+class App(AppQueries, ReviewCommands, VariationCommands, NewGameDialog, FileCommands, Commands):
     def __init__(
         self,
         screen: pygame.Surface,
@@ -99,6 +102,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands, ReviewCommands):
         self.continue_asked: tuple[str, int] | None = None  # Continue pressed once here (it asks before dropping)
         self.pending_paste: str | None = None  # a Connect 4 position pasted over another game, opened on Start
         self.reviewing = ReviewState()  # the game's review, hints (game/play/review_session.py)
+        self.tree = MoveTree(session.spec, session.line)  # the variations (game/ui/app_variations.py)
         if persist:
             prepare_review(session.spec)
         if first_launch:
@@ -237,6 +241,8 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands, ReviewCommands):
             return
         elif c in REVIEW_COMMANDS:
             self.review_command(c)
+        elif c in VARIATION_COMMANDS:
+            self.variation_command(c)
         else:
             self.command(c)
 
@@ -250,11 +256,14 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands, ReviewCommands):
     def play_move(self, move: int) -> bool:
         """Play ``move`` at the shown position with a drop animation; False (and a notice) if illegal."""
         before = self.session.position
+        branching = self.branch_move(move)
         try:
             after = self.session.play(move)
         except GameError as exc:
             self.set_notice(refusal_text(self.caps, before, move) or str(exc), error=True, about_position=True)
             return False
+        if branching:  # the line played before stays in the tree (game/ui/app_variations.py)
+            self.after_branch(tuple(self.session.line[: self.session.cursor]))
         self.turns.cancel()  # whatever it was searching is now the past
         self.motion.start(self.caps, before, after, move, self.now)
         if self.caps.local_boards:
@@ -277,6 +286,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands, ReviewCommands):
         self.turns.forget()
         self.reviewing.forget()
         self.session.load(spec, moves, cursor)
+        self.reset_tree()
         if self.persist:  # the book and the solver load in the background: a review's first marks come soon
             prepare_review(spec)
         self.caps = caps
@@ -332,13 +342,15 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands, ReviewCommands):
             len(self.session.line),
             panel.moves_rect if panel is not None else None,
         )
+        if self._dirty_game:
+            self.sync_tree()
         if self._dirty_game and self.persist:
             self.autosave()
         self._dirty_game = False
 
     def autosave(self) -> None:
         """Keep the game, the shown move and the eval graph's points for the next launch."""
-        problem = write_autosave(self.reviewing.saved(game_json_with_evals(self.session, with_cursor=True)))
+        problem = write_autosave(self.saved_text(game_json_with_evals(self.session, with_cursor=True)))
         if problem:
             self.set_notice(problem, error=True)
 
@@ -383,6 +395,9 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands, ReviewCommands):
             )
         )
         frame = self.review_frame(frame)
+        branches = self.variation_counts()
+        if any(branches):
+            frame = replace(frame, branches=branches)
         return frame if self.net is None else self.net.decorate(frame, self.names())
 
     # --- shutdown -----------------------------------------------------------------------------

@@ -34,6 +34,7 @@ _LETTERS = {
     pygame.K_i: Command.HINT,
     pygame.K_k: Command.TRAINING,
     pygame.K_z: Command.PUZZLES,
+    pygame.K_a: Command.NEXT_VARIATION,
     pygame.K_RIGHTBRACKET: Command.NEXT_MISTAKE,
     pygame.K_LEFTBRACKET: Command.PREV_MISTAKE,
     pygame.K_F1: Command.HELP,
@@ -54,6 +55,8 @@ _CTRL = {
     pygame.K_LEFT: Command.PREV,
     pygame.K_RIGHT: Command.NEXT,
     pygame.K_e: Command.SHARE,
+    pygame.K_p: Command.PROMOTE,
+    pygame.K_d: Command.DELETE_MOVE,
 }
 _DIGITS = {getattr(pygame, f"K_{i}"): i - 1 for i in range(1, 10)} | {
     getattr(pygame, f"K_KP{i}"): i - 1 for i in range(1, 10)

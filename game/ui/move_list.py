@@ -62,8 +62,10 @@ def draw_moves(
     colours: tuple[Color, Color],
     mouse: tuple[int, int],
     marks: tuple[tuple[str, Color | None], ...] = (),
+    branches: tuple[int, ...] = (),
 ) -> None:
-    """``marks``: per move, the review's mark ("?!", "?", "??" or "") and its colour."""
+    """``marks``: per move, the review's mark ("?!", "?", "??" or "") and its colour; ``branches``: per move,
+    how many other moves were tried at the position before it (a "+n" badge: A steps through them)."""
     pygame.draw.rect(surface, mix(theme.panel, theme.background, 0.5), rect, border_radius=8)
     if not moves:
         text.draw(surface, "no moves yet", 12, theme.text_dim, rect.center, "center", width=rect.width - 8)
@@ -85,6 +87,12 @@ def draw_moves(
         if mark and mark_colour is not None:
             drawn = text.draw(surface, mark, 13, mark_colour, (cell.right - 4, cell.centery), "midright", bold=True)
             mark_w = drawn.width + 4
+        others = branches[ply - 1] if ply - 1 < len(branches) else 0
+        if others:
+            drawn = text.draw(
+                surface, f"+{others}", 11, theme.accent, (cell.right - 4 - mark_w, cell.centery), "midright"
+            )
+            mark_w += drawn.width + 4
         text.draw(
             surface,
             moves[ply - 1],

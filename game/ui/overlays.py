@@ -41,6 +41,8 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("I", "hint: one best move, shown briefly (counted in the review)"),
     ("K", "training: hide every evaluation until the game ends"),
     ("Z", "puzzles: find the one move that wins or holds the draw"),
+    ("A", "variations: the next move tried at the shown position"),
+    ("Ctrl+P / Ctrl+D", "make the shown line the main line / delete the shown move on"),
     ("Ctrl+E", "share: a PNG of the reviewed game and a GIF of its moves"),
     ("Ctrl+S / Ctrl+O", "save / load a game"),
     ("Ctrl+C / Ctrl+V", "copy / paste the position"),

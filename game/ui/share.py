@@ -15,10 +15,10 @@ from game.play.gif import GifFrame, encode
 from game.play.themes import Color
 from game.rules import Position
 from game.ui import text
-from game.ui.board_view import Connect4Geometry, Connect4Painter, connect4_geometry
+from game.ui.board_view import Connect4Painter, connect4_geometry
 from game.ui.eval_graph import draw_graph
 from game.ui.frame import BoardScene, Frame
-from game.ui.grid_view import GridGeometry, GridPainter, grid_geometry
+from game.ui.grid_view import GridPainter, grid_geometry
 from game.ui.review_view import CLASS_COLOURS, graph_dots, move_marks
 
 PNG_SIZE = (960, 560)
@@ -29,11 +29,9 @@ GIF_DELAY_CS = 60
 def _board(surface: pygame.Surface, scene: BoardScene, frame: Frame, area: pygame.Rect) -> None:
     caps = frame.caps
     if caps.gravity:
-        g: Connect4Geometry | GridGeometry = connect4_geometry(caps.width, caps.height, area)
-        Connect4Painter().draw(surface, scene, g)  # type: ignore[arg-type]
+        Connect4Painter().draw(surface, scene, connect4_geometry(caps.width, caps.height, area))
     else:
-        g = grid_geometry(caps, area)
-        GridPainter().draw(surface, scene, g)  # type: ignore[arg-type]
+        GridPainter().draw(surface, scene, grid_geometry(caps, area))
 
 
 def _still(scene: BoardScene, position: Position | None = None) -> BoardScene:
@@ -106,7 +104,8 @@ def _quantize(rgb: np.ndarray) -> np.ndarray:
     r = (rgb[..., 0].astype(np.int32) * 6) >> 8
     g = (rgb[..., 1].astype(np.int32) * 7) >> 8
     b = (rgb[..., 2].astype(np.int32) * 6) >> 8
-    return (r * 42 + g * 6 + b).astype(np.uint8)
+    out: np.ndarray = (r * 42 + g * 6 + b).astype(np.uint8)
+    return out
 
 
 PALETTE = [

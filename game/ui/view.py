@@ -58,6 +58,7 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
                 colours,
                 frame.mouse,
                 move_marks(frame.review),
+                frame.branches,
             )
         if panel.graph_rect is not None:
             draw_graph(
