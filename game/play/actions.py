@@ -50,6 +50,8 @@ class Command(enum.Enum):
     PREV_MISTAKE = "previous mistake"
     SHARE = "export a picture and an animation of the game"
     PUZZLES = "puzzle mode"
+    PUZZLE_GRADE = "puzzles of the next grade"
+    LEARN = "learn from your mistakes"
     NEXT_VARIATION = "the next move tried at the shown position"
     PROMOTE = "make the shown line the main line"
     DELETE_MOVE = "delete the shown move and what follows"

@@ -256,8 +256,9 @@ class ReviewState:
         return hint, True
 
     def shown_hint(self, now: float, ply: int) -> Hint | None:
+        """The hint on show at the position after ``ply`` moves (also just after a move was played there)."""
         hint = self.hint
-        return hint if hint is not None and now <= self.hint_until and hint.ply == ply else None
+        return hint if hint is not None and now <= self.hint_until and hint.ply in (ply, ply - 1) else None
 
     def wait_hint(self, timeout: float) -> bool:
         """Tests: wait for the hint's thread."""

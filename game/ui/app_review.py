@@ -163,6 +163,13 @@ class ReviewCommands:
             return f"Could not share to {folder}: {exc}", False
         return f"Shared: {png} and {gif.name}", True
 
+    def _hint_cell(self, ply: int, move: int) -> int | None:
+        """Where a hint's disc would land (none when that very move was played: it is on the board)."""
+        sess = self.session
+        if sess.cursor > ply and sess.line[ply] == move:
+            return None
+        return landing_cell(sess, ply, move, self.caps)
+
     def evaluations_hidden(self) -> bool:
         """Training mode hides every evaluation until the game ends (or a review is asked for)."""
         return (
@@ -192,7 +199,7 @@ class ReviewCommands:
             summary=state.summary_texts(self.names()) if not hidden else (),
             progress=state.progress(),
             hint=hint.move if hint is not None else None,
-            hint_cell=landing_cell(sess, sess.cursor, hint.move, self.caps) if hint is not None else None,
+            hint_cell=self._hint_cell(hint.ply, hint.move) if hint is not None else None,
             training=hidden,
         )
         panel = replace(frame.panel, reviewed=state.review is not None, training=self.settings.training)

@@ -49,6 +49,7 @@ from game.ui.animation import DropAnimation
 from game.ui.app_commands import Commands
 from game.ui.app_dialog import NewGameDialog
 from game.ui.app_files import FileCommands
+from game.ui.app_puzzles import PUZZLE_COMMANDS, Challenge, PuzzleCommands
 from game.ui.app_queries import AppQueries
 from game.ui.app_review import REVIEW_COMMANDS, ReviewCommands
 from game.ui.app_variations import VARIATION_COMMANDS, VariationCommands
@@ -62,7 +63,7 @@ from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
 
 
-class App(AppQueries, ReviewCommands, VariationCommands, NewGameDialog, FileCommands, Commands):
+class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGameDialog, FileCommands, Commands):
     def __init__(
         self,
         screen: pygame.Surface,
@@ -103,6 +104,8 @@ class App(AppQueries, ReviewCommands, VariationCommands, NewGameDialog, FileComm
         self.pending_paste: str | None = None  # a Connect 4 position pasted over another game, opened on Start
         self.reviewing = ReviewState()  # the game's review, hints (game/play/review_session.py)
         self.tree = MoveTree(session.spec, session.line)  # the variations (game/ui/app_variations.py)
+        self.challenge: Challenge | None = None  # a puzzle or a mistake to find a better move for
+        self.mode_before_puzzle: str | None = None
         if persist:
             prepare_review(session.spec)
         if first_launch:
@@ -243,6 +246,8 @@ class App(AppQueries, ReviewCommands, VariationCommands, NewGameDialog, FileComm
             self.review_command(c)
         elif c in VARIATION_COMMANDS:
             self.variation_command(c)
+        elif c in PUZZLE_COMMANDS:
+            self.puzzle_command(c)
         else:
             self.command(c)
 
@@ -250,6 +255,8 @@ class App(AppQueries, ReviewCommands, VariationCommands, NewGameDialog, FileComm
     def human_move(self, move: int) -> None:
         """This app's player plays ``move`` (sent to the server in a network game)."""
         before = self.session.moves_text
+        if self.human_can_play() and self.net is None and move in self.session.position.legal_moves():
+            self.judge_challenge(move)
         if self.human_can_play() and self.play_move(move) and self.net is not None:
             self.net.sent_move(before, move)
 
@@ -285,6 +292,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, NewGameDialog, FileComm
         caps = capabilities(spec)  # raises ValueError for a game the app cannot show
         self.turns.forget()
         self.reviewing.forget()
+        self.end_challenge()
         self.session.load(spec, moves, cursor)
         self.reset_tree()
         if self.persist:  # the book and the solver load in the background: a review's first marks come soon
@@ -394,7 +402,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, NewGameDialog, FileComm
                 sound_available=self.sounds.available,
             )
         )
-        frame = self.review_frame(frame)
+        frame = self.challenge_frame(self.review_frame(frame))
         branches = self.variation_counts()
         if any(branches):
             frame = replace(frame, branches=branches)
@@ -406,6 +414,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, NewGameDialog, FileComm
             self.net.close()  # the seat (and the hosted game) is kept for a relaunch
         self.cancel_search()
         self.reviewing.stop()
+        self.end_challenge()  # (the mode chosen before a puzzle is what the settings keep)
         self.turns.driver.close()
         if self.persist:  # what was on screen comes back (also a game opened with --position and left untouched)
             self.autosave()

@@ -35,6 +35,7 @@ _LETTERS = {
     pygame.K_k: Command.TRAINING,
     pygame.K_z: Command.PUZZLES,
     pygame.K_a: Command.NEXT_VARIATION,
+    pygame.K_l: Command.LEARN,
     pygame.K_RIGHTBRACKET: Command.NEXT_MISTAKE,
     pygame.K_LEFTBRACKET: Command.PREV_MISTAKE,
     pygame.K_F1: Command.HELP,
@@ -178,4 +179,6 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
         return [Command.PLAY_CURSOR]
     if key == pygame.K_t:
         return [CycleTheme(-1 if mods & pygame.KMOD_SHIFT else 1)]
+    if key == pygame.K_z and mods & pygame.KMOD_SHIFT:
+        return [Command.PUZZLE_GRADE]
     return [_LETTERS[key]] if key in _LETTERS else []
