@@ -209,6 +209,14 @@ def autosave_evals(moves: int, directory: Path | None = None) -> dict[int, tuple
         return {}
 
 
+def autosave_text(directory: Path | None = None) -> str:
+    """The text of this instance's autosave ("" if none or unreadable): its variations and review."""
+    try:
+        return read_regular_text(instance_slot(directory).autosave_path)
+    except (OSError, ValueError):
+        return ""
+
+
 def load_autosave(directory: Path | None = None) -> tuple[GameTuple | None, str | None]:
     """(spec, moves, cursor) of this instance's autosaved game or None, and a one-line notice: the
     autosave was damaged (kept aside, legal prefix restored), another instance runs, or games wait."""

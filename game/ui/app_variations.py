@@ -125,10 +125,20 @@ class VariationCommands:
         return self.reviewing.saved(text) if review is not None and review.moves == main else text
 
     def loaded_text(self, text: str) -> None:
-        """A game opened from ``text``: its variations and its review come with it."""
-        self.reset_tree(text)
+        """A game opened from ``text``: its variations and its review come with it (none when the text is of
+        another game than the one shown, e.g. an autosave that was not restored)."""
         sess = self.session
-        self.reviewing.attach(sess.spec, tuple(sess.line), text)
+        try:
+            data = json.loads(text) if text else None
+        except (ValueError, RecursionError):
+            data = None
+        same = (
+            isinstance(data, dict)
+            and data.get("game", "connect4") == sess.spec.name
+            and data.get("moves") == sess.spec.moves_to_text(sess.line)
+        )
+        self.reset_tree(text if same else "")
+        self.reviewing.attach(sess.spec, tuple(sess.line), text if same else "")
 
     def variation_counts(self) -> tuple[int, ...]:
         """Per move of the shown line: how many other moves were tried at the position before it."""

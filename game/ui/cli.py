@@ -10,9 +10,17 @@ from pathlib import Path
 
 from game.play.game_files import restore_evals
 from game.play.players import BotSetting
-from game.play.savefile import SaveFileError, load_game
+from game.play.savefile import SaveFileError, load_game, read_small_text
 from game.play.session import Session
-from game.play.settings import SETTINGS_FILE, Settings, autosave_evals, config_dir, load_autosave, load_settings
+from game.play.settings import (
+    SETTINGS_FILE,
+    Settings,
+    autosave_evals,
+    autosave_text,
+    config_dir,
+    load_autosave,
+    load_settings,
+)
 from game.rules import get_game
 from game.rules.capabilities import capabilities
 from game.rules.errors import GameError
@@ -116,6 +124,18 @@ def _initial_session(args: argparse.Namespace, settings: Settings, headless: boo
         return Session.from_text("connect4")
 
 
+def kept_text(args: argparse.Namespace, headless: bool) -> str:
+    """The text of the game the app opens with: the --load file, else the autosave ("" for none)."""
+    load = getattr(args, "load", None)
+    try:
+        if load:
+            return read_small_text(load)
+    except (OSError, ValueError):
+        return ""
+    asked = any(getattr(args, name, None) for name in ("game", "position", "new"))
+    return "" if headless or asked else autosave_text()
+
+
 def first_launch(args: argparse.Namespace, headless: bool) -> bool:
     """The new-game dialog greets the player: on the first launch (no settings file yet, no game asked
     for), and with ``--new`` (also in a screenshot: the start screen)."""
@@ -153,6 +173,7 @@ def run_app(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    app.loaded_text(kept_text(args, is_headless))  # the variations and the review kept with the game
     if getattr(args, "smoke", False):
         try:
             return headless.smoke(app)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 
 from game.play.themes import Color, Theme, mix
-from game.ui import text
+from game.ui import fonts, text
 
 ROW_H = 22
 
@@ -83,17 +83,12 @@ def draw_moves(
         pygame.draw.aacircle(surface, colours[(ply - 1) % 2], (cell.left + 9, cell.centery), 5)
         colour = theme.text if ply <= cursor else theme.text_dim
         mark, mark_colour = marks[ply - 1] if ply - 1 < len(marks) else ("", None)
-        mark_w = 0
-        if mark and mark_colour is not None:
-            drawn = text.draw(surface, mark, 13, mark_colour, (cell.right - 4, cell.centery), "midright", bold=True)
-            mark_w = drawn.width + 4
         others = branches[ply - 1] if ply - 1 < len(branches) else 0
-        if others:
-            drawn = text.draw(
-                surface, f"+{others}", 11, theme.accent, (cell.right - 4 - mark_w, cell.centery), "midright"
-            )
-            mark_w += drawn.width + 4
-        text.draw(
+        badge = f"+{others}" if others else ""
+        extra = (fonts.font(13, True).size(mark)[0] + 3 if mark else 0) + (
+            fonts.font(11).size(badge)[0] + 4 if badge else 0
+        )
+        drawn = text.draw(
             surface,
             moves[ply - 1],
             13,
@@ -101,8 +96,13 @@ def draw_moves(
             (cell.left + 20, cell.centery),
             "midleft",
             bold=current,
-            width=cell.width - 22 - mark_w,
+            width=cell.width - 22 - extra,
         )
+        x = drawn.right + 3
+        if mark and mark_colour is not None:  # the review's mark right after the move
+            x = text.draw(surface, mark, 13, mark_colour, (x, cell.centery), "midleft", bold=True).right + 4
+        if badge:  # other moves tried here (A steps through them)
+            text.draw(surface, badge, 11, theme.accent, (x, cell.centery), "midleft")
     surface.set_clip(clip)
     rows, visible = (len(moves) + 1) // 2, visible_rows(rect)
     if rows > visible:  # a thin scroll indicator

@@ -180,7 +180,7 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
             Button(
                 review[0], "Review V", Command.REVIEW, active=m.reviewed, tooltip="Judge every move of the game (V)"
             ),
-            Button(review[1], "Hint I", Command.HINT, enabled=not m.over, tooltip="Show one best move (I)"),
+            Button(review[1], "Hint I", Command.HINT, tooltip="Show one best move (I)"),
             Button(review[2], "Train K", Command.TRAINING, active=m.training, tooltip="Training: hide evaluations (K)"),
             Button(review[3], "Share", Command.SHARE, enabled=m.reviewed, tooltip="PNG and GIF of the game (Ctrl+E)"),
         )
