@@ -139,10 +139,12 @@ def test_a_hint_is_shown_and_counted(made: Any) -> None:
 
 
 def test_a_puzzle_solved_then_one_failed_keeps_the_streak_in_the_settings(made: Any) -> None:
-    app, _ = made("connect4", "", mode="vs-bot")
+    app, _ = made("connect4", "", mode="vs-bot", exact=True, heatmap=True, eval_bar=True)
     app.apply(Command.PUZZLES)
     ch = app.challenge
     assert ch is not None and ch.puzzle_id is not None and app.settings.mode == "hotseat"
+    frame = app.snapshot()  # nothing gives the answer away
+    assert frame.board.verdicts is None and frame.board.heat is None and frame.eval_bar is None
     app.apply(PlayMove(ch.answer))
     assert puzzle_mode.PuzzleProgress.from_dict(app.settings.puzzles).streak == 1
     app.apply(Command.PUZZLES)
@@ -171,7 +173,10 @@ def test_learn_from_your_mistakes_replays_the_blunder(made: Any) -> None:
 def test_share_writes_a_png_and_a_gif(made: Any, tmp_path: Path) -> None:
     app, _ = made("connect4", BLUNDER_GAME)
     reviewed(app)
+    app.go_to(2)
+    app.apply(PlayMove(0))  # a variation is shown: the reviewed game is shared all the same
     notice, ok = app.share_files(tmp_path)
+    assert app.session.line == [3, 3, 0]
     assert ok, notice
     png = next(tmp_path.glob("*.png"))
     gif = next(tmp_path.glob("*.gif"))

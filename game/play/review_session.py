@@ -73,6 +73,7 @@ class ReviewState:
         self._hint_result: list[Hint | None] = []
         self._hint_asked: tuple[str, tuple[int, ...]] | None = None
         self.hint: Hint | None = None  # the hint on show
+        self.hint_label = "hint"  # its ghost disc's word ("answer" after a puzzle)
         self.hint_until = 0.0
         self.error: str | None = None
 
@@ -252,7 +253,7 @@ class ReviewState:
         self.hints.add(hint.ply)
         if self.review is not None:
             record_hint(self.review, hint.ply)
-        self.hint, self.hint_until = hint, now + HINT_SECONDS
+        self.hint, self.hint_until, self.hint_label = hint, now + HINT_SECONDS, "hint"
         return hint, True
 
     def shown_hint(self, now: float, ply: int) -> Hint | None:

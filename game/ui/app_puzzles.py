@@ -169,6 +169,7 @@ class PuzzleCommands:
         self.challenge = replace(ch, result="solved" if solved else "failed")
         self.reviewing.hint = Hint(ch.ply, ch.answer, text(ch.answer), True)  # the answer's ghost disc
         self.reviewing.hint_until = self.now + 2 * HINT_SECONDS
+        self.reviewing.hint_label = "answer"
 
     def challenge_frame(self, frame: Frame) -> Frame:
         ch = self.challenge

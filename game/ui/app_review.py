@@ -16,6 +16,7 @@ from game.play.settings import Settings, games_dir
 from game.play.themes import Theme
 from game.rules.capabilities import GameCapabilities
 from game.ui import share
+from game.ui.app_puzzles import Challenge
 from game.ui.frame import Frame, Progress, ReviewView
 
 REVIEW_COMMANDS = (
@@ -34,6 +35,7 @@ class ReviewCommands:
     caps: GameCapabilities
     now: float
     reviewing: ReviewState
+    challenge: Challenge | None
     persist: bool
     _dirty_game: bool
 
@@ -136,24 +138,28 @@ class ReviewCommands:
 
     def share_files(self, folder: Path) -> tuple[str, bool]:
         """Write the PNG and the GIF of the reviewed game to ``folder``: (a notice naming them, True) or (why not)."""
-        sess = self.session
-        cursor = sess.cursor
-        sess.go_to(len(sess.line))
+        sess, review_model = self.session, self.reviewing.review
+        if review_model is None:
+            return "Review the game first (V)", False
+        old_line, old_cursor, old_evals = list(sess.line), sess.cursor, dict(sess.evals)
+        sess.go_to(0)
+        sess.set_continuation(review_model.moves)  # the reviewed game, also while a variation is shown
+        sess.go_to(len(review_model.moves))
         try:
             frame = self.snapshot()
+            positions = [sess.position_at(p) for p in range(len(sess.line) + 1)]
+            cells = [None] + [landed_cell(sess, p, self.caps) for p in range(len(sess.line))]
         finally:
-            sess.go_to(cursor)
+            sess.go_to(0)
+            sess.set_continuation(old_line)
+            sess.go_to(old_cursor)
+            sess.evals = old_evals
         review = frame.review
-        summary = self.reviewing.summary_texts(self.names())
-        lines = [summary[1]] if summary else []
-        if self.reviewing.review is not None:
-            lines = [
-                f"{self.names()[s.player]}: accuracy {'-' if s.accuracy is None else f'{s.accuracy:.1f}'}; "
-                + ", ".join(f"{s.count(k)} {k}" for k in ("inaccuracy", "mistake", "blunder"))
-                for s in self.reviewing.review.summary()
-            ]
-        positions = [sess.position_at(p) for p in range(len(sess.line) + 1)]
-        cells = [None] + [landed_cell(sess, p, self.caps) for p in range(len(sess.line))]
+        lines = [
+            f"{self.names()[s.player]}: accuracy {'-' if s.accuracy is None else f'{s.accuracy:.1f}'}; "
+            + ", ".join(f"{s.count(k)} {k}" for k in ("inaccuracy", "mistake", "blunder"))
+            for s in review_model.summary()
+        ]
         png, gif = share.share_paths(folder, sess.spec.name)
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -171,7 +177,11 @@ class ReviewCommands:
         return landing_cell(sess, ply, move, self.caps)
 
     def evaluations_hidden(self) -> bool:
-        """Training mode hides every evaluation until the game ends (or a review is asked for)."""
+        """Training mode hides every evaluation until the game ends (or a review is asked for); an open puzzle
+        hides them until it is answered."""
+        challenge = self.challenge
+        if challenge is not None and challenge.result is None and self.session.cursor == challenge.ply:
+            return True
         return (
             self.settings.training and not self.session.final_position.outcome.is_over and self.reviewing.review is None
         )
@@ -200,6 +210,7 @@ class ReviewCommands:
             progress=state.progress(),
             hint=hint.move if hint is not None else None,
             hint_cell=self._hint_cell(hint.ply, hint.move) if hint is not None else None,
+            hint_label=state.hint_label,
             training=hidden,
         )
         panel = replace(frame.panel, reviewed=state.review is not None, training=self.settings.training)
@@ -210,7 +221,7 @@ class ReviewCommands:
                 board=replace(out.board, heat=None, verdicts=None),
                 eval_bar=None,
                 graph=(None,) * len(out.graph),
-                graph_label="hidden: training mode (K)",
+                graph_label="hidden: find the move" if self.challenge is not None else "hidden: training mode (K)",
             )
         elif view.summary:
             out = replace(out, graph_label=view.summary[0])

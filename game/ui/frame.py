@@ -169,6 +169,7 @@ class ReviewView:
     progress: float | None = None  # the running review's share of positions scored (None: not running)
     hint: int | None = None  # a hint's move on show
     hint_cell: int | None = None
+    hint_label: str = "hint"
     training: bool = False  # evaluations hidden
 
 

@@ -73,7 +73,7 @@ def draw_board_marks(surface: pygame.Surface, frame: Frame, layout: Layout) -> N
         return
     theme = frame.theme
     if review.hint_cell is not None:
-        _ghost(surface, layout, review.hint_cell, theme.accent, "hint", theme)
+        _ghost(surface, layout, review.hint_cell, theme.accent, review.hint_label, theme)
     if review.training:
         return
     colour = class_colour(review.note_class, theme.accent)
