@@ -187,13 +187,19 @@ def test_share_writes_a_png_and_a_gif(made: Any, tmp_path: Path) -> None:
 
 
 def test_the_gif_encoder_round_trips_through_pygame(tmp_path: Path) -> None:
-    pixels = bytes((x * y) % 7 for y in range(40) for x in range(50))
+    w, h = 120, 100  # enough pixels of noise to fill the LZW table (4096 codes) more than once
+    state = 39
+    values = []
+    for _ in range(w * h):
+        state = (state * 1103515245 + 12345) % 2**31
+        values.append((state >> 16) % 7)
+    pixels = bytes(values)
     palette = [(i * 30, 255 - i * 30, 100) for i in range(7)]
     path = tmp_path / "a.gif"
-    path.write_bytes(encode(50, 40, palette, [GifFrame(0, 0, 50, 40, pixels, 10)]))
+    path.write_bytes(encode(w, h, palette, [GifFrame(0, 0, w, h, pixels, 10)]))
     surface = pygame.image.load(str(path))
-    for x, y in ((0, 0), (13, 7), (49, 39), (21, 30)):
-        assert tuple(surface.get_at((x, y)))[:3] == palette[(x * y) % 7]
+    got = [tuple(surface.get_at((i % w, i // w)))[:3] for i in range(w * h)]
+    assert got == [palette[v] for v in values]
     assert len(lzw(bytes(5000))) < 200  # a run compresses
 
 
