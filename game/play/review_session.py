@@ -21,6 +21,7 @@ from game.play.review_model import BEST, GOOD, exact_chance
 from game.play.review_store import review_from_text, with_review
 from game.rules import GameSpec
 
+REVIEW_NICE = 10  # the review's thread gives way to the frames (the machine may have two cores)
 HINT_SECONDS = 4.0  # how long the hint's ghost disc stays on the board
 
 __all__ = [
@@ -81,7 +82,7 @@ class ReviewState:
     def start(self, spec: GameSpec, line: Sequence[int], shown: int | None = None) -> None:
         """Review ``line`` (the whole game), the shown position first."""
         self.stop()
-        review, job = start_review(spec, tuple(line), shown=shown, threads=1)
+        review, job = start_review(spec, tuple(line), shown=shown, threads=1, nice=REVIEW_NICE)
         review.hints |= {h for h in self.hints if h <= review.plies}
         self.review, self._job, self.error = review, job, None
 
