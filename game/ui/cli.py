@@ -8,6 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from game.play.actions import Command
 from game.play.game_files import restore_evals
 from game.play.players import BotSetting
 from game.play.savefile import SaveFileError, load_game, read_small_text
@@ -34,6 +35,9 @@ SCREENSHOT_WAIT_MS = 3000  # longest wait for the analysis once the engine runs
 
 class UsageError(ValueError):
     """A bad command-line value; reported in one line with exit status 2."""
+
+
+REVIEW_WAIT_S = 120.0  # a screenshot with --review waits this long at most for the review
 
 
 def use_dummy_drivers() -> None:
@@ -124,6 +128,15 @@ def _initial_session(args: argparse.Namespace, settings: Settings, headless: boo
         return Session.from_text("connect4")
 
 
+def start_review(app: game_app.App, wait: bool) -> None:
+    """--review: the game is reviewed on opening (a screenshot waits for it and shows the first marked move)."""
+    app.apply(Command.REVIEW)
+    if wait and app.reviewing.wait(REVIEW_WAIT_S):
+        app.step([])
+        app.go_to(0)
+        app.apply(Command.NEXT_MISTAKE)
+
+
 def kept_text(args: argparse.Namespace, headless: bool) -> str:
     """The text of the game the app opens with: the --load file, else the autosave ("" for none)."""
     load = getattr(args, "load", None)
@@ -174,6 +187,8 @@ def run_app(args: argparse.Namespace) -> int:
         )
         return 1
     app.loaded_text(kept_text(args, is_headless))  # the variations and the review kept with the game
+    if getattr(args, "review", False):
+        start_review(app, wait=bool(shot))
     if getattr(args, "smoke", False):
         try:
             return headless.smoke(app)
