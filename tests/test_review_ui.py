@@ -21,6 +21,7 @@ from game.play.review_session import ReviewState
 from game.play.variations import tree_of_saved_text
 from game.ui import game_app, layout_check, text, view
 from game.ui.board_view import Connect4Painter
+from game.ui.move_list import variation_cells
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -104,6 +105,18 @@ def test_a_move_at_a_past_position_starts_a_variation_kept_in_the_file(made: Any
     assert data["moves"] == "4453" and data["variations"]  # the main line stays the file's moves
     tree = tree_of_saved_text(app.session.spec, (3, 3, 4, 2), saved)
     assert tree.alternatives((3, 3)) == (4, 0)
+    assert app.variation_rows() == ((1, "↳ 2. 5 3"),)  # the old line, indented under move 2's row
+    app.step([], now=app.now + 0.05)
+    panel = app.layout.panel
+    assert panel is not None and panel.moves_rect is not None
+    cell, index = variation_cells(panel.moves_rect, 3, app.move_scroll, app.variation_inserts())[0]
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=cell.center)], now=app.now + 0.1)
+    assert app.session.line == [3, 3, 4, 2] and app.session.cursor == 3  # the click shows that line
+    assert app.variation_rows() == ((1, "↳ 2. 1"),)
+    app.apply(PlayMove(0))  # another variation, one move deeper: 4 4 5 1
+    assert app.variation_rows() == ((1, "↳ 2. 1"), (1, "↳ 2… 3"))
+    app.go_to(2)
+    app.apply(Command.NEXT_VARIATION)
     app.apply(Command.PROMOTE)
     assert app.tree.main_line() == (3, 3, 0)
     app.go_to(2)

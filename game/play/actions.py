@@ -77,6 +77,13 @@ class GoTo:
 
 
 @dataclass(frozen=True)
+class ShowVariation:
+    """A variation's row in the move list: show that line (its index in the frame's variation rows)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
 class PlayMove:
     move: int
 
@@ -142,6 +149,7 @@ class TypeText:
 
 Action = (
     Command
+    | ShowVariation
     | GoTo
     | PlayMove
     | CycleTheme

@@ -140,6 +140,43 @@ class VariationCommands:
         self.reset_tree(text if same else "")
         self.reviewing.attach(sess.spec, tuple(sess.line), text if same else "")
 
+    def variation_paths(self) -> list[tuple[int, tuple[int, ...]]]:
+        """(ply, path to its first move) of each line that leaves the shown line, in the order of the line."""
+        out = []
+        node = self.tree.root
+        line = self.session.line
+        for ply, move in enumerate(line):
+            out += [(ply, (*line[:ply], c.move)) for c in node.children if c.move is not None and c.move != move]
+            child = node.child(move)
+            if child is None:
+                break
+            node = child
+        return out
+
+    def variation_inserts(self) -> tuple[int, ...]:
+        return tuple(ply // 2 for ply, _ in self.variation_paths())
+
+    def variation_rows(self) -> tuple[tuple[int, str], ...]:
+        """(pair row, label) of each line leaving the shown one: "3… 5 4 4" (its move number and moves)."""
+        rows = []
+        for ply, path in self.variation_paths():
+            moves = self.tree.line_through(path)[ply:]
+            number = f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}…"
+            words = " ".join(self.session.spec.move_to_text(m) for m in moves[:12])
+            rows.append((ply // 2, f"↳ {number} {words}"))
+        return tuple(rows)
+
+    def show_variation(self, index: int) -> None:
+        """Show the line of the move list's variation row ``index`` (at its first move)."""
+        paths = self.variation_paths()
+        if not 0 <= index < len(paths):
+            return
+        ply, path = paths[index]
+        self.go_to(ply)
+        self.session.set_continuation(self.tree.line_through(path)[ply:])
+        self.go_to(ply + 1)
+        self._dirty_game = True
+
     def variation_counts(self) -> tuple[int, ...]:
         """Per move of the shown line: how many other moves were tried at the position before it."""
         out = []

@@ -195,3 +195,4 @@ class Frame:
     panel_open: bool
     review: ReviewView | None = None
     branches: tuple[int, ...] = ()  # per move of the line: other moves tried at the position before it
+    variation_rows: tuple[tuple[int, str], ...] = ()  # (pair row, label) of each other line, in the move list

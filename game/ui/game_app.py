@@ -23,6 +23,7 @@ from game.play.actions import (
     MoveCursor,
     PlayMove,
     ScrollMoves,
+    ShowVariation,
     TypeText,
 )
 from game.play.controller import refusal_text
@@ -189,6 +190,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGame
             max(10, len(s.line)),
             self.choice is not None and self.choice.typing,
             self.panel_open and self.layout.narrow,
+            self.variation_inserts(),
         )
 
     # --- actions: the one place that changes the state -------------------------------------
@@ -222,7 +224,11 @@ class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGame
                     )
             case ScrollMoves(rows):
                 moves_rect = self.layout.panel.moves_rect if self.layout.panel is not None else None
-                self.move_scroll = scrolled(self.move_scroll, rows, len(sess.line), moves_rect)
+                self.move_scroll = scrolled(
+                    self.move_scroll, rows, len(sess.line), moves_rect, self.variation_inserts()
+                )
+            case ShowVariation(index):
+                self.show_variation(index)
             case ChangeChoice(field, direction):
                 if self.choice is not None:
                     self.choice = self.choice.changed(field, direction)
@@ -349,6 +355,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGame
             self.session.cursor,
             len(self.session.line),
             panel.moves_rect if panel is not None else None,
+            self.variation_inserts(),
         )
         if self._dirty_game:
             self.sync_tree()
@@ -405,7 +412,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGame
         frame = self.challenge_frame(self.review_frame(frame))
         branches = self.variation_counts()
         if any(branches):
-            frame = replace(frame, branches=branches)
+            frame = replace(frame, branches=branches, variation_rows=self.variation_rows())
         return frame if self.net is None else self.net.decorate(frame, self.names())
 
     # --- shutdown -----------------------------------------------------------------------------

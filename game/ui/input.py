@@ -12,11 +12,22 @@ from pathlib import Path
 import pygame
 
 from game.play import actions
-from game.play.actions import Action, Command, CycleTheme, GoTo, Hover, LoadFile, MoveCursor, PlayMove, ScrollMoves
+from game.play.actions import (
+    Action,
+    Command,
+    CycleTheme,
+    GoTo,
+    Hover,
+    LoadFile,
+    MoveCursor,
+    PlayMove,
+    ScrollMoves,
+    ShowVariation,
+)
 from game.ui.eval_graph import ply_at
 from game.ui.frame import HelpCard, NewGameCard, Overlay
 from game.ui.layout import Layout
-from game.ui.move_list import move_cells
+from game.ui.move_list import move_cells, variation_cells
 
 _LETTERS = {
     pygame.K_u: Command.UNDO,
@@ -77,6 +88,7 @@ class InputContext:
     graph_plies: int
     typing: bool = False  # the new-game dialog's text field takes the keys typed
     drawer_open: bool = False  # a narrow window's "Menu ≡" panel is open over the board
+    inserts: tuple[int, ...] = ()  # the move list's variation rows: the pair row each is drawn under
 
 
 def actions_for(event: pygame.event.Event, layout: Layout, ctx: InputContext) -> list[Action]:
@@ -121,7 +133,10 @@ def _click(layout: Layout, ctx: InputContext, pixel: tuple[int, int], secondary:
     panel = layout.panel
     if panel is not None:
         if panel.moves_rect is not None and panel.moves_rect.collidepoint(pixel):
-            cells = move_cells(panel.moves_rect, ctx.moves, ctx.move_scroll)
+            for cell, index in variation_cells(panel.moves_rect, ctx.moves, ctx.move_scroll, ctx.inserts):
+                if cell.collidepoint(pixel):
+                    return [ShowVariation(index)]
+            cells = move_cells(panel.moves_rect, ctx.moves, ctx.move_scroll, ctx.inserts)
             return [GoTo(ply) for cell, ply in cells if cell.collidepoint(pixel)]
         if panel.graph_rect is not None:
             ply = ply_at(panel.graph_rect, ctx.graph_plies, pixel)

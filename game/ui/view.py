@@ -59,6 +59,7 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
                 frame.mouse,
                 move_marks(frame.review),
                 frame.branches,
+                frame.variation_rows,
             )
         if panel.graph_rect is not None:
             draw_graph(
