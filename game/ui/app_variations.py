@@ -6,11 +6,13 @@ the shown line the main line, Ctrl+D deletes the shown move and what follows it.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from game.play.actions import Command
 from game.play.review_session import ReviewState
 from game.play.session import Session
 from game.play.variations import MoveTree, VariationError, tree_of_saved_text, with_variations
+from game.ui.frame import Frame
 
 VARIATION_COMMANDS = (Command.NEXT_VARIATION, Command.PROMOTE, Command.DELETE_MOVE)
 
@@ -176,6 +178,11 @@ class VariationCommands:
         self.session.set_continuation(self.tree.line_through(path)[ply:])
         self.go_to(ply + 1)
         self._dirty_game = True
+
+    def variation_frame(self, frame: Frame) -> Frame:
+        """The frame with the move list's tree: the "+n" badges and the other lines' rows."""
+        branches = self.variation_counts()
+        return replace(frame, branches=branches, variation_rows=self.variation_rows()) if any(branches) else frame
 
     def variation_counts(self) -> tuple[int, ...]:
         """Per move of the shown line: how many other moves were tried at the position before it."""

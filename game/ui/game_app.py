@@ -8,7 +8,6 @@ an immutable ``Frame`` is built, laid out and drawn. Tests drive this real loop 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 import pygame
 
@@ -409,10 +408,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGame
                 sound_available=self.sounds.available,
             )
         )
-        frame = self.challenge_frame(self.review_frame(frame))
-        branches = self.variation_counts()
-        if any(branches):
-            frame = replace(frame, branches=branches, variation_rows=self.variation_rows())
+        frame = self.variation_frame(self.challenge_frame(self.review_frame(frame)))
         return frame if self.net is None else self.net.decorate(frame, self.names())
 
     # --- shutdown -----------------------------------------------------------------------------
