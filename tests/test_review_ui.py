@@ -127,6 +127,17 @@ def test_a_move_at_a_past_position_starts_a_variation_kept_in_the_file(made: Any
     assert app.tree.alternatives((3, 3)) == (0,)
 
 
+def test_a_variation_better_than_the_reviewed_move_says_so(made: Any) -> None:
+    app, _ = made("connect4", BLUNDER_GAME)
+    reviewed(app)
+    app.go_to(6)
+    app.apply(PlayMove(2))  # 3 instead of the blunder 2: a win
+    assert app.variation_rows() == ((3, "↳ 4. 2"),)  # the reviewed move itself: no praise
+    app.go_to(6)
+    app.apply(Command.NEXT_VARIATION)  # back to the game: the variation 3 was better
+    assert app.variation_rows() == ((3, "↳ 4. 3 (better: win in 18)"),)
+
+
 def test_training_mode_hides_every_evaluation_until_the_game_ends(made: Any) -> None:
     app, _ = made("connect4", "4453", heatmap=True, exact=True, eval_bar=True)
     app.session.evals[2] = 0.7

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ai.review import PositionScores, ReviewJob
 from game.play.hints import Hint, MistakePuzzle, find_hint, mistake_puzzles, record_hint
-from game.play.review import GameReview, prepare_review, start_review
+from game.play.review import BIG_BOARD_MS, GameReview, prepare_review, start_review
 from game.play.review_model import BEST, GOOD, exact_chance
 from game.play.review_store import review_from_text, with_review
 from game.rules import GameSpec
@@ -77,12 +77,15 @@ class ReviewState:
         self.hint_label = "hint"  # its ghost disc's word ("answer" after a puzzle)
         self.hint_until = 0.0
         self.error: str | None = None
+        self.just_finished = False  # the review ended since the app last looked (it says how it went)
 
     # --- the review ---------------------------------------------------------------------------
     def start(self, spec: GameSpec, line: Sequence[int], shown: int | None = None) -> None:
         """Review ``line`` (the whole game), the shown position first."""
         self.stop()
-        review, job = start_review(spec, tuple(line), shown=shown, threads=1, nice=REVIEW_NICE)
+        big = spec.width * spec.height > 42  # no book and searches that may never end: a limit, as the command's
+        time_ms = BIG_BOARD_MS if big else None
+        review, job = start_review(spec, tuple(line), shown=shown, time_ms=time_ms, threads=1, nice=REVIEW_NICE)
         review.hints |= {h for h in self.hints if h <= review.plies}
         self.review, self._job, self.error = review, job, None
 
@@ -123,7 +126,20 @@ class ReviewState:
             err = job.error
             self.error = None if err is None else (str(err).splitlines() or [type(err).__name__])[0]
             self._job = None
+            self.just_finished = True
         return found
+
+    def finished_text(self) -> str | None:
+        """Once, after a review ended: how much of the game it judged."""
+        review = self.review
+        if not self.just_finished or review is None:
+            return None
+        self.just_finished = False
+        marked = len(review.marked())
+        done = f"Review done: {marked} marked move{'s' if marked != 1 else ''}; [ and ] go to them"
+        if len(review.reviews) < review.plies:
+            done = f"Review done: {len(review.reviews)} of {review.plies} moves judged (no answer in time for the rest)"
+        return done
 
     def keep_in_step(self, spec: GameSpec, line: Sequence[int]) -> None:
         """Drop the review of another game (a variation keeps it: the moves it shares with the review keep

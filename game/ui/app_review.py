@@ -125,6 +125,9 @@ class ReviewCommands:
                     sess.evals[ply + 1] = after
             if state.review is not None and not state.running:
                 self._dirty_game = True  # kept in the autosave
+        finished = state.finished_text()
+        if finished is not None:
+            self.set_notice(finished)
         if state.error:
             self.set_notice(f"The review stopped: {state.error}", error=True)
             state.error = None

@@ -165,8 +165,24 @@ class VariationCommands:
             moves = self.tree.line_through(path)[ply:]
             number = f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}…"
             words = " ".join(self.session.spec.move_to_text(m) for m in moves[:12])
-            rows.append((ply // 2, f"↳ {number} {words}"))
+            rows.append((ply // 2, f"↳ {number} {words}{self._better(ply, path[-1])}"))
         return tuple(rows)
+
+    def _better(self, ply: int, move: int) -> str:
+        """ " (better: win in 20)" when the reviewed game's scores say ``move`` beats the move it played there."""
+        review = self.reviewing.review
+        r = review.reviews.get(ply) if review is not None else None
+        if (
+            review is None
+            or r is None
+            or r.played_score is None
+            or tuple(self.session.line[:ply]) != review.moves[:ply]
+        ):
+            return ""
+        score = dict(r.scores).get(move)
+        if move == r.played or score is None or score <= r.played_score:
+            return ""
+        return f" (better: {review.verdict(ply, score)})"
 
     def show_variation(self, index: int) -> None:
         """Show the line of the move list's variation row ``index`` (at its first move)."""
