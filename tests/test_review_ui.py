@@ -19,7 +19,7 @@ from game.play.actions import Command, PlayMove
 from game.play.gif import GifFrame, encode, lzw
 from game.play.review_session import ReviewState
 from game.play.variations import tree_of_saved_text
-from game.ui import game_app, layout_check, text, view
+from game.ui import app_review, game_app, layout_check, text, view
 from game.ui.board_view import Connect4Painter
 from game.ui.move_list import variation_cells
 
@@ -208,6 +208,24 @@ def test_share_writes_a_png_and_a_gif(made: Any, tmp_path: Path) -> None:
     data = gif.read_bytes()
     assert data[:6] == b"GIF89a" and data[-1] == 0x3B
     assert data.count(b"\x21\xf9\x04") == len(BLUNDER_GAME) + 1  # one frame per position
+
+
+def test_share_copies_the_summary_with_the_position_string(
+    made: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, _ = made("connect4", BLUNDER_GAME)
+    reviewed(app)
+    copied: list[str] = []
+    monkeypatch.setattr(app_review, "games_dir", lambda: tmp_path)
+
+    def copy(text: str) -> bool:
+        copied.append(text)
+        return True
+
+    monkeypatch.setattr("game.ui.files.copy_text", copy)
+    app.apply(Command.SHARE)
+    assert copied and "connect4.gamesolver.org/?pos=4444442" in copied[0]
+    assert len(list(tmp_path.glob("*.gif"))) == 1
 
 
 def test_the_gif_encoder_round_trips_through_pygame(tmp_path: Path) -> None:

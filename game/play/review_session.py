@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ai.review import PositionScores, ReviewJob
 from game.play.hints import Hint, MistakePuzzle, find_hint, mistake_puzzles, record_hint
-from game.play.review import BIG_BOARD_MS, GameReview, prepare_review, start_review
+from game.play.review import BIG_BOARD_MS, GameReview, prepare_review, share_text, start_review
 from game.play.review_model import BEST, GOOD, exact_chance
 from game.play.review_store import review_from_text, with_review
 from game.rules import GameSpec
@@ -34,6 +34,7 @@ __all__ = [
     "ReviewState",
     "first_player_value",
     "prepare_review",
+    "share_text",
 ]
 
 

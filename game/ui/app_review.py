@@ -10,12 +10,12 @@ from pathlib import Path
 import pygame
 
 from game.play.actions import Command
-from game.play.review_session import ReviewState, first_player_value
+from game.play.review_session import ReviewState, first_player_value, share_text
 from game.play.session import Session
 from game.play.settings import Settings, games_dir
 from game.play.themes import Theme
 from game.rules.capabilities import GameCapabilities
-from game.ui import share
+from game.ui import files, share
 from game.ui.app_puzzles import Challenge
 from game.ui.frame import Frame, Progress, ReviewView
 
@@ -96,7 +96,8 @@ class ReviewCommands:
                 self.set_notice("Review the game first (V), then share it", error=True)
                 return
             text, ok = self.share_files(games_dir())
-            self.set_notice(text, error=not ok)
+            copied = ok and files.copy_text(share_text(state.review))  # the summary with the position string
+            self.set_notice(text + (" (the summary is on the clipboard)" if copied else ""), error=not ok)
 
     # --- each frame ---------------------------------------------------------------------------
     def update_review(self) -> None:
