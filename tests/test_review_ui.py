@@ -255,6 +255,10 @@ def test_review_state_marks_only_the_moves_a_variation_shares() -> None:
 def test_review_texts_fit_at_every_size(made: Any, size: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     app, _ = made("connect4", BLUNDER_GAME, size=size, eval_bar=True)
     now = reviewed(app)
+    app.go_to(6)
+    app.apply(PlayMove(2))  # a variation: its row is drawn under move 4 (with "better: win in 18")
+    app.go_to(6)
+    app.apply(Command.NEXT_VARIATION)
     app.apply(Command.NEXT_MISTAKE)
     app.notice = None
     for drawer in (False, True):
@@ -268,3 +272,5 @@ def test_review_texts_fit_at_every_size(made: Any, size: Any, monkeypatch: pytes
         labels = [d.label for d in drawn]
         if not app.layout.narrow or drawer:
             assert "??" in labels
+        if not app.layout.narrow:  # (the drawer's short move list shows the rows around the cursor)
+            assert any(label.startswith("↳ 4. 3") for label in labels)
