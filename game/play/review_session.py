@@ -33,6 +33,7 @@ __all__ = [
     "PositionScores",
     "ReviewState",
     "first_player_value",
+    "prepare_once",
     "prepare_review",
     "share_text",
 ]
@@ -48,6 +49,17 @@ class MarkNote:
     klass: str
     mark: str
     texts: tuple[str, ...]  # longest first: "played 6: loss in 12; best 4: win in 19", shorter forms
+
+
+_PREPARED: set[bool] = set()  # exact (True) and estimated (False) reviews prepared in this process
+
+
+def prepare_once(spec: GameSpec) -> None:
+    """``prepare_review`` the first time a game of its kind starts (the book and the solver load once)."""
+    exact = spec.name.startswith("connect4")
+    if exact not in _PREPARED:
+        _PREPARED.add(exact)
+        prepare_review(spec)
 
 
 def first_player_value(numbers: PositionScores, mover: int, max_score: int) -> tuple[float, bool] | None:

@@ -35,7 +35,7 @@ from game.play.heat import HeatData
 from game.play.new_game import NewGameChoice
 from game.play.players import is_bot
 from game.play.preferences import is_preference, unpauses
-from game.play.review_session import ReviewState, prepare_review
+from game.play.review_session import ReviewState, prepare_once
 from game.play.session import Session
 from game.play.settings import Settings, save_settings, write_autosave
 from game.play.turns import EngineTurns
@@ -107,7 +107,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGame
         self.challenge: Challenge | None = None  # a puzzle or a mistake to find a better move for
         self.mode_before_puzzle: str | None = None
         if persist:
-            prepare_review(session.spec)
+            prepare_once(session.spec)
         if first_launch:
             self.open_new_game_dialog(first_launch=True)
         self.layout = layout.compute_layout(screen.get_size(), self.snapshot())
@@ -301,7 +301,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGame
         self.session.load(spec, moves, cursor)
         self.reset_tree()
         if self.persist:  # the book and the solver load in the background: a review's first marks come soon
-            prepare_review(spec)
+            prepare_once(spec)
         self.caps = caps
         self.settings.game = spec.name
         self.motion.stop()
