@@ -96,7 +96,7 @@ def draw_help(surface: pygame.Surface, card_state: HelpCard, theme: Theme) -> No
         text.draw(surface, key, size, theme.accent, (card.left + 20, y), bold=True, width=key_w - 8)
         text.draw(surface, what, size, theme.text, (card.left + 20 + key_w, y), width=card.width - key_w - 40)
         y += line
-    hint = "Click or any key: next page · Esc closes" if pages > 1 else "Every key has a button too · Esc closes"
+    hint = "Click or any key: next page · Esc closes" if pages > 1 else "Most keys have a button too · Esc closes"
     text.draw(surface, hint, 12, theme.text_dim, (card.centerx, card.bottom - 10), "midbottom", width=card.width - 24)
 
 
