@@ -106,6 +106,9 @@ def test_a_move_at_a_past_position_starts_a_variation_kept_in_the_file(made: Any
     tree = tree_of_saved_text(app.session.spec, (3, 3, 4, 2), saved)
     assert tree.alternatives((3, 3)) == (4, 0)
     assert app.variation_rows() == ((1, "↳ 2. 5 3"),)  # the old line, indented under move 2's row
+    app.apply(Command.FOLD_VARIATIONS)
+    assert app.variation_rows() == () and app.variation_inserts() == () and app.variation_counts()[2] == 1
+    app.apply(Command.FOLD_VARIATIONS)
     app.step([], now=app.now + 0.05)
     panel = app.layout.panel
     assert panel is not None and panel.moves_rect is not None

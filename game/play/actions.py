@@ -55,6 +55,7 @@ class Command(enum.Enum):
     NEXT_VARIATION = "the next move tried at the shown position"
     PROMOTE = "make the shown line the main line"
     DELETE_MOVE = "delete the shown move and what follows"
+    FOLD_VARIATIONS = "fold or unfold the variations in the move list"
 
 
 class DialogField(enum.Enum):

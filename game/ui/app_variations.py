@@ -14,12 +14,13 @@ from game.play.session import Session
 from game.play.variations import MoveTree, VariationError, tree_of_saved_text, with_variations
 from game.ui.frame import Frame
 
-VARIATION_COMMANDS = (Command.NEXT_VARIATION, Command.PROMOTE, Command.DELETE_MOVE)
+VARIATION_COMMANDS = (Command.NEXT_VARIATION, Command.PROMOTE, Command.DELETE_MOVE, Command.FOLD_VARIATIONS)
 
 
 class VariationCommands:
     session: Session
     tree: MoveTree
+    variations_folded: bool
     reviewing: ReviewState
     _dirty_game: bool
 
@@ -73,7 +74,12 @@ class VariationCommands:
         sess = self.session
         self.sync_tree()
         path = tuple(sess.line[: sess.cursor])
-        if c is Command.NEXT_VARIATION:
+        if c is Command.FOLD_VARIATIONS:
+            self.variations_folded = not self.variations_folded
+            self.set_notice(
+                "Variations folded: +n marks where (F unfolds)" if self.variations_folded else "Variations shown"
+            )
+        elif c is Command.NEXT_VARIATION:
             if sess.at_end:
                 self.set_notice("Go to a move to see the moves tried instead of it")
                 return
@@ -156,11 +162,13 @@ class VariationCommands:
         return out
 
     def variation_inserts(self) -> tuple[int, ...]:
-        return tuple(ply // 2 for ply, _ in self.variation_paths())
+        return () if self.variations_folded else tuple(ply // 2 for ply, _ in self.variation_paths())
 
     def variation_rows(self) -> tuple[tuple[int, str], ...]:
         """(pair row, label) of each line leaving the shown one: "3… 5 4 4" (its move number and moves)."""
-        rows = []
+        rows: list[tuple[int, str]] = []
+        if self.variations_folded:
+            return ()
         for ply, path in self.variation_paths():
             moves = self.tree.line_through(path)[ply:]
             number = f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}…"

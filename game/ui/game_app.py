@@ -104,6 +104,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGame
         self.pending_paste: str | None = None  # a Connect 4 position pasted over another game, opened on Start
         self.reviewing = ReviewState()  # the game's review, hints (game/play/review_session.py)
         self.tree = MoveTree(session.spec, session.line)  # the variations (game/ui/app_variations.py)
+        self.variations_folded = False  # the move list shows only the "+n" marks of the variations (F)
         self.challenge: Challenge | None = None  # a puzzle or a mistake to find a better move for
         self.mode_before_puzzle: str | None = None
         if persist:

@@ -46,6 +46,7 @@ _LETTERS = {
     pygame.K_k: Command.TRAINING,
     pygame.K_z: Command.PUZZLES,
     pygame.K_a: Command.NEXT_VARIATION,
+    pygame.K_f: Command.FOLD_VARIATIONS,
     pygame.K_l: Command.LEARN,
     pygame.K_RIGHTBRACKET: Command.NEXT_MISTAKE,
     pygame.K_LEFTBRACKET: Command.PREV_MISTAKE,

@@ -42,7 +42,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("K", "training: hide every evaluation until the game ends"),
     ("Z / Shift+Z", "puzzles: find the one move that wins or holds the draw / next grade"),
     ("L", "after a review: learn from your mistakes, one by one"),
-    ("A", "variations: the next move tried at the shown position"),
+    ("A / F", "variations: the next move tried at the shown position / fold them"),
     ("Ctrl+P / Ctrl+D", "make the shown line the main line / delete the shown move on"),
     ("Ctrl+E", "share: a PNG of the reviewed game and a GIF of its moves"),
     ("Ctrl+S / Ctrl+O", "save / load a game"),
