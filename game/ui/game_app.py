@@ -7,6 +7,7 @@ an immutable ``Frame`` is built, laid out and drawn. Tests drive this real loop 
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pygame
@@ -61,6 +62,9 @@ from game.ui.move_list import follow, scrolled
 from game.ui.net_game import NetGame
 from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
+
+
+SWITCH_INTERVAL_S = 0.001  # (Python's default 5 ms: a frame waited up to that for a review's thread, p99 20 ms)
 
 
 class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGameDialog, FileCommands, Commands):
@@ -436,6 +440,7 @@ def create_app(
     notices: list[str] | None = None,
 ) -> App:
     screen = window.open_window(settings.window)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)  # a background thread (a review, a hint) gives the GIL back sooner
     sounds = Sounds(enabled=settings.sound)
     driver = driver or EngineDriver(default_client_factory, threads=settings.search_threads or None)
     app = App(screen, settings, session, driver, sounds, persist, first_launch)
