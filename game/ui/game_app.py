@@ -63,7 +63,6 @@ from game.ui.net_game import NetGame
 from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
 
-
 SWITCH_INTERVAL_S = 0.001  # (Python's default 5 ms: a frame waited up to that for a review's thread, p99 20 ms)
 
 
