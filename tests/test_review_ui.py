@@ -139,6 +139,8 @@ def test_a_variation_better_than_the_reviewed_move_says_so(made: Any) -> None:
     app.go_to(6)
     app.apply(Command.NEXT_VARIATION)  # back to the game: the variation 3 was better
     assert app.variation_rows() == ((3, "↳ 4. 3 (better: win in 18)"),)
+    app.apply(Command.LEARN)  # the blunder as a puzzle: the move list gives nothing away
+    assert app.challenge is not None and app.variation_rows() == ((3, "↳ 4. 3"),)
 
 
 def test_training_mode_hides_every_evaluation_until_the_game_ends(made: Any) -> None:

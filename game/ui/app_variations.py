@@ -30,6 +30,9 @@ class VariationCommands:
     def go_to(self, ply: int) -> None:
         raise NotImplementedError
 
+    def evaluations_hidden(self) -> bool:
+        raise NotImplementedError
+
     # --- the tree follows the session ---------------------------------------------------------
     def sync_tree(self) -> None:
         """Make sure the shown line is in the tree (a new game, bot moves, a loaded file)."""
@@ -179,6 +182,8 @@ class VariationCommands:
     def _better(self, ply: int, move: int) -> str:
         """ " (better: win in 20)" when the reviewed game's scores say ``move`` beats the move it played there."""
         review = self.reviewing.review
+        if self.evaluations_hidden():  # (training, or a puzzle to solve: no hint from the move list)
+            return ""
         r = review.reviews.get(ply) if review is not None else None
         if (
             review is None
