@@ -15,6 +15,7 @@ the play model). ``ReviewJob`` runs a review in a thread and hands its results o
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -242,8 +243,10 @@ class ReviewJob:
         seed: int = DEFAULT_SEED,
         on_result: Callable[[PositionScores], None] | None = None,
         threads: int | None = None,
+        nice: int = 0,
     ) -> None:
         self._results: queue.Queue[PositionScores] = queue.Queue()
+        self._nice = nice  # > 0: the review's thread yields the CPU to others (a UI drawing frames), Linux
         self._stop = threading.Event()
         self._finished = threading.Event()
         self._on_result = on_result
@@ -256,6 +259,11 @@ class ReviewJob:
 
     def _run(self) -> None:
         spec, moves, shown, time_ms, iterations, seed = self._args
+        if self._nice > 0 and hasattr(os, "setpriority"):
+            try:  # (a thread is a task of its own on Linux: only this one is made nicer)
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self._nice)
+            except OSError:
+                pass
         try:
             if is_exact_game(spec):
                 from ai.solver import Solver, default_threads

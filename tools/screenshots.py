@@ -40,6 +40,7 @@ SCREENSHOTS: dict[str, tuple[str, ...]] = {
     "mnk-6x6-4.png": ("--game", "mnk:6x6:4", "--position", "c3 d4 c4"),
     "colorblind-heatmap.png": ("--position", "4453", "--heatmap", "--theme", "colorblind"),
     "dark-narrow.png": ("--position", "4453", "--exact", "--theme", "dark", "--size", "640x480"),
+    "review.png": ("--position", "4413162475756515", "--bot", "hard", "--review"),
 }
 
 

@@ -43,6 +43,19 @@ class Command(enum.Enum):
     REMATCH = "offer or accept a rematch"  # network games, once one is over (colours swapped)
     ERASE = "erase a character"  # the dialog's text field
     STOP_SOLVING = "stop solving"  # the solver's background looks at the shown position
+    REVIEW = "review the game"  # every move judged (game/play/review_session.py)
+    HINT = "hint"  # one best move, shown briefly and counted in the review
+    TRAINING = "training mode"  # every evaluation hidden until the game ends or the player asks
+    NEXT_MISTAKE = "next mistake"
+    PREV_MISTAKE = "previous mistake"
+    SHARE = "export a picture and an animation of the game"
+    PUZZLES = "puzzle mode"
+    PUZZLE_GRADE = "puzzles of the next grade"
+    LEARN = "learn from your mistakes"
+    NEXT_VARIATION = "the next move tried at the shown position"
+    PROMOTE = "make the shown line the main line"
+    DELETE_MOVE = "delete the shown move and what follows"
+    FOLD_VARIATIONS = "fold or unfold the variations in the move list"
 
 
 class DialogField(enum.Enum):
@@ -62,6 +75,13 @@ class DialogField(enum.Enum):
 @dataclass(frozen=True)
 class GoTo:
     ply: int
+
+
+@dataclass(frozen=True)
+class ShowVariation:
+    """A variation's row in the move list: show that line (its index in the frame's variation rows)."""
+
+    index: int
 
 
 @dataclass(frozen=True)
@@ -130,6 +150,7 @@ class TypeText:
 
 Action = (
     Command
+    | ShowVariation
     | GoTo
     | PlayMove
     | CycleTheme

@@ -43,8 +43,9 @@ def game_json_with_evals(session: Session, *, with_cursor: bool = False) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def save_with_evals(session: Session, folder: Path) -> tuple[str, bool]:
-    """Write the game to a new file in ``folder``; (a notice naming the full path, True) or (why not, False)."""
+def save_with_evals(session: Session, folder: Path, decorate: Callable[[str], str] | None = None) -> tuple[str, bool]:
+    """Write the game to a new file in ``folder``; (a notice naming the full path, True) or (why not, False).
+    ``decorate``: adds to the JSON text (the app's variations and review)."""
     stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
     name = session.spec.name.replace(":", "-")
     path = folder / f"{name}_{stamp}{SUFFIX}"
@@ -52,7 +53,8 @@ def save_with_evals(session: Session, folder: Path) -> tuple[str, bool]:
     while path.exists():
         path, n = folder / f"{name}_{stamp}_{n}{SUFFIX}", n + 1
     try:
-        write_atomic(path, game_json_with_evals(session))
+        text = game_json_with_evals(session)
+        write_atomic(path, decorate(text) if decorate is not None else text)
     except OSError as exc:
         return f"Could not save to {folder}: {exc.strerror or exc}", False
     return f"Saved to {path}", True

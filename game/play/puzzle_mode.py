@@ -69,6 +69,11 @@ class Attempt:
     progress: PuzzleProgress
 
 
+def load_puzzles() -> list[Puzzle]:
+    """The shipped puzzle set (``ai/puzzles.json``)."""
+    return load()
+
+
 def order(puzzles: Sequence[Puzzle], seed: int) -> list[Puzzle]:
     shuffled = list(puzzles)
     random.Random(seed).shuffle(shuffled)

@@ -203,10 +203,12 @@ def start_review(
     shown: int | None = None,
     time_ms: float | None = None,
     threads: int | None = None,
+    nice: int = 0,
 ) -> tuple[GameReview, ReviewJob]:
     """A review model and the job filling it: call ``review.add`` for each of ``job.poll()``'s results
-    (``threads``: the solver's; 1 leaves a core to the frames of a UI)."""
-    return GameReview(spec, moves), ReviewJob(spec, moves, shown=shown, time_ms=time_ms, threads=threads)
+    (``threads``: the solver's; 1 leaves a core to the frames of a UI; ``nice``: the thread's niceness)."""
+    job = ReviewJob(spec, moves, shown=shown, time_ms=time_ms, threads=threads, nice=nice)
+    return GameReview(spec, moves), job
 
 
 # --- the command ------------------------------------------------------------------------------------------

@@ -76,6 +76,8 @@ class Settings:
     net_server: str = ""  # the unfinished network game: its server (HOST:PORT; "" none)
     net_token: str = ""  # ... and our seat token there
     ponder: str = "auto"  # "Think on your time": "auto" (on at Hard and Perfect), "on" or "off"
+    training: bool = False  # training mode: evaluations hidden until the game ends (game/ui/app_review.py)
+    puzzles: dict[str, object] = field(default_factory=dict)  # puzzle mode's progress (puzzle_mode.PuzzleProgress)
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -205,6 +207,14 @@ def autosave_evals(moves: int, directory: Path | None = None) -> dict[int, tuple
         return read_evals(read_regular_text(instance_slot(directory).autosave_path), moves)
     except (OSError, ValueError):
         return {}
+
+
+def autosave_text(directory: Path | None = None) -> str:
+    """The text of this instance's autosave ("" if none or unreadable): its variations and review."""
+    try:
+        return read_regular_text(instance_slot(directory).autosave_path)
+    except (OSError, ValueError):
+        return ""
 
 
 def load_autosave(directory: Path | None = None) -> tuple[GameTuple | None, str | None]:

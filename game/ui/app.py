@@ -29,6 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--size", metavar="WxH", help="window size, e.g. 1280x800")
     g.add_argument("--load", metavar="FILE", help="open a saved game file")
     g.add_argument("--new", action="store_true", help="ignore the autosaved game")
+    g.add_argument("--review", action="store_true", help="review the game on opening (the V key)")
     g.add_argument("--screenshot", metavar="PATH", help="render the view to a PNG and exit (works headless)")
     g.add_argument(
         "--screenshot-wait",

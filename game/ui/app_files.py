@@ -46,9 +46,15 @@ class FileCommands:
     def _show_dialog(self, first_launch: bool) -> None:
         raise NotImplementedError
 
+    def saved_text(self, text: str) -> str:
+        raise NotImplementedError
+
+    def loaded_text(self, text: str) -> None:
+        raise NotImplementedError
+
     def file_command(self, c: Command) -> None:
         if c is Command.SAVE:
-            self._report(save_with_evals(self.session, games_dir()))
+            self._report(save_with_evals(self.session, games_dir(), self.saved_text))
         elif c is Command.LOAD:
             folder = games_dir()
             found = tuple(files.saved_games(folder))
@@ -85,5 +91,6 @@ class FileCommands:
             self.set_notice(f"Could not load {source}: {str(exc).splitlines()[0]}", error=True)
             return
         restore_evals(self.session, game.evals)
+        self.loaded_text(game.text)
         self.paused = self.settings.mode == "bot-vs-bot"
         self.set_notice(f"Loaded {source}: {len(game.moves)} moves")

@@ -8,11 +8,20 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from game.play.actions import Command
 from game.play.game_files import restore_evals
 from game.play.players import BotSetting
-from game.play.savefile import SaveFileError, load_game
+from game.play.savefile import SaveFileError, load_game, read_small_text
 from game.play.session import Session
-from game.play.settings import SETTINGS_FILE, Settings, autosave_evals, config_dir, load_autosave, load_settings
+from game.play.settings import (
+    SETTINGS_FILE,
+    Settings,
+    autosave_evals,
+    autosave_text,
+    config_dir,
+    load_autosave,
+    load_settings,
+)
 from game.rules import get_game
 from game.rules.capabilities import capabilities
 from game.rules.errors import GameError
@@ -26,6 +35,9 @@ SCREENSHOT_WAIT_MS = 3000  # longest wait for the analysis once the engine runs
 
 class UsageError(ValueError):
     """A bad command-line value; reported in one line with exit status 2."""
+
+
+REVIEW_WAIT_S = 120.0  # a screenshot with --review waits this long at most for the review
 
 
 def use_dummy_drivers() -> None:
@@ -116,6 +128,27 @@ def _initial_session(args: argparse.Namespace, settings: Settings, headless: boo
         return Session.from_text("connect4")
 
 
+def start_review(app: game_app.App, wait: bool) -> None:
+    """--review: the game is reviewed on opening (a screenshot waits for it and shows the first marked move)."""
+    app.apply(Command.REVIEW)
+    if wait and app.reviewing.wait(REVIEW_WAIT_S):
+        app.step([])
+        app.go_to(0)
+        app.apply(Command.NEXT_MISTAKE)
+
+
+def kept_text(args: argparse.Namespace, headless: bool) -> str:
+    """The text of the game the app opens with: the --load file, else the autosave ("" for none)."""
+    load = getattr(args, "load", None)
+    try:
+        if load:
+            return read_small_text(load)
+    except (OSError, ValueError):
+        return ""
+    asked = any(getattr(args, name, None) for name in ("game", "position", "new"))
+    return "" if headless or asked else autosave_text()
+
+
 def first_launch(args: argparse.Namespace, headless: bool) -> bool:
     """The new-game dialog greets the player: on the first launch (no settings file yet, no game asked
     for), and with ``--new`` (also in a screenshot: the start screen)."""
@@ -153,6 +186,9 @@ def run_app(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    app.loaded_text(kept_text(args, is_headless))  # the variations and the review kept with the game
+    if getattr(args, "review", False):
+        start_review(app, wait=bool(shot))
     if getattr(args, "smoke", False):
         try:
             return headless.smoke(app)

@@ -49,7 +49,9 @@ def draw_graph(
     colours: tuple[Color, Color],
     label: str,
     mouse: tuple[int, int],
+    dots: tuple[tuple[int, Color], ...] = (),
 ) -> None:
+    """``dots``: (point, colour) of the review's marked moves (a dot on the curve, click to go)."""
     plies = plies_of(points)
     pygame.draw.rect(surface, mix(theme.panel, theme.background, 0.5), rect, border_radius=8)
     mid = y_of(rect, 0.5)
@@ -73,6 +75,12 @@ def draw_graph(
             )
         else:
             pygame.draw.aacircle(surface, theme.text_dim, (x, y), 2)
+    for i, colour in dots:
+        if i < len(points) and points[i] is not None:
+            p = points[i]
+            assert p is not None
+            pygame.draw.circle(surface, colour, (round(x_of(rect, i, plies)), round(y_of(rect, p.value))), 4)
+            pygame.draw.circle(surface, theme.panel, (round(x_of(rect, i, plies)), round(y_of(rect, p.value))), 4, 1)
     caption = label
     hover = ply_at(rect, plies, mouse)
     if hover is not None and hover < len(points):

@@ -99,6 +99,8 @@ class PanelModel:
     ponder_applies: bool = False  # the bot's level plays by time (Perfect, Custom), so thinking ahead helps it
     over: bool = False  # the game is over (Pause and Think have nothing left to do)
     sound_available: bool = True  # an audio device opened (else the Sound button says there is none)
+    reviewed: bool = False  # the game has a review (Review is lit; Share works)
+    training: bool = False  # training mode is on
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,24 @@ Overlay = HelpCard | LoadCard | NewGameCard
 
 
 @dataclass(frozen=True)
+class ReviewView:
+    """The review's part of a frame (``game.ui.review_view`` draws it): marks, the shown move's note, hints."""
+
+    classes: tuple[str, ...]  # per move of the line: its class ("" not reviewed)
+    note: tuple[str, ...] = ()  # the shown move's verdicts, longest first (empty: none)
+    note_class: str = ""
+    played: int | None = None  # the shown move (its disc gets a ring in its class's colour)
+    best: int | None = None  # the better move (a ghost disc at the position before)
+    best_cell: int | None = None  # where the better move's disc would have landed
+    summary: tuple[str, ...] = ()  # per player accuracy and counts, longest first
+    progress: float | None = None  # the running review's share of positions scored (None: not running)
+    hint: int | None = None  # a hint's move on show
+    hint_cell: int | None = None
+    hint_label: str = "hint"
+    training: bool = False  # evaluations hidden
+
+
+@dataclass(frozen=True)
 class Frame:
     now: float
     theme: Theme
@@ -173,3 +193,6 @@ class Frame:
     overlay: Overlay | None
     mouse: tuple[int, int]
     panel_open: bool
+    review: ReviewView | None = None
+    branches: tuple[int, ...] = ()  # per move of the line: other moves tried at the position before it
+    variation_rows: tuple[tuple[int, str], ...] = ()  # (pair row, label) of each other line, in the move list

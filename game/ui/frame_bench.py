@@ -7,6 +7,9 @@ per move, heatmap and eval bar on, for ``seconds`` of wall time; every frame's w
 ``python -m game.ui.frame_bench --ponder SECONDS [--rounds N]``: the human's turn against the Hard bot
 (heatmap and eval bar off, so the engine is idle unless it ponders), "Think on your time" off and on
 alternately, ``SECONDS`` each, N rounds, in one run: the frame times side by side.
+
+``python -m game.ui.frame_bench --review SECONDS``: frame times while the app reviews a 35-ply game
+(Review pressed again each time a review ends), the board shown at 1280x800 with the eval bar on.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import time
 
 import pygame
 
+from game.play.actions import Command
 from game.play.players import BotSetting
 from game.play.session import Session
 from game.play.settings import Settings
@@ -138,6 +142,49 @@ def measure_human_turn(seconds: float, ponder: bool, size: tuple[int, int] = (12
     }
 
 
+REVIEW_GAME = "43477344533557455275712431676112636"  # medium vs easy, 35 plies (ai/benchmarks/data)
+
+
+def measure_review(seconds: float, size: tuple[int, int] = (1280, 800)) -> dict[str, float]:
+    """Frame times while reviews run back to back (headless, hot-seat: no bot searches)."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    settings = Settings(mode="hotseat", heatmap=False, eval_bar=True, sound=False, window=size)
+    app = game_app.create_app(settings, Session.from_text("connect4", REVIEW_GAME), persist=False)
+    clock = pygame.time.Clock()
+    times: list[float] = []
+    reviews, reviewing = 0, 0
+    try:
+        app.reviewing.start(app.session.spec, ())  # (loads the solver once, as prepare_review does in the app)
+        app.reviewing.wait(120)
+        start = time.monotonic()
+        while app.running and time.monotonic() - start < seconds:
+            if not app.reviewing.running:
+                app.apply(Command.REVIEW)
+                reviews += 1
+            t0 = time.perf_counter()
+            app.step()
+            pygame.display.flip()
+            times.append((time.perf_counter() - t0) * 1000)
+            reviewing += app.reviewing.running
+            clock.tick(60)
+        elapsed = time.monotonic() - start
+    finally:
+        app.reviewing.stop()
+        game_app.shutdown(app)
+    times.sort()
+    return {
+        "frames": len(times),
+        "fps": len(times) / elapsed if elapsed else 0.0,
+        "p50_ms": statistics.median(times),
+        "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))],
+        "max_ms": times[-1],
+        "reviews": reviews,
+        "reviewing_share": reviewing / max(1, len(times)),
+        "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"),
+    }
+
+
 def compare_ponder(seconds: float, rounds: int) -> int:
     """Pondering off and on alternately (``rounds`` each) in one run; prints both."""
     for r in range(rounds):
@@ -176,10 +223,23 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(prog="python -m game.ui.frame_bench", description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--ponder", type=float, metavar="SECONDS", required=True, help="seconds per measurement, pondering off then on"
+        "--ponder", type=float, metavar="SECONDS", help="seconds per measurement, pondering off then on"
     )
+    parser.add_argument("--review", type=float, metavar="SECONDS", help="frame times while reviews run")
     parser.add_argument("--rounds", type=int, default=2)
     cli = parser.parse_args()
+    if cli.review is not None:
+        if not 0 < cli.review <= 600:
+            parser.error("--review must be in (0, 600] seconds")
+        m = measure_review(cli.review)
+        print(
+            f"frame time while reviewing {cli.review:g} s: {m['frames']} frames ({m['fps']:.1f} fps), "
+            f"p50 {m['p50_ms']:.2f} ms, p99 {m['p99_ms']:.2f} ms, max {m['max_ms']:.2f} ms; {m['reviews']} reviews, "
+            f"a review running in {100 * m['reviewing_share']:.0f}% of frames; load {m['load']:.1f}"
+        )
+        raise SystemExit(0)
+    if cli.ponder is None:
+        parser.error("give --ponder SECONDS or --review SECONDS")
     if not 0 < cli.ponder <= 600 or not 1 <= cli.rounds <= 20:
         parser.error("--ponder must be in (0, 600] seconds and --rounds in 1..20")
     raise SystemExit(compare_ponder(cli.ponder, cli.rounds))

@@ -7,6 +7,7 @@ an immutable ``Frame`` is built, laid out and drawn. Tests drive this real loop 
 
 from __future__ import annotations
 
+import sys
 import time
 
 import pygame
@@ -22,6 +23,7 @@ from game.play.actions import (
     MoveCursor,
     PlayMove,
     ScrollMoves,
+    ShowVariation,
     TypeText,
 )
 from game.play.controller import refusal_text
@@ -34,9 +36,11 @@ from game.play.heat import HeatData
 from game.play.new_game import NewGameChoice
 from game.play.players import is_bot
 from game.play.preferences import is_preference, unpauses
+from game.play.review_session import ReviewState, prepare_once
 from game.play.session import Session
 from game.play.settings import Settings, save_settings, write_autosave
 from game.play.turns import EngineTurns
+from game.play.variations import MoveTree
 from game.rules import GameSpec
 from game.rules.capabilities import GameCapabilities, capabilities
 from game.rules.errors import GameError
@@ -46,7 +50,10 @@ from game.ui.animation import DropAnimation
 from game.ui.app_commands import Commands
 from game.ui.app_dialog import NewGameDialog
 from game.ui.app_files import FileCommands
+from game.ui.app_puzzles import PUZZLE_COMMANDS, Challenge, PuzzleCommands
 from game.ui.app_queries import AppQueries
+from game.ui.app_review import REVIEW_COMMANDS, ReviewCommands
+from game.ui.app_variations import VARIATION_COMMANDS, VariationCommands
 from game.ui.eval_bar import eased
 from game.ui.frame import Frame, NewGameCard, Overlay
 from game.ui.input import InputContext, actions_for
@@ -56,8 +63,10 @@ from game.ui.net_game import NetGame
 from game.ui.snapshot import FrameFacts, TimedNotice, build_frame, timed_notice
 from game.ui.sounds import Sounds
 
+SWITCH_INTERVAL_S = 0.001  # (Python's default 5 ms: a frame waited up to that for a review's thread, p99 20 ms)
 
-class App(AppQueries, NewGameDialog, FileCommands, Commands):
+
+class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGameDialog, FileCommands, Commands):
     def __init__(
         self,
         screen: pygame.Surface,
@@ -96,6 +105,13 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         self.net: NetGame | None = None  # a network game (game.ui.net_game)
         self.continue_asked: tuple[str, int] | None = None  # Continue pressed once here (it asks before dropping)
         self.pending_paste: str | None = None  # a Connect 4 position pasted over another game, opened on Start
+        self.reviewing = ReviewState()  # the game's review, hints (game/play/review_session.py)
+        self.tree = MoveTree(session.spec, session.line)  # the variations (game/ui/app_variations.py)
+        self.variations_folded = False  # the move list shows only the "+n" marks of the variations (F)
+        self.challenge: Challenge | None = None  # a puzzle or a mistake to find a better move for
+        self.mode_before_puzzle: str | None = None
+        if persist:
+            prepare_once(session.spec)
         if first_launch:
             self.open_new_game_dialog(first_launch=True)
         self.layout = layout.compute_layout(screen.get_size(), self.snapshot())
@@ -179,6 +195,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
             max(10, len(s.line)),
             self.choice is not None and self.choice.typing,
             self.panel_open and self.layout.narrow,
+            self.variation_inserts(),
         )
 
     # --- actions: the one place that changes the state -------------------------------------
@@ -212,7 +229,11 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
                     )
             case ScrollMoves(rows):
                 moves_rect = self.layout.panel.moves_rect if self.layout.panel is not None else None
-                self.move_scroll = scrolled(self.move_scroll, rows, len(sess.line), moves_rect)
+                self.move_scroll = scrolled(
+                    self.move_scroll, rows, len(sess.line), moves_rect, self.variation_inserts()
+                )
+            case ShowVariation(index):
+                self.show_variation(index)
             case ChangeChoice(field, direction):
                 if self.choice is not None:
                     self.choice = self.choice.changed(field, direction)
@@ -232,6 +253,12 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
             self._show_dialog(isinstance(self.overlay, NewGameCard) and self.overlay.first_launch)
         elif self.net is not None and self.net.command(self, c):
             return
+        elif c in REVIEW_COMMANDS:
+            self.review_command(c)
+        elif c in VARIATION_COMMANDS:
+            self.variation_command(c)
+        elif c in PUZZLE_COMMANDS:
+            self.puzzle_command(c)
         else:
             self.command(c)
 
@@ -239,17 +266,22 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
     def human_move(self, move: int) -> None:
         """This app's player plays ``move`` (sent to the server in a network game)."""
         before = self.session.moves_text
+        if self.human_can_play() and self.net is None and move in self.session.position.legal_moves():
+            self.judge_challenge(move)
         if self.human_can_play() and self.play_move(move) and self.net is not None:
             self.net.sent_move(before, move)
 
     def play_move(self, move: int) -> bool:
         """Play ``move`` at the shown position with a drop animation; False (and a notice) if illegal."""
         before = self.session.position
+        branching = self.branch_move(move)
         try:
             after = self.session.play(move)
         except GameError as exc:
             self.set_notice(refusal_text(self.caps, before, move) or str(exc), error=True, about_position=True)
             return False
+        if branching:  # the line played before stays in the tree (game/ui/app_variations.py)
+            self.after_branch(tuple(self.session.line[: self.session.cursor]))
         self.turns.cancel()  # whatever it was searching is now the past
         self.motion.start(self.caps, before, after, move, self.now)
         if self.caps.local_boards:
@@ -270,7 +302,12 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         spec = spec or self.session.spec
         caps = capabilities(spec)  # raises ValueError for a game the app cannot show
         self.turns.forget()
+        self.reviewing.forget()
+        self.end_challenge()
         self.session.load(spec, moves, cursor)
+        self.reset_tree()
+        if self.persist:  # the book and the solver load in the background: a review's first marks come soon
+            prepare_once(spec)
         self.caps = caps
         self.settings.game = spec.name
         self.motion.stop()
@@ -315,6 +352,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
             if self.eval_shown is None or (point is not None and point.exact)
             else eased(self.eval_shown, target, dt)
         )
+        self.update_review()
         if self.notice is not None and not self.notice.live(now, self.session.moves_text):
             self.notice = None
         panel = self.layout.panel
@@ -323,14 +361,17 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
             self.session.cursor,
             len(self.session.line),
             panel.moves_rect if panel is not None else None,
+            self.variation_inserts(),
         )
+        if self._dirty_game:
+            self.sync_tree()
         if self._dirty_game and self.persist:
             self.autosave()
         self._dirty_game = False
 
     def autosave(self) -> None:
         """Keep the game, the shown move and the eval graph's points for the next launch."""
-        problem = write_autosave(game_json_with_evals(self.session, with_cursor=True))
+        problem = write_autosave(self.saved_text(game_json_with_evals(self.session, with_cursor=True)))
         if problem:
             self.set_notice(problem, error=True)
 
@@ -339,6 +380,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         """The frame to draw: an immutable picture of the state (see ``snapshot.build_frame``)."""
         s, sess = self.settings, self.session
         can_play = self.human_can_play()
+        hidden = self.evaluations_hidden()
         held = s.mode == "bot-vs-bot" and self.paused and not self.step_requested
         frame = build_frame(
             FrameFacts(
@@ -354,8 +396,8 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
                 key_cursor=self.key_cursor,
                 animation=self.motion.animation,
                 placed=self.motion.placed,
-                heat=self.shown_heat(),
-                verdicts=self.verdicts(),
+                heat=None if hidden else self.shown_heat(),
+                verdicts=None if hidden else self.verdicts(),
                 eval_shown=self.eval_shown,
                 paused=self.paused,
                 held=held,
@@ -373,6 +415,7 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
                 sound_available=self.sounds.available,
             )
         )
+        frame = self.variation_frame(self.challenge_frame(self.review_frame(frame)))
         return frame if self.net is None else self.net.decorate(frame, self.names())
 
     # --- shutdown -----------------------------------------------------------------------------
@@ -380,6 +423,8 @@ class App(AppQueries, NewGameDialog, FileCommands, Commands):
         if self.net is not None:
             self.net.close()  # the seat (and the hosted game) is kept for a relaunch
         self.cancel_search()
+        self.reviewing.stop()
+        self.end_challenge()  # (the mode chosen before a puzzle is what the settings keep)
         self.turns.driver.close()
         if self.persist:  # what was on screen comes back (also a game opened with --position and left untouched)
             self.autosave()
@@ -397,6 +442,7 @@ def create_app(
     notices: list[str] | None = None,
 ) -> App:
     screen = window.open_window(settings.window)
+    sys.setswitchinterval(SWITCH_INTERVAL_S)  # a background thread (a review, a hint) gives the GIL back sooner
     sounds = Sounds(enabled=settings.sound)
     driver = driver or EngineDriver(default_client_factory, threads=settings.search_threads or None)
     app = App(screen, settings, session, driver, sounds, persist, first_launch)

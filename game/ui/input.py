@@ -12,11 +12,22 @@ from pathlib import Path
 import pygame
 
 from game.play import actions
-from game.play.actions import Action, Command, CycleTheme, GoTo, Hover, LoadFile, MoveCursor, PlayMove, ScrollMoves
+from game.play.actions import (
+    Action,
+    Command,
+    CycleTheme,
+    GoTo,
+    Hover,
+    LoadFile,
+    MoveCursor,
+    PlayMove,
+    ScrollMoves,
+    ShowVariation,
+)
 from game.ui.eval_graph import ply_at
 from game.ui.frame import HelpCard, NewGameCard, Overlay
 from game.ui.layout import Layout
-from game.ui.move_list import move_cells
+from game.ui.move_list import move_cells, variation_cells
 
 _LETTERS = {
     pygame.K_u: Command.UNDO,
@@ -30,6 +41,15 @@ _LETTERS = {
     pygame.K_p: Command.PAUSE,
     pygame.K_s: Command.STEP,
     pygame.K_x: Command.EXACT,
+    pygame.K_v: Command.REVIEW,
+    pygame.K_i: Command.HINT,
+    pygame.K_k: Command.TRAINING,
+    pygame.K_z: Command.PUZZLES,
+    pygame.K_a: Command.NEXT_VARIATION,
+    pygame.K_f: Command.FOLD_VARIATIONS,
+    pygame.K_l: Command.LEARN,
+    pygame.K_RIGHTBRACKET: Command.NEXT_MISTAKE,
+    pygame.K_LEFTBRACKET: Command.PREV_MISTAKE,
     pygame.K_F1: Command.HELP,
     pygame.K_HOME: Command.FIRST,
     pygame.K_END: Command.LAST,
@@ -47,6 +67,9 @@ _CTRL = {
     pygame.K_y: Command.REDO,
     pygame.K_LEFT: Command.PREV,
     pygame.K_RIGHT: Command.NEXT,
+    pygame.K_e: Command.SHARE,
+    pygame.K_p: Command.PROMOTE,
+    pygame.K_d: Command.DELETE_MOVE,
 }
 _DIGITS = {getattr(pygame, f"K_{i}"): i - 1 for i in range(1, 10)} | {
     getattr(pygame, f"K_KP{i}"): i - 1 for i in range(1, 10)
@@ -66,6 +89,7 @@ class InputContext:
     graph_plies: int
     typing: bool = False  # the new-game dialog's text field takes the keys typed
     drawer_open: bool = False  # a narrow window's "Menu ≡" panel is open over the board
+    inserts: tuple[int, ...] = ()  # the move list's variation rows: the pair row each is drawn under
 
 
 def actions_for(event: pygame.event.Event, layout: Layout, ctx: InputContext) -> list[Action]:
@@ -110,7 +134,10 @@ def _click(layout: Layout, ctx: InputContext, pixel: tuple[int, int], secondary:
     panel = layout.panel
     if panel is not None:
         if panel.moves_rect is not None and panel.moves_rect.collidepoint(pixel):
-            cells = move_cells(panel.moves_rect, ctx.moves, ctx.move_scroll)
+            for cell, index in variation_cells(panel.moves_rect, ctx.moves, ctx.move_scroll, ctx.inserts):
+                if cell.collidepoint(pixel):
+                    return [ShowVariation(index)]
+            cells = move_cells(panel.moves_rect, ctx.moves, ctx.move_scroll, ctx.inserts)
             return [GoTo(ply) for cell, ply in cells if cell.collidepoint(pixel)]
         if panel.graph_rect is not None:
             ply = ply_at(panel.graph_rect, ctx.graph_plies, pixel)
@@ -168,4 +195,6 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
         return [Command.PLAY_CURSOR]
     if key == pygame.K_t:
         return [CycleTheme(-1 if mods & pygame.KMOD_SHIFT else 1)]
+    if key == pygame.K_z and mods & pygame.KMOD_SHIFT:
+        return [Command.PUZZLE_GRADE]
     return [_LETTERS[key]] if key in _LETTERS else []

@@ -34,6 +34,17 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("E", "eval bar"),
     ("M", "mute / unmute"),
     ("T", "next colour theme"),
+    ("V", "review the game: every move judged (the shown position first)"),
+    ("[ / ]", "previous / next mistake of either side"),
+    ("Marks", "?! 3-5 stones thrown away · ? 6 or more · ?? changes the result"),
+    ("Other games", "estimates: ?! 10, ? 20, ?? 30 points of winning chance lost"),
+    ("I", "hint: one best move, shown briefly (counted in the review)"),
+    ("K", "training: hide every evaluation until the game ends"),
+    ("Z / Shift+Z", "puzzles: find the one move that wins or holds the draw / next grade"),
+    ("L", "after a review: learn from your mistakes, one by one"),
+    ("A / F", "variations: the next move tried at the shown position / fold them"),
+    ("Ctrl+P / Ctrl+D", "make the shown line the main line / delete the shown move on"),
+    ("Ctrl+E", "share: a PNG of the reviewed game and a GIF of its moves"),
     ("Ctrl+S / Ctrl+O", "save / load a game"),
     ("Ctrl+C / Ctrl+V", "copy / paste the position"),
     ("? or F1", "this help"),
@@ -85,7 +96,7 @@ def draw_help(surface: pygame.Surface, card_state: HelpCard, theme: Theme) -> No
         text.draw(surface, key, size, theme.accent, (card.left + 20, y), bold=True, width=key_w - 8)
         text.draw(surface, what, size, theme.text, (card.left + 20 + key_w, y), width=card.width - key_w - 40)
         y += line
-    hint = "Click or any key: next page · Esc closes" if pages > 1 else "Every key has a button too · Esc closes"
+    hint = "Click or any key: next page · Esc closes" if pages > 1 else "Most keys have a button too · Esc closes"
     text.draw(surface, hint, 12, theme.text_dim, (card.centerx, card.bottom - 10), "midbottom", width=card.width - 24)
 
 

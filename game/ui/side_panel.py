@@ -21,6 +21,7 @@ TOOLTIPS = {
     Command.PONDER: "Think on your time: the bot searches while you think (on by default at Perfect)",
     Command.REMATCH: "Play again, colours swapped (it starts when both ask)",
 }
+MIN_REVIEW_ROW_H = 380  # a panel lower than this has no room for the review's row of buttons
 PONDER_OFF_TIP = "Think on your time: for Perfect and Custom (Beginner to Hard play a fixed search)"
 
 
@@ -173,6 +174,16 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         if m.sound_available
         else Button(toggles[3], "No audio", Command.SOUND, enabled=False),
     )
+    review = weighted_rects(left, y, width, row_h, (1.3, 0.95, 1.05, 0.9), gap)  # "Review V" is the longest
+    if rect.height >= MIN_REVIEW_ROW_H:  # (a tiny window keeps its keys: V, I, K, Ctrl+E)
+        row(
+            Button(
+                review[0], "Review V", Command.REVIEW, active=m.reviewed, tooltip="Judge every move of the game (V)"
+            ),
+            Button(review[1], "Hint I", Command.HINT, tooltip="Show one best move (I)"),
+            Button(review[2], "Train K", Command.TRAINING, active=m.training, tooltip="Training: hide evaluations (K)"),
+            Button(review[3], "Share", Command.SHARE, enabled=m.reviewed, tooltip="PNG and GIF of the game (Ctrl+E)"),
+        )
     files = rects(4)
     row(
         Button(files[0], "Save", Command.SAVE, tooltip="Save the game (Ctrl+S)"),
@@ -207,6 +218,19 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         heading("EVALUATION")
         graph_rect = pygame.Rect(left, y, width, rect.bottom - 8 - y)
     return PanelLayout(rect, tuple(buttons), tuple(headings), moves_rect, graph_rect, 12 if compact else 13)
+
+
+def weighted_rects(
+    left: int, top: int, width: int, height: int, weights: tuple[float, ...], gap: int
+) -> list[pygame.Rect]:
+    """Rectangles side by side filling ``width``, each as wide as its share of ``weights``."""
+    room = width - gap * (len(weights) - 1)
+    out, x = [], float(left)
+    for i, w in enumerate(weights):
+        right = left + width if i == len(weights) - 1 else x + room * w / sum(weights)
+        out.append(pygame.Rect(round(x), top, round(right) - round(x), height))
+        x = right + gap
+    return out
 
 
 def net_player_row(r: pygame.Rect, player: int, name: str, colour: Color, net: NetPanel) -> list[Button]:

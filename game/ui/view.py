@@ -18,6 +18,7 @@ from game.ui.grid_view import GridPainter
 from game.ui.layout import Layout, title_room
 from game.ui.move_list import draw_moves
 from game.ui.overlays import draw_help, draw_load, draw_new_game
+from game.ui.review_view import draw_board_marks, draw_graph_extras, graph_dots, move_marks
 from game.ui.side_panel import draw_panel, draw_tooltip
 from game.ui.status import draw_notice, draw_status
 from game.ui.widgets import draw_button
@@ -34,6 +35,7 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
         _CONNECT4.draw(surface, frame.board, layout.board)
     else:
         _GRID.draw(surface, frame.board, layout.board)
+    draw_board_marks(surface, frame, layout)
     if frame.banner is not None:
         _banner(surface, frame.banner, layout, theme)
     if frame.eval_bar is not None:
@@ -47,12 +49,32 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
         draw_panel(surface, panel, theme, frame.mouse)
         if panel.moves_rect is not None:
             draw_moves(
-                surface, panel.moves_rect, theme, frame.moves, frame.cursor, frame.move_scroll, colours, frame.mouse
+                surface,
+                panel.moves_rect,
+                theme,
+                frame.moves,
+                frame.cursor,
+                frame.move_scroll,
+                colours,
+                frame.mouse,
+                move_marks(frame.review),
+                frame.branches,
+                frame.variation_rows,
             )
         if panel.graph_rect is not None:
             draw_graph(
-                surface, panel.graph_rect, theme, frame.graph, frame.cursor, colours, frame.graph_label, frame.mouse
+                surface,
+                panel.graph_rect,
+                theme,
+                frame.graph,
+                frame.cursor,
+                colours,
+                frame.graph_label,
+                frame.mouse,
+                graph_dots(frame.review),
             )
+            if frame.review is not None:
+                draw_graph_extras(surface, panel.graph_rect, frame.review, theme)
     text.layer("status")
     draw_status(surface, frame.status, layout.status, theme, frame.now, layout.status_text_rect)
     for b in layout.status_buttons:

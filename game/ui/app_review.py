@@ -1,0 +1,261 @@
+"""The app's review commands: Review, the jumps between mistakes, Hint, training mode, sharing, and what a frame
+shows of the review. A base class of ``game_app.App`` (kept apart so the app object stays small), on the
+attributes and methods the app sets up; the model is ``game.play.review_session.ReviewState``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pygame
+
+from game.play.actions import Command
+from game.play.review_session import ReviewState, first_player_value, share_text
+from game.play.session import Session
+from game.play.settings import Settings, games_dir
+from game.play.themes import Theme
+from game.rules.capabilities import GameCapabilities
+from game.ui import files, share
+from game.ui.app_puzzles import Challenge
+from game.ui.frame import Frame, Progress, ReviewView
+
+REVIEW_COMMANDS = (
+    Command.REVIEW,
+    Command.HINT,
+    Command.TRAINING,
+    Command.NEXT_MISTAKE,
+    Command.PREV_MISTAKE,
+    Command.SHARE,
+)
+
+
+class ReviewCommands:
+    settings: Settings
+    session: Session
+    caps: GameCapabilities
+    now: float
+    reviewing: ReviewState
+    challenge: Challenge | None
+    persist: bool
+    _dirty_game: bool
+
+    def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None:
+        raise NotImplementedError
+
+    def go_to(self, ply: int) -> None:
+        raise NotImplementedError
+
+    def save_settings(self) -> None:
+        raise NotImplementedError
+
+    def names(self) -> tuple[str, str]:
+        raise NotImplementedError
+
+    def snapshot(self) -> Frame:
+        raise NotImplementedError
+
+    @property
+    def theme(self) -> Theme:
+        raise NotImplementedError
+
+    # --- commands -----------------------------------------------------------------------------
+    def review_command(self, c: Command) -> None:
+        sess, state = self.session, self.reviewing
+        if c is Command.REVIEW:
+            if not sess.line:
+                self.set_notice("No moves to review yet")
+                return
+            state.start(sess.spec, sess.line, shown=sess.cursor)
+            self._dirty_game = True
+            kind = "exact: opening book and solver" if state.review is not None and state.review.exact else "estimates"
+            self.set_notice(f"Reviewing {len(sess.line)} moves ({kind}); [ and ] jump between the mistakes")
+        elif c is Command.HINT:
+            if sess.position.outcome.is_over:
+                self.set_notice("The game is over: no hint")
+            elif state.ask_hint(sess.spec, sess.line[: sess.cursor]):
+                self.set_notice("Looking for the best move…", about_position=True)
+        elif c is Command.TRAINING:
+            self.settings.training = not self.settings.training
+            self.save_settings()
+            self.set_notice(
+                "Training: every evaluation hidden until the game ends (K shows them)"
+                if self.settings.training
+                else "Training off: evaluations shown"
+            )
+        elif c in (Command.NEXT_MISTAKE, Command.PREV_MISTAKE):
+            if state.review is None:
+                self.set_notice("Review the game first (V)")
+                return
+            target = state.jump(sess.line, sess.cursor, 1 if c is Command.NEXT_MISTAKE else -1)
+            if target is None:
+                self.set_notice("No more marked moves that way" if state.marked(sess.line) else "No marked moves")
+            else:
+                self.go_to(target)
+        elif c is Command.SHARE:
+            if state.review is None:
+                self.set_notice("Review the game first (V), then share it", error=True)
+                return
+            text, ok = self.share_files(games_dir())
+            copied = ok and files.copy_text(share_text(state.review))  # the summary with the position string
+            self.set_notice(text + (" (the summary is on the clipboard)" if copied else ""), error=not ok)
+
+    # --- each frame ---------------------------------------------------------------------------
+    def update_review(self) -> None:
+        state, sess = self.reviewing, self.session
+        state.keep_in_step(sess.spec, sess.line)
+        found = state.poll()
+        review = state.review
+        if found and review is not None:
+            for numbers in found:
+                if numbers.ply >= len(review.positions):
+                    continue
+                known = first_player_value(numbers, review.positions[numbers.ply].to_move, review.max_score)
+                if known is None:
+                    continue
+                value, proven = known
+                if proven:
+                    sess.proofs[sess.spec.moves_to_text(list(review.moves[: numbers.ply]))] = value
+                else:
+                    sess.evals[numbers.ply] = value
+            for ply, r in review.reviews.items():  # the position after each judged move, from its score
+                after = r.after / 100.0 if r.mover == 0 else 1.0 - r.after / 100.0
+                key = sess.spec.moves_to_text(list(review.moves[: ply + 1]))
+                if r.exact:
+                    sess.proofs.setdefault(key, after)
+                elif ply + 1 not in sess.evals:
+                    sess.evals[ply + 1] = after
+            if state.review is not None and not state.running:
+                self._dirty_game = True  # kept in the autosave
+        finished = state.finished_text()
+        if finished is not None:
+            self.set_notice(finished)
+        if state.error:
+            self.set_notice(f"The review stopped: {state.error}", error=True)
+            state.error = None
+        hint, answered = state.poll_hint(self.now)
+        if answered:
+            if hint is None:
+                self.set_notice("No hint found in time", error=True)
+            else:
+                self.set_notice(f"Hint: {hint.text}", about_position=True)
+                self._dirty_game = True
+
+    def share_files(self, folder: Path) -> tuple[str, bool]:
+        """Write the PNG and the GIF of the reviewed game to ``folder``: (a notice naming them, True) or (why not)."""
+        sess, review_model = self.session, self.reviewing.review
+        if review_model is None:
+            return "Review the game first (V)", False
+        old_line, old_cursor, old_evals = list(sess.line), sess.cursor, dict(sess.evals)
+        sess.go_to(0)
+        sess.set_continuation(review_model.moves)  # the reviewed game, also while a variation is shown
+        sess.go_to(len(review_model.moves))
+        try:
+            frame = self.snapshot()
+            positions = [sess.position_at(p) for p in range(len(sess.line) + 1)]
+            cells = [None] + [landed_cell(sess, p, self.caps) for p in range(len(sess.line))]
+        finally:
+            sess.go_to(0)
+            sess.set_continuation(old_line)
+            sess.go_to(old_cursor)
+            sess.evals = old_evals
+        review = frame.review
+        lines = [
+            f"{self.names()[s.player]}: accuracy {'-' if s.accuracy is None else f'{s.accuracy:.1f}'}; "
+            + ", ".join(f"{s.count(k)} {k}" for k in ("inaccuracy", "mistake", "blunder"))
+            for s in review_model.summary()
+        ]
+        png, gif = share.share_paths(folder, sess.spec.name)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            share.save_png(share.render_png(frame, tuple(lines)), png)
+            gif.write_bytes(share.render_gif(frame, positions, cells, review.classes if review else ()))
+        except (OSError, pygame.error) as exc:
+            return f"Could not share to {folder}: {exc}", False
+        return f"Shared: {png} and {gif.name}", True
+
+    def _hint_cell(self, ply: int, move: int) -> int | None:
+        """Where a hint's disc would land (none when that very move was played: it is on the board)."""
+        sess = self.session
+        if sess.cursor > ply and sess.line[ply] == move:
+            return None
+        return landing_cell(sess, ply, move, self.caps)
+
+    def evaluations_hidden(self) -> bool:
+        """Training mode hides every evaluation until the game ends (or a review is asked for); an open puzzle
+        hides them until it is answered."""
+        challenge = self.challenge
+        if challenge is not None and challenge.result is None and self.session.cursor == challenge.ply:
+            return True
+        return (
+            self.settings.training and not self.session.final_position.outcome.is_over and self.reviewing.review is None
+        )
+
+    def review_frame(self, frame: Frame) -> Frame:
+        """The frame with the review's part (and training mode's hiding) applied."""
+        state, sess = self.reviewing, self.session
+        hidden = self.evaluations_hidden()
+        hint = state.shown_hint(self.now, sess.cursor)
+        if state.review is None and hint is None and not hidden:
+            return replace(frame, panel=replace(frame.panel, training=self.settings.training))
+        count = len(sess.line)
+        classes = state.marks(sess.line)
+        note = state.note(sess.line, sess.cursor) if not hidden else None
+        best_cell = None
+        if note is not None and note.best is not None:
+            best_cell = landing_cell(sess, note.ply, note.best, self.caps)
+        view = ReviewView(
+            classes=classes,
+            note=note.texts if note is not None else (),
+            note_class=note.klass if note is not None else "",
+            played=note.played if note is not None else None,
+            best=note.best if note is not None else None,
+            best_cell=best_cell,
+            summary=state.summary_texts(self.names()) if not hidden else (),
+            progress=state.progress(),
+            hint=hint.move if hint is not None else None,
+            hint_cell=self._hint_cell(hint.ply, hint.move) if hint is not None else None,
+            hint_label=state.hint_label,
+            training=hidden,
+        )
+        panel = replace(frame.panel, reviewed=state.review is not None, training=self.settings.training)
+        out = replace(frame, review=view, panel=panel)
+        if hidden:
+            out = replace(
+                out,
+                board=replace(out.board, heat=None, verdicts=None),
+                eval_bar=None,
+                graph=(None,) * len(out.graph),
+                graph_label="hidden: find the move" if self.challenge is not None else "hidden: training mode (K)",
+            )
+        elif view.summary:
+            out = replace(out, graph_label=view.summary[0])
+        status = out.status
+        if view.progress is not None and status.progress is None:
+            done = len(state.review.numbers) if state.review is not None else 0
+            total = count + 1
+            status = replace(
+                status,
+                progress=Progress((f"review {done}/{total}", f"{done}/{total}"), view.progress, self.theme.accent),
+            )
+        if view.note and frame.banner is not None:
+            status = replace(status, texts=(*view.note, *status.texts))
+        return replace(out, status=status)
+
+
+def landed_cell(sess: Session, ply: int, caps: GameCapabilities) -> int | None:
+    """The cell the move after ``ply`` moves landed on."""
+    return landing_cell(sess, ply, sess.line[ply], caps)
+
+
+def landing_cell(sess: Session, ply: int, move: int, caps: GameCapabilities) -> int | None:
+    """The cell a move lands on at the position after ``ply`` moves (Connect 4: the column's lowest hole)."""
+    if ply > len(sess.line):
+        return None
+    pos = sess.position_at(ply)
+    if not caps.gravity:
+        return move
+    for row in range(caps.height):
+        cell = row * caps.width + move
+        if pos.cell(cell) is None:
+            return cell
+    return None
