@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ai.client import EngineClient, default_command
+from ai.client import EngineClient, Limit, default_command
 from ai.results import (
     PROVEN_VALUE,
     BestMove,
@@ -74,7 +74,7 @@ class EngineSession:
         self.client.set_position(spec.name, moves)
         self._ponder_id = None
         self.last_choice: str | None = None  # the level's rule that chose the move: "best", "book", "sampled"
-        search_id = self.client.go(time_ms=max(1, round(time_ms)), info_ms=100, exact=exact, level=level)
+        search_id = self.client.go(Limit(time_ms=max(1, round(time_ms))), info_ms=100, exact=exact, level=level)
         end = time.monotonic() + time_ms / 1000 + SLACK_S
         while time.monotonic() < end:
             for reply in self._poll():

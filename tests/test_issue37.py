@@ -10,6 +10,7 @@ import pygame
 import pytest
 from test_ui_fakes import make_test_app
 
+from ai.client_api import Limit
 from game.play.actions import Command
 from game.play.engine_driver import Search
 from game.play.exact import LEGEND_VARIANTS, Verdict
@@ -326,13 +327,13 @@ def test_10_while_the_engine_prepares_the_status_says_so_from_the_click_on(
 def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made: Any) -> Any:
     from test_ui_fakes import FakeEngineClient
 
-    from game.play.exact import EXACT_BUDGETS_MS
+    from game.play.exact import EXACT_TIME_MS
 
     class HardSolver(FakeEngineClient):  # type: ignore[misc]  # the fake is imported untyped
         """Its solver settles columns 3 and 4 only (a hard position under load)."""
 
-        def solve(self, *, time_ms: int = 300) -> int:
-            search_id: int = super().solve(time_ms=time_ms)
+        def solve(self, limit: Limit) -> int:
+            search_id: int = super().solve(limit)
             for line in self._late:
                 if line.get("type") == "solution":
                     for child in line["children"]:
@@ -352,8 +353,8 @@ def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made
         return [s["solve_ms"] for s in fake.searches if s.get("moves") == "57167231176" and "solve_ms" in s]
 
     run(40)
-    assert solves()[: len(EXACT_BUDGETS_MS)] == list(EXACT_BUDGETS_MS)
-    assert len(solves()) > len(EXACT_BUDGETS_MS), "it gave up after the listed looks"
+    assert solves()[: len(EXACT_TIME_MS)] == list(EXACT_TIME_MS)
+    assert len(solves()) > len(EXACT_TIME_MS), "it gave up after the listed looks"
     verdicts = app.verdicts()
     assert verdicts is not None
     assert {v.kind for m, v in verdicts.items() if m not in (3, 4)} == {"pending"}  # no bare percentage meanwhile

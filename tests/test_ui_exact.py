@@ -241,19 +241,19 @@ def test_screenshot_without_an_engine_says_so(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_an_unfinished_solve_is_retried_with_longer_budgets() -> None:
-    from game.play.exact import EXACT_BUDGETS_MS, ExactCache
+    from game.play.exact import EXACT_TIME_MS, ExactCache
 
     cache = ExactCache()
-    assert cache.next_budget("connect4", "44") == EXACT_BUDGETS_MS[0]
-    for used, following in itertools.pairwise(EXACT_BUDGETS_MS):
+    assert cache.next_budget("connect4", "44") == EXACT_TIME_MS[0]
+    for used, following in itertools.pairwise(EXACT_TIME_MS):
         cache.put("connect4", "44", {0: None, 3: 2}, used)
         assert cache.next_budget("connect4", "44") == following > used
-    assert sum(EXACT_BUDGETS_MS) >= 5000  # the slowest positions past the book take 3-5 s on two cores
-    cache.put("connect4", "44", {0: None, 3: 2}, EXACT_BUDGETS_MS[-1])
-    assert cache.next_budget("connect4", "44") == EXACT_BUDGETS_MS[-1]  # it keeps solving (issue 37 #7) ...
+    assert sum(EXACT_TIME_MS) >= 5000  # the slowest positions past the book take 3-5 s on two cores
+    cache.put("connect4", "44", {0: None, 3: 2}, EXACT_TIME_MS[-1])
+    assert cache.next_budget("connect4", "44") == EXACT_TIME_MS[-1]  # it keeps solving (issue 37 #7) ...
     cache.stop("connect4", "44")
     assert cache.next_budget("connect4", "44") is None  # ... until the player stops it: estimates fill the rest
-    cache.put("connect4", "4", {0: -1, 3: 2}, EXACT_BUDGETS_MS[0])
+    cache.put("connect4", "4", {0: -1, 3: 2}, EXACT_TIME_MS[0])
     assert cache.next_budget("connect4", "4") is None  # complete
     settings = Settings(mode="vs-bot", human_player=0, exact=True, heatmap=True)
     human_turn, bot_turn = Session.from_text("connect4", "44"), Session.from_text("connect4", "4")

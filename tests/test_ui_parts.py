@@ -7,6 +7,8 @@ from typing import Any
 import pygame
 import pytest
 
+from ai import wire
+from ai.results import ChildLine, Info
 from game.play import controller
 from game.play.heat import HeatData, HeatEntry, heat_from_info, share_text
 from game.play.players import DIFFICULTIES, BotSetting, is_bot, step_custom
@@ -80,22 +82,37 @@ def test_wanted_search_per_situation() -> None:
     assert controller.wanted_search(settings, Session.from_text("connect4"), False, False) == ("bot", 0)
 
 
+def _info(iterations: int, children: tuple[ChildLine, ...]) -> Info:
+    return Info(1, iterations, 0.0, 0.5, 0, (), False, None, children)
+
+
 def test_heat_from_an_info_line_ignores_bad_children() -> None:
     spec = get_game("connect4")
-    msg = {
-        "iterations": 40,
-        "children": [
-            {"move": "4", "visits": 30, "value": 0.6, "proven": None, "score": None},
-            {"move": "1", "visits": 10, "value": 0.4, "proven": "loss", "score": -3},
-            {"move": "x", "visits": 99},
-            "junk",
-        ],
-    }
-    heat = heat_from_info(spec, 0, msg)
+    children = (
+        ChildLine("4", 30, 0.6, None, None),
+        ChildLine("1", 10, 0.4, "loss", -3),
+        ChildLine("x", 99, 0.5, None, None),  # a move this game cannot read
+    )
+    heat = heat_from_info(spec, 0, _info(40, children))
     assert heat is not None and set(heat.entries) == {3, 0}
     assert heat.entries[3].share == pytest.approx(0.75) and heat.best == 3
     assert heat.entries[0].proven == "loss"
-    assert heat_from_info(spec, 0, {"children": []}) is None
+    assert heat_from_info(spec, 0, _info(0, ())) is None
+    with pytest.raises(ValueError, match="children"):  # a child that is not one never gets past the wire module
+        wire.decode(
+            {
+                "type": "info",
+                "id": 1,
+                "iterations": 1,
+                "elapsed_ms": 0,
+                "value": 0.5,
+                "max_depth": 0,
+                "pv": [],
+                "exact": False,
+                "proven": None,
+                "children": ["junk"],
+            }
+        )
 
 
 def test_colour_blind_discs_differ_by_a_mark_not_only_colour() -> Any:

@@ -20,7 +20,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ai.client import EngineClient
+from ai import wire
+from ai.client import EngineClient, Limit
 
 FRAME_S = 0.016
 
@@ -31,7 +32,7 @@ def _poll_until(
     seen: list[dict[str, Any]] = []
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        seen.extend(client.poll())
+        seen.extend(wire.encode(reply) for reply in client.poll_replies())
         if done(seen):
             return seen
         time.sleep(FRAME_S)
@@ -42,12 +43,12 @@ def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[
     _poll_until(client, lambda seen: client.status.state == "ready", 120)
     if searching:
         client.set_position("connect4", "4453")
-        client.go(time_ms=3000, info_ms=100)
+        client.go(Limit(time_ms=3000), info_ms=100)
         _poll_until(client, lambda seen: any(m["type"] == "info" for m in seen), 60)
     else:  # the player is thinking: only the heartbeat runs
         end = time.monotonic() + 0.5
         while time.monotonic() < end:
-            client.poll()
+            client.poll_replies()
             time.sleep(FRAME_S)
     pid = client.pid
     assert pid is not None
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                     recovered.append(r)
                     settle = time.monotonic() + client.policy.stable_after_s + 0.5
                     while time.monotonic() < settle:  # a healthy engine again: not a failure streak
-                        client.poll()
+                        client.poll_replies()
                         time.sleep(FRAME_S)
                 print(
                     f"{sig.name:<7} {'mid-search' if searching else 'idle':<10}: noticed median "

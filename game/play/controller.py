@@ -30,7 +30,7 @@ def wanted_search(
     analysis_only: bool = False,
     exact_solver: bool = False,
 ) -> tuple[SearchKind, int] | None:
-    """("bot" | "solve" | "analysis" | "exact", budget_ms) for the shown position, or None.
+    """("bot" | "solve" | "analysis" | "exact", time_ms) for the shown position, or None.
 
     A "bot" budget of 0 means a move without the engine (the Random level); "solve" asks the
     engine's exact solver for every column's score and plays the best one. With exact verdicts on
