@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ai.client import EngineClient, Limit, default_command
+from ai.client_api import EngineClientProtocol
 from ai.results import (
     PROVEN_VALUE,
     BestMove,
@@ -38,9 +39,11 @@ class EngineUnavailable(Exception):
 
 
 class EngineSession:
-    def __init__(self, *, threads: int | None = None, seed: int | None = None, client: Any = None) -> None:
+    def __init__(
+        self, *, threads: int | None = None, seed: int | None = None, client: EngineClientProtocol | None = None
+    ) -> None:
         command = default_command() + ([] if seed is None else ["--seed", str(seed)])
-        self.client: Any = client or EngineClient(command, threads=threads)
+        self.client: EngineClientProtocol = client or EngineClient(command, threads=threads)
         self.hits = 0
         self.ponders = 0  # ponders ended by the opponent's move (hit or miss)
         self._ponder_id: int | None = None

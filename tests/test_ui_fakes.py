@@ -11,6 +11,7 @@ from ai.client_types import EngineStatus
 from ai.results import Info, Reply, Solution
 from game.play.book_facts import BookFacts
 from game.play.engine_driver import EngineDriver
+from game.play.players import Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
@@ -241,7 +242,7 @@ if TYPE_CHECKING:  # the fake is held to the interface the real client satisfies
 def make_test_app(
     game: str = "connect4",
     moves: str = "",
-    mode: str = "hotseat",
+    mode: str = Mode.HOTSEAT,
     client: FakeEngineClient | None = None,
     size: tuple[int, int] = (1000, 700),
     persist: bool = False,
@@ -252,7 +253,7 @@ def make_test_app(
     ``book``: the app reads the opening book itself, as the real app, instead of leaving every answer to the
     fake engine)."""
     settings_kw.setdefault("eval_bar", False)
-    settings = Settings(mode=mode, window=size, sound=False, **settings_kw)
+    settings = Settings(mode=Mode.parse(mode), window=size, sound=False, **settings_kw)
     fake = client or FakeEngineClient()
     app = create_app(settings, Session.from_text(game, moves), persist=persist, driver=EngineDriver(lambda: fake))
     app.turns.min_bot_delay = 0.0

@@ -11,7 +11,7 @@ from ai import wire
 from ai.results import ChildLine, Info
 from game.play import controller
 from game.play.heat import HeatData, HeatEntry, heat_from_info, share_text
-from game.play.players import DIFFICULTIES, BotSetting, is_bot, step_custom
+from game.play.players import DIFFICULTIES, BotSetting, Mode, is_bot, step_custom
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
@@ -35,9 +35,9 @@ def test_difficulty_levels_and_budgets() -> None:
 
 
 def test_who_is_a_bot_in_each_mode() -> None:
-    assert not is_bot("hotseat", 0, 0) and not is_bot("hotseat", 0, 1)
-    assert is_bot("bot-vs-bot", 0, 0) and is_bot("bot-vs-bot", 0, 1)
-    assert not is_bot("vs-bot", 1, 1) and is_bot("vs-bot", 1, 0)
+    assert not is_bot(Mode.HOTSEAT, 0, 0) and not is_bot(Mode.HOTSEAT, 0, 1)
+    assert is_bot(Mode.BOT_VS_BOT, 0, 0) and is_bot(Mode.BOT_VS_BOT, 0, 1)
+    assert not is_bot(Mode.VS_BOT, 1, 1) and is_bot(Mode.VS_BOT, 1, 0)
 
 
 def test_session_play_undo_and_branching() -> None:
@@ -57,18 +57,18 @@ def test_session_play_undo_and_branching() -> None:
 
 
 def test_undo_against_a_bot_returns_to_the_humans_turn() -> None:
-    settings = Settings(mode="vs-bot", human_player=0)
+    settings = Settings(mode=Mode.VS_BOT, human_player=0)
     s = Session.from_text("connect4", "4453")  # human (first) to move
     assert controller.undo_target(settings, s) == 2
     s.go_to(2)
     assert controller.redo_target(settings, s) == 4
-    hotseat = Settings(mode="hotseat")
+    hotseat = Settings(mode=Mode.HOTSEAT)
     s.go_to(4)
     assert controller.undo_target(hotseat, s) == 3
 
 
 def test_wanted_search_per_situation() -> None:
-    settings = Settings(mode="vs-bot", human_player=0, heatmap=False, eval_bar=False)
+    settings = Settings(mode=Mode.VS_BOT, human_player=0, heatmap=False, eval_bar=False)
     s = Session.from_text("connect4", "4")
     assert controller.wanted_search(settings, s, False, False) == ("bot", settings.bots[1].time_ms)
     s.go_to(0)
@@ -77,7 +77,7 @@ def test_wanted_search_per_situation() -> None:
     assert controller.wanted_search(settings, s, False, False) == ("analysis", controller.ANALYSIS_HEATMAP_MS)
     won = Session.from_text("connect4", "1212121")
     assert controller.wanted_search(settings, won, False, False) is None
-    settings.mode = "bot-vs-bot"
+    settings.mode = Mode.BOT_VS_BOT
     settings.bots = [BotSetting("random"), BotSetting("random")]
     assert controller.wanted_search(settings, Session.from_text("connect4"), False, False) == ("bot", 0)
 

@@ -12,7 +12,7 @@ import pytest
 from test_ui_fakes import FakeEngineClient, make_test_app
 
 from game.play.actions import Command, GoTo
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.pondering import ponder_on
 from game.play.settings import Settings
 from game.ui.game_app import App, shutdown
@@ -25,7 +25,12 @@ def vs_bot(
     level: str = "custom", moves: str = "", ponder: str = "auto", human: int = 0, **kw: object
 ) -> tuple[App, FakeEngineClient]:
     app, fake = make_test_app(
-        moves=moves, mode="vs-bot", human_player=human, ponder=ponder, bots=[BotSetting(level), BotSetting(level)], **kw
+        moves=moves,
+        mode=Mode.VS_BOT,
+        human_player=human,
+        ponder=ponder,
+        bots=[BotSetting(level), BotSetting(level)],
+        **kw,
     )
     app.hurry()
     return app, fake
@@ -84,7 +89,7 @@ def test_the_default_follows_the_level_and_the_players_choice_wins(level: str, s
         shutdown(app)
 
 
-@pytest.mark.parametrize("mode", ["hotseat", "bot-vs-bot"])
+@pytest.mark.parametrize("mode", [Mode.HOTSEAT, Mode.BOT_VS_BOT])
 def test_no_ponder_without_a_human_against_the_bot(mode: str) -> None:
     app, fake = make_test_app(mode=mode, ponder="on", bots=[BotSetting("custom"), BotSetting("custom")])
     try:
@@ -191,10 +196,10 @@ def test_the_setting_is_persisted_and_a_bad_value_is_refused() -> None:
     assert Settings.from_dict({}).ponder == "auto"
     with pytest.raises(ValueError, match="ponder"):
         Settings.from_dict({"ponder": "sometimes"})
-    assert ponder_on(Settings(mode="vs-bot", human_player=1, bots=[BotSetting("perfect"), BotSetting("easy")]))
-    assert not ponder_on(Settings(mode="vs-bot", human_player=0, bots=[BotSetting("perfect"), BotSetting("easy")]))
+    assert ponder_on(Settings(mode=Mode.VS_BOT, human_player=1, bots=[BotSetting("perfect"), BotSetting("easy")]))
+    assert not ponder_on(Settings(mode=Mode.VS_BOT, human_player=0, bots=[BotSetting("perfect"), BotSetting("easy")]))
     assert not ponder_on(
-        Settings(mode="vs-bot", human_player=1, ponder="on", bots=[BotSetting("hard"), BotSetting("easy")])
+        Settings(mode=Mode.VS_BOT, human_player=1, ponder="on", bots=[BotSetting("hard"), BotSetting("easy")])
     )
 
 
@@ -205,7 +210,7 @@ def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> 
     from game.ui.game_app import create_app
 
     settings = Settings(
-        mode="vs-bot",
+        mode=Mode.VS_BOT,
         human_player=1,
         window=(1000, 700),
         sound=False,

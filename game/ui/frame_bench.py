@@ -18,7 +18,7 @@ import time
 
 import pygame
 
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.ui import game_app
@@ -30,7 +30,7 @@ def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = 
         os.environ["SDL_AUDIODRIVER"] = "dummy"
     budget_ms = int(seconds * 1000)
     settings = Settings(
-        mode="bot-vs-bot",
+        mode=Mode.BOT_VS_BOT,
         heatmap=True,
         eval_bar=True,
         sound=False,
@@ -91,7 +91,7 @@ def measure_human_turn(seconds: float, ponder: bool, size: tuple[int, int] = (12
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     settings = Settings(
-        mode="vs-bot",
+        mode=Mode.VS_BOT,
         human_player=0,
         heatmap=False,
         eval_bar=False,
