@@ -90,7 +90,7 @@ def test_every_other_command_ends_the_ponder(rig, command: str) -> None:  # type
     {
         "stop": client.stop,
         "go": lambda: client.go(Limit(time_ms=100)),
-        "solve": client.solve,
+        "solve": lambda: client.solve(Limit(time_ms=300)),
         "set_threads": lambda: client.set_threads(2),
         "new game": lambda: client.set_position("gomoku", ""),
         "ponder": client.ponder,
