@@ -376,7 +376,7 @@ class EngineClient:
             return None
         try:
             return self._probe(pid)
-        except Exception:  # noqa: BLE001 - no facts: the plain deadline applies
+        except (OSError, ValueError):  # no facts (a probe that cannot read the system): the plain deadline applies
             return None
 
     def _busy(self, proc: _Process) -> bool:
