@@ -18,25 +18,22 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
 
-from ai import wire
 from ai.client import EngineClient, Limit
+from ai.results import BestMove, Info, Reply
 
 FRAME_S = 0.016
 
 
-def _poll_until(
-    client: EngineClient, done: Callable[[list[dict[str, Any]]], bool], timeout: float
-) -> list[dict[str, Any]]:
-    seen: list[dict[str, Any]] = []
+def _poll_until(client: EngineClient, done: Callable[[list[Reply]], bool], timeout: float) -> list[Reply]:
+    seen: list[Reply] = []
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        seen.extend(wire.encode(reply) for reply in client.poll_replies())
+        seen.extend(client.poll_replies())
         if done(seen):
             return seen
         time.sleep(FRAME_S)
-    raise RuntimeError(f"timed out; saw {[m['type'] for m in seen][-10:]}; {client.status}")
+    raise RuntimeError(f"timed out; saw {[type(m).__name__ for m in seen][-10:]}; {client.status}")
 
 
 def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[float, float]:
@@ -44,7 +41,7 @@ def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[
     if searching:
         client.set_position("connect4", "4453")
         client.go(Limit(time_ms=3000), info_ms=100)
-        _poll_until(client, lambda seen: any(m["type"] == "info" for m in seen), 60)
+        _poll_until(client, lambda seen: any(type(m) is Info for m in seen), 60)
     else:  # the player is thinking: only the heartbeat runs
         end = time.monotonic() + 0.5
         while time.monotonic() < end:
@@ -64,7 +61,7 @@ def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[
     record = client.restart_log[-1]
     assert record.first_line_at is not None
     if searching:
-        _poll_until(client, lambda seen: any(m["type"] == "bestmove" for m in seen), 120)
+        _poll_until(client, lambda seen: any(isinstance(m, BestMove) for m in seen), 120)
     return record.noticed_at - struck, record.first_line_at - struck
 
 
