@@ -10,6 +10,7 @@ from game.net.states import action_to_move, move_to_action, state_of
 from game.rules import get_game
 from game.rules.base import GameFamily, GameSpec
 from game.rules.capabilities import RECORDS, capabilities
+from game.rules.landing import LANDING, last_cell
 from game.text.render import DRAWERS, render
 
 pytestmark = pytest.mark.timeout(60)
@@ -30,7 +31,7 @@ def test_every_family_has_a_sample_and_every_name_a_family() -> None:
         assert get_game(name).family in GameFamily
 
 
-@pytest.mark.parametrize("table", [RECORDS, DRAWERS], ids=["capabilities", "text render"])
+@pytest.mark.parametrize("table", [RECORDS, DRAWERS, LANDING], ids=["capabilities", "text render", "landing"])
 def test_the_family_tables_cover_every_family(table: dict[GameFamily, object]) -> None:
     assert set(table) == set(GameFamily)
 
@@ -46,3 +47,11 @@ def test_each_floor_handles_each_family(family: GameFamily) -> None:
     move = position.legal_moves()[0]
     assert action_to_move(spec, move_to_action(spec, move)) == move
     assert adapter_for(spec) is not None  # the search kernels (their own table)
+    landed = last_cell(position)
+    assert landed is not None and position.cell(landed) == 0  # the first player's piece, where it lies
+
+
+def test_a_connect4_disc_lands_on_top_of_its_column() -> None:
+    position = get_game("connect4").parse_position("444")  # three discs in column 4 (index 3)
+    assert last_cell(position) == 2 * 7 + 3
+    assert last_cell(get_game("gomoku").start()) is None

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from game.rules.base import GameFamily, Position
 from game.rules.grid import COLUMN_LETTERS
+from game.rules.landing import last_cell
 from game.rules.uttt import UtttPosition, board_name, board_of
 
 SYMBOLS = ("X", "O")
@@ -31,14 +32,7 @@ def render(position: Position, shares: dict[int, float] | None = None) -> Text:
 
 def index_of_last(position: Position) -> int | None:
     """The cell of the last move (Connect 4 moves are columns: the top disc of that column)."""
-    if not position.history:
-        return None
-    move = position.history[-1]
-    spec = position.spec
-    if spec.family is GameFamily.CONNECT4:
-        row = max(r for r in range(spec.height) if position.cell(r * spec.width + move) is not None)
-        return row * spec.width + move
-    return move
+    return last_cell(position)
 
 
 def _connect4(position: Position, shares: dict[int, float] | None) -> Text:
