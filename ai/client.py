@@ -1,7 +1,7 @@
 """The app's side of the engine process: spawn, talk JSON lines, notice death or hangs, recover.
 
-Nothing here blocks the caller: ``poll_replies()`` (typed, see ``ai.results``) or ``poll()`` (the
-same as JSON-like dicts) is called once per frame and hands over what arrived. The client
+Nothing here blocks the caller: ``poll_replies()`` (typed, see ``ai.results``) is called once per frame
+and hands over what arrived; commands take typed limits (``ai.client_api.Limit``). The client
 * sends ``isready`` whenever the engine has been silent for ``ping_after_s`` and counts the engine
   as hung when that heartbeat is not answered within ``hang_after_s`` (under 1 s in all), at any
   time: idle, searching or preparing; before its first line a start-up deadline applies, based on
@@ -24,9 +24,10 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai import proc_probe, wire
+from ai.client_api import EngineClientProtocol, Limit
 from ai.client_types import EngineStatus, RestartPolicy, RestartRecord
 from ai.engine_transport import ProcessTransport, Transport, default_command
 from ai.limits import MAX_THREADS, default_threads
@@ -37,6 +38,8 @@ from ai.results import (
     EngineFailed,
     EngineRestarted,
     ErrorReply,
+    Info,
+    PonderEnd,
     Preparing,
     Ready,
     ReadyOk,
@@ -49,6 +52,7 @@ BUSY_CPU_S = 0.02  # CPU seconds used since the heartbeat that show a silent eng
 __all__ = [
     "MAX_THREADS",
     "EngineClient",
+    "Limit",
     "EngineStatus",
     "RestartPolicy",
     "RestartRecord",
@@ -78,7 +82,8 @@ class _Process:
 
 
 class EngineClient:
-    """One engine process, restarted on failure. Call ``poll()`` (or ``poll_replies()``) each frame."""
+    """One engine process, restarted on failure. Call ``poll_replies()`` each frame. Satisfies
+    ``ai.client_api.EngineClientProtocol`` (checked by mypy below)."""
 
     def __init__(
         self,
@@ -207,26 +212,20 @@ class EngineClient:
         self._prepare_game = game
         self._send({"cmd": "prepare", "game": game})
 
-    def go(
-        self,
-        *,
-        time_ms: int | None = None,
-        iterations: int | None = None,
-        info_ms: int = 100,
-        exact: bool = True,
-        level: str | None = None,
-    ) -> int:
-        """Start a search; a ``level`` (ai/levels.py) decides the exactness and how the move is chosen."""
+    def go(self, limit: Limit, *, info_ms: int = 100, exact: bool = True, level: str | None = None) -> int:
+        """Start a search within ``limit``; a ``level`` (ai/levels.py) decides the exactness and how the move
+        is chosen (then ``exact`` is not sent)."""
         command: dict[str, Any] = {"cmd": "go", "id": self._new_id(), "info_ms": info_ms}
         command.update({"exact": exact} if level is None else {"level": level})
-        if time_ms is not None:
-            command["time_ms"] = time_ms
-        if iterations is not None:
-            command["iterations"] = iterations
+        if limit.time_ms is not None:
+            command["time_ms"] = limit.time_ms
+        if limit.iterations is not None:
+            command["iterations"] = limit.iterations
         return self._begin(command)
 
-    def solve(self, *, time_ms: int = 300) -> int:
-        return self._begin({"cmd": "solve", "id": self._new_id(), "time_ms": time_ms})
+    def solve(self, limit: Limit) -> int:
+        """Start the exact solver's look at the position for ``limit.time_ms`` (300 ms when not given)."""
+        return self._begin({"cmd": "solve", "id": self._new_id(), "time_ms": limit.time_ms or 300})
 
     def ponder(self, *, exact: bool = True) -> int:
         """Think on the opponent's time about the current position (the opponent to move) until the next
@@ -279,10 +278,6 @@ class EngineClient:
                 self._proc.transport.send(json.dumps(command, separators=(",", ":")))
 
     # -- polling ----------------------------------------------------------------------------
-    def poll(self) -> list[dict[str, Any]]:
-        """``poll_replies()`` as JSON-like dicts (each with a "type"), as the engine wrote them."""
-        return [wire.encode(reply) for reply in self.poll_replies()]
-
     def poll_replies(self) -> list[Reply]:
         """Everything since the last call; restarts a dead or hung engine, sends heartbeats."""
         now = self._clock()
@@ -343,9 +338,8 @@ class EngineClient:
             if reply.finished:
                 proc.prepared.add(reply.game)
         active = self._active
-        reply_id = getattr(reply, "id", None)
         ended = isinstance(reply, BestMove | Solution | ErrorReply)
-        if active is not None and ended and reply_id is not None and reply_id == active.command["id"]:
+        if active is not None and ended and _id_of(reply) is not None and _id_of(reply) == active.command["id"]:
             self._active = None
             if not isinstance(reply, ErrorReply):
                 self._streak = 0  # it answered a search: healthy
@@ -382,7 +376,7 @@ class EngineClient:
             return None
         try:
             return self._probe(pid)
-        except Exception:  # noqa: BLE001 - no facts: the plain deadline applies
+        except (OSError, ValueError):  # no facts (a probe that cannot read the system): the plain deadline applies
             return None
 
     def _busy(self, proc: _Process) -> bool:
@@ -473,6 +467,11 @@ class EngineClient:
         self._outbox.append(EngineRestarted(f"{self._pending_problem}; restarted it{resumed}"))
 
 
+def _id_of(reply: Reply) -> object:
+    """The search id a reply carries (None for the replies that carry none)."""
+    return reply.id if isinstance(reply, Info | Solution | ErrorReply | PonderEnd) else None
+
+
 def _checked_threads(threads: int) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
@@ -485,3 +484,7 @@ def decode_line(raw: bytes) -> Reply:
         return wire.decode(json.loads(raw.decode("utf-8", errors="replace")))
     except (ValueError, RecursionError) as exc:
         return ErrorReply(f"engine wrote a non-protocol line ({str(exc)[:80]}): {raw[:80]!r}")
+
+
+if TYPE_CHECKING:  # the real client is held to the interface the play model uses
+    _client_check: EngineClientProtocol = EngineClient()

@@ -294,7 +294,7 @@ class Engine:
         searcher.set_position(position)
         if go.level is not None and go.level.iterations is not None:
             searcher.forget()  # a capped level's strength is its cap: no tree kept from earlier moves
-        time_ms = go.time_ms
+        time_ms = go.limit.time_ms
         if time_ms is not None:  # time_ms counts from the go line
             time_ms = max(1.0, time_ms - (time.perf_counter() - received) * 1000)
 
@@ -303,7 +303,7 @@ class Engine:
 
         result = searcher.search(
             time_ms=time_ms,
-            iterations=go.iterations,
+            iterations=go.limit.iterations,
             on_info=on_info if go.info_ms else None,
             info_ms=go.info_ms or 100.0,
             stop_event=self._stop_event,
@@ -361,7 +361,7 @@ class Engine:
                 return
             columns = solver.analyze_columns(
                 position,  # type: ignore[arg-type]
-                time_ms=solve.time_ms,
+                time_ms=solve.limit.time_ms,
                 threads=default_threads(),
             )  # a solve has the engine to itself
         finally:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
-from ai.client import EngineClient, default_command
+from ai.client import EngineClient, Limit, default_command
+from ai.client_api import EngineClientProtocol
 from ai.results import (
     PROVEN_VALUE,
     BestMove,
@@ -24,8 +24,10 @@ from ai.results import (
     MoveStats,
     PonderEnd,
     Reply,
+    SearchId,
     SearchResult,
 )
+from game.rules import GameSpec
 
 POLL_S = 0.01
 START_TIMEOUT_S = 120.0  # a first launch compiles; later ones load numba's cache in about a second
@@ -38,13 +40,15 @@ class EngineUnavailable(Exception):
 
 
 class EngineSession:
-    def __init__(self, *, threads: int | None = None, seed: int | None = None, client: Any = None) -> None:
+    def __init__(
+        self, *, threads: int | None = None, seed: int | None = None, client: EngineClientProtocol | None = None
+    ) -> None:
         command = default_command() + ([] if seed is None else ["--seed", str(seed)])
-        self.client: Any = client or EngineClient(command, threads=threads)
+        self.client: EngineClientProtocol = client or EngineClient(command, threads=threads)
         self.hits = 0
         self.ponders = 0  # ponders ended by the opponent's move (hit or miss)
         self._ponder_id: int | None = None
-        self._ends: dict[Any, PonderEnd] = {}
+        self._ends: dict[SearchId, PonderEnd] = {}
 
     def start(self, timeout_s: float = START_TIMEOUT_S) -> None:
         """Launch the engine and wait for its ``ready`` line."""
@@ -61,7 +65,7 @@ class EngineSession:
 
     def search(
         self,
-        spec: Any,
+        spec: GameSpec,
         moves: str,
         *,
         time_ms: float,
@@ -74,7 +78,7 @@ class EngineSession:
         self.client.set_position(spec.name, moves)
         self._ponder_id = None
         self.last_choice: str | None = None  # the level's rule that chose the move: "best", "book", "sampled"
-        search_id = self.client.go(time_ms=max(1, round(time_ms)), info_ms=100, exact=exact, level=level)
+        search_id = self.client.go(Limit(time_ms=max(1, round(time_ms))), info_ms=100, exact=exact, level=level)
         end = time.monotonic() + time_ms / 1000 + SLACK_S
         while time.monotonic() < end:
             for reply in self._poll():
@@ -89,12 +93,12 @@ class EngineSession:
             time.sleep(POLL_S)
         raise EngineUnavailable(f"no move from the engine within {time_ms / 1000 + SLACK_S:g} s")
 
-    def ponder(self, spec: Any, moves: str, *, exact: bool = False) -> None:
+    def ponder(self, spec: GameSpec, moves: str, *, exact: bool = False) -> None:
         """Think about ``moves`` (the opponent to move) until ``end_ponder`` or the next ``search``."""
         self.client.set_position(spec.name, moves)
         self._ponder_id = self.client.ponder(exact=exact)
 
-    def end_ponder(self, spec: Any, moves: str | None) -> PonderEnd | None:
+    def end_ponder(self, spec: GameSpec, moves: str | None) -> PonderEnd | None:
         """End the ponder with the position that follows (``moves``; None: stop, e.g. after an undo)
         and return the engine's report (counted as a hit or a miss when one move was added)."""
         ponder_id, self._ponder_id = self._ponder_id, None
@@ -123,7 +127,7 @@ class EngineSession:
         return list(replies)
 
 
-def to_result(spec: Any, reply: Info) -> SearchResult:
+def to_result(spec: GameSpec, reply: Info) -> SearchResult:
     """An ``info``/``bestmove`` line as a search result (moves as the game's move numbers)."""
     children = tuple(
         MoveStats(spec.parse_move(c.move), c.visits, c.value, PROVEN_VALUE.get(c.proven or ""), c.score)

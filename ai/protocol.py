@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ai.client_api import Limit
 from ai.levels import LEVEL_NAMES, Level, capped_iterations
 from ai.levels import level as level_named
 from ai.limits import MAX_ITERATIONS, MAX_LINE, MAX_MOVES_TEXT, MAX_THREADS, MAX_TIME_MS
@@ -29,24 +30,27 @@ class SetPosition:
     position: Position
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Go:
-    time_ms: float | None
-    iterations: int | None
-    info_ms: float | None
+    """``{"cmd": "go", "time_ms": 1000, "iterations": 5000, ...}``: search within ``limit``."""
+
+    limit: Limit
     search_id: Any
-    exact: bool
+    info_ms: float | None = None
+    exact: bool = True
     early_stop: bool = True
     level: Level | None = None  # a playing level: its iteration cap and exactness are in the fields above
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Solve:
-    time_ms: float
+    """``{"cmd": "solve", "time_ms": 500}``: the solver's look at the position (``limit.time_ms`` always set)."""
+
+    limit: Limit
     search_id: Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ponder:
     """``{"cmd": "ponder", "id": 9}``: think on the opponent's time about the current position until
     the next command that changes it (see docs/engine-protocol.md)."""
@@ -102,9 +106,11 @@ def parse_command(line: str) -> Command:
     if cmd == "go":
         return _parse_go(obj)
     if cmd == "solve":
-        return Solve(_number(obj, "time_ms", 1, MAX_TIME_MS, default=500.0) or 500.0, _search_id(obj))
+        solve_ms = _number(obj, "time_ms", 1, MAX_TIME_MS, default=500.0) or 500.0
+        return Solve(limit=Limit(time_ms=solve_ms), search_id=_search_id(obj))
     if cmd == "ponder":
-        return Ponder(_search_id(obj), _flag(obj, "exact"), _number(obj, "info_ms", 10, MAX_TIME_MS))
+        info_ms = _number(obj, "info_ms", 10, MAX_TIME_MS)
+        return Ponder(search_id=_search_id(obj), exact=_flag(obj, "exact"), info_ms=info_ms)
     if cmd in ("stop", "quit", "isready"):
         return Simple(cmd)
     if cmd == "setoption":
@@ -173,7 +179,14 @@ def _parse_go(obj: dict[str, Any]) -> Go:
     early_stop = _flag(obj, "early_stop")
     if lv is not None and lv.iterations is not None:
         early_stop = False  # a capped level searches its whole cap: the same visits on any machine, at any load
-    return Go(time_ms, None if its is None else int(its), info_ms, _search_id(obj), exact, early_stop, lv)
+    return Go(
+        limit=Limit(time_ms=time_ms, iterations=None if its is None else int(its)),
+        search_id=_search_id(obj),
+        info_ms=info_ms,
+        exact=exact,
+        early_stop=early_stop,
+        level=lv,
+    )
 
 
 def _parse_level(obj: dict[str, Any]) -> Level | None:

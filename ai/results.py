@@ -40,6 +40,22 @@ class SearchResult:
     proven: int | None = None
 
 
+@dataclass(frozen=True)
+class PovValue:
+    """A win probability together with its point of view (as python-chess's ``PovScore``): ``value`` is
+    ``player``'s chance (0 the first player, 1 the second; a draw counts 0.5). ``for_player`` turns it
+    to either side, so no caller flips ``1 - value`` by hand."""
+
+    value: float
+    player: int
+
+    def for_player(self, player: int) -> float:
+        return self.value if player == self.player else 1.0 - self.value
+
+    def pov(self, player: int) -> PovValue:
+        return PovValue(self.for_player(player), player)
+
+
 # -- the engine protocol's replies (docs/engine-protocol.md) -------------------------------------
 # Encoded by the engine (``ai.protocol.encode``) and decoded by the client (``ai.protocol.decode``);
 # the ``engine_*`` ones are the client's own news about the engine process.

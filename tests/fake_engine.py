@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai import wire
 from ai.client import EngineClient
+from ai.client_api import EngineClientProtocol
+from ai.engine_transport import Transport
 from ai.proc_probe import ProcessSample
 from ai.results import BestMove, PonderEnd, Preparing, Ready, ReadyOk, Reply
 
@@ -208,3 +210,8 @@ def run_for(client: EngineClient, clock: FakeClock, seconds: float) -> list[Repl
         seen.extend(client.poll_replies())
         clock.now += FRAME
     return seen
+
+
+if TYPE_CHECKING:  # the scripted engine is a transport, and the client it drives is the real one
+    _transport_check: Transport = ScriptedEngine()
+    _client_check: EngineClientProtocol = client_rig()[0]

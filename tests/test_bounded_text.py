@@ -20,6 +20,7 @@ from test_ui_fakes import FakeEngineClient
 
 from game.play.actions import Command, LoadFile
 from game.play.engine_driver import EngineDriver
+from game.play.players import Mode
 from game.play.session import Session
 from game.play.settings import AUTOSAVE_FILE, Settings, config_dir
 from game.ui import files, fonts
@@ -33,7 +34,7 @@ FRAME_LIMIT_S = 2.0  # generous (the machine is shared): before the fix these fr
 @pytest.fixture
 def app():  # type: ignore[no-untyped-def]
     the_app = create_app(
-        Settings(mode="hotseat", window=(900, 640), sound=False),
+        Settings(mode=Mode.HOTSEAT, window=(900, 640), sound=False),
         Session.from_text("connect4"),
         persist=False,
         driver=EngineDriver(lambda: FakeEngineClient()),
@@ -151,7 +152,7 @@ def test_autosave_with_50000_moves_opens_in_a_bounded_frame() -> None:
     start = time.perf_counter()
     settings_, session, notices = prepare(args, headless=False)
     app = create_app(
-        Settings(mode="hotseat", window=(900, 640), sound=False),
+        Settings(mode=Mode.HOTSEAT, window=(900, 640), sound=False),
         session,
         persist=False,
         driver=EngineDriver(lambda: FakeEngineClient()),

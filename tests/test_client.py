@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from ai.client import EngineClient
+from ai import wire
+from ai.client import EngineClient, Limit
 from tests.positions import OFF_BOOK_SEARCH
 from tests.waiting import WaitTimeout, wait_until
 
@@ -27,7 +28,7 @@ def wait_for(
     seen: list[dict[str, Any]] = []
 
     def found() -> dict[str, Any] | None:
-        for message in client.poll():
+        for message in poll(client):
             seen.append(message)
             if predicate(message):
                 return message
@@ -37,6 +38,11 @@ def wait_for(
         return wait_until(found, timeout, "the engine's message"), seen
     except WaitTimeout:
         raise AssertionError(f"timed out; saw {[m.get('type') for m in seen]}") from None
+
+
+def poll(client: EngineClient) -> list[dict[str, Any]]:
+    """The client's typed replies as they went over the wire (the checks below read the protocol's fields)."""
+    return [wire.encode(reply) for reply in client.poll_replies()]
 
 
 @pytest.fixture()
@@ -50,7 +56,7 @@ def client():  # type: ignore[no-untyped-def]
 
 def test_search_reports_info_and_bestmove(client: EngineClient) -> None:
     client.set_position("connect4", "44")
-    search_id = client.go(time_ms=300, info_ms=50)
+    search_id = client.go(Limit(time_ms=300), info_ms=50)
     best, seen = wait_for(client, lambda m: m["type"] == "bestmove")
     assert best["id"] == search_id
     assert any(m["type"] == "info" and m["id"] == search_id for m in seen)
@@ -59,7 +65,7 @@ def test_search_reports_info_and_bestmove(client: EngineClient) -> None:
 
 def test_a_go_at_a_level_is_answered_by_the_levels_rule(client: EngineClient) -> None:
     client.set_position("connect4", "")
-    search_id = client.go(time_ms=20_000, level="medium")  # the level decides the exactness: no "exact" sent
+    search_id = client.go(Limit(time_ms=20_000), level="medium")  # the level decides the exactness: no "exact" sent
     best, _ = wait_for(client, lambda m: m["type"] in ("bestmove", "error"))
     assert (best["type"], best["id"], best["level"], best["choice"], best["move"]) == (
         "bestmove",
@@ -73,7 +79,7 @@ def test_a_go_at_a_level_is_answered_by_the_levels_rule(client: EngineClient) ->
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSTOP])
 def test_engine_killed_or_hung_mid_search_is_restarted_and_search_resumed(client: EngineClient, sig) -> None:  # type: ignore[no-untyped-def]
     client.set_position("connect4", OFF_BOOK_SEARCH)  # seconds for the solver: a real search
-    search_id = client.go(time_ms=1500, info_ms=100)
+    search_id = client.go(Limit(time_ms=1500), info_ms=100)
     wait_for(client, lambda m: m["type"] == "info")
     old_pid = client.pid
     assert old_pid is not None
@@ -118,7 +124,7 @@ def test_an_engine_that_cannot_start_is_reported_and_retried() -> None:
         attempts = len(client.restart_log)
 
         def retried() -> bool:
-            client.poll()
+            client.poll_replies()
             return len(client.restart_log) > attempts
 
         wait_until(retried, 20, "the background retry")  # it keeps trying in the background
@@ -128,7 +134,7 @@ def test_an_engine_that_cannot_start_is_reported_and_retried() -> None:
 
 def test_error_for_the_running_search_ends_it_without_a_restart(client: EngineClient) -> None:
     client.set_position("connect4", "1212121")  # game over: the engine answers go with an error
-    search_id = client.go(time_ms=300, info_ms=50)
+    search_id = client.go(Limit(time_ms=300), info_ms=50)
     error, _ = wait_for(client, lambda m: m["type"] == "error", timeout=10)
     assert error.get("id") == search_id
     pid = client.pid
@@ -136,14 +142,14 @@ def test_error_for_the_running_search_ends_it_without_a_restart(client: EngineCl
     seen: list[dict[str, Any]] = []
 
     def heartbeats_went_round() -> bool:  # well beyond the hang limit: the heartbeat keeps it alive
-        seen.extend(client.poll())
+        seen.extend(poll(client))
         return client.heartbeats_answered >= beats + 3
 
     wait_until(heartbeats_went_round, 30, "three heartbeats answered")
     assert [m for m in seen if m["type"].startswith("engine_")] == []
     assert client.pid == pid
     client.set_position("connect4", "44")
-    next_id = client.go(iterations=500)
+    next_id = client.go(Limit(iterations=500))
     best, _ = wait_for(client, lambda m: m["type"] == "bestmove")
     assert best["id"] == next_id
 
@@ -164,7 +170,7 @@ def test_an_engine_that_dies_at_start_is_reported_in_one_line_with_its_last_word
 def test_the_real_engine_reports_preparing_and_the_client_ends_ready(client: EngineClient) -> None:
     client.set_position("mnk:5x4:3", "")  # a game outside the background list: prepared on demand
     assert client.status.state == "preparing"  # nothing said about it yet
-    search_id = client.go(iterations=300)
+    search_id = client.go(Limit(iterations=300))
     best, seen = wait_for(client, lambda m: m["type"] == "bestmove")
     assert best["id"] == search_id
     steps = [m for m in seen if m["type"] == "preparing" and m["game"] == "mnk:5x4:3"]

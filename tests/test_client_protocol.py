@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fake_engine import FRAME, FakeClock, ScriptedEngine, Spawner, bestmove, client_rig, preparing, probe_of, run_for
 
-from ai.client import EngineClient, RestartPolicy
+from ai.client import EngineClient, Limit, RestartPolicy
 from ai.results import BestMove, EngineAvailable, EngineFailed, EngineRestarted, ErrorReply, Reply
 
 pytestmark = pytest.mark.timeout(20)
@@ -43,7 +43,7 @@ def test_a_hang_mid_search_restarts_and_resumes_the_same_search(rig) -> None:  #
     client, spawner, clock = rig
     client.set_threads(3)
     client.set_position("connect4", "4453")
-    search_id = client.go(time_ms=5000, info_ms=100)
+    search_id = client.go(Limit(time_ms=5000), info_ms=100)
     run_for(client, clock, 0.5)
     spawner.last.hang()
     seen = run_for(client, clock, 1.5)
@@ -93,7 +93,7 @@ def test_restarts_back_off_then_report_unavailable_and_keep_trying() -> None:
     failed = [r for r in seen if isinstance(r, EngineFailed)]
     assert len(failed) == 1 and "exit code 3" in failed[0].message and "not available" in failed[0].message
     assert client.failed and client.status.state == "unavailable"
-    search_id = client.go(time_ms=100)  # never a silent random move: the search fails, saying why
+    search_id = client.go(Limit(time_ms=100))  # never a silent random move: the search fails, saying why
     error = first(client.poll_replies(), ErrorReply)
     assert error.id == search_id and "not available" in error.message
     attempts = len(spawner.attempts)
@@ -133,7 +133,7 @@ def test_preparing_state_with_a_real_fraction_and_no_false_hang() -> None:
     run_for(client, clock, 0.1)
     assert client.status.state == "preparing" and client.status.preparing is not None
     assert client.status.message == "preparing the engine"
-    search_id = client.go(time_ms=500)  # waits in the engine while it compiles
+    search_id = client.go(Limit(time_ms=500))  # waits in the engine while it compiles
     engine.say(preparing("connect4", 1, 4, True))
     run_for(client, clock, 30.0)  # a long compile: the heartbeat keeps it alive
     status = client.status
@@ -150,7 +150,7 @@ def test_preparing_state_with_a_real_fraction_and_no_false_hang() -> None:
 
 def test_an_error_for_another_id_does_not_end_the_search(rig) -> None:  # type: ignore[no-untyped-def]
     client, spawner, clock = rig
-    search_id = client.go(time_ms=10_000, info_ms=100)
+    search_id = client.go(Limit(time_ms=10_000), info_ms=100)
     spawner.last.say(ErrorReply("late error of an old search", search_id - 1))
     run_for(client, clock, 0.2)
     spawner.last.die(-9)
@@ -179,12 +179,12 @@ def test_threads_setting_is_sent_and_reported(rig) -> None:  # type: ignore[no-u
     assert client.threads == 5
 
 
-def test_poll_keeps_giving_dicts_for_the_existing_ui(rig) -> None:  # type: ignore[no-untyped-def]
+def test_poll_replies_gives_typed_replies(rig) -> None:  # type: ignore[no-untyped-def]
     client, spawner, clock = rig
-    search_id = client.go(time_ms=100)
+    search_id = client.go(Limit(time_ms=100))
     spawner.last.say(bestmove(search_id, "3"))
-    messages = client.poll()
-    assert {"type": "bestmove", "id": search_id, "move": "3"}.items() <= messages[-1].items()
+    reply = client.poll_replies()[-1]
+    assert isinstance(reply, BestMove) and reply.id == search_id and reply.move == "3"
 
 
 def test_a_policy_can_be_given() -> None:
@@ -197,7 +197,7 @@ def test_a_policy_can_be_given() -> None:
 
 def test_lines_of_a_replaced_engine_never_arrive(rig) -> None:  # type: ignore[no-untyped-def]
     client, spawner, clock = rig
-    search_id = client.go(time_ms=5000, info_ms=100)
+    search_id = client.go(Limit(time_ms=5000), info_ms=100)
     run_for(client, clock, 0.1)
     old = spawner.last
     old.hang()

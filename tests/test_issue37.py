@@ -10,10 +10,12 @@ import pygame
 import pytest
 from test_ui_fakes import make_test_app
 
+from ai.client_api import Limit
 from game.play.actions import Command
 from game.play.engine_driver import Search
 from game.play.exact import LEGEND_VARIANTS, Verdict
 from game.play.heat import HeatData, HeatEntry
+from game.play.players import Mode
 from game.play.themes import THEMES
 from game.ui import fonts, game_app, text
 from game.ui.board_view import Connect4Painter, connect4_geometry, label_room
@@ -128,7 +130,7 @@ def _until_book(app: game_app.App) -> None:
 
 @pytest.mark.parametrize("moves", ["4", "445362"])
 def test_2_bot_vs_bot_shows_the_books_exact_values_while_it_plays(made: Any, moves: Any) -> None:
-    app, fake = made("connect4", moves, mode="bot-vs-bot", exact=True, eval_bar=True, book=True)
+    app, fake = made("connect4", moves, mode=Mode.BOT_VS_BOT, exact=True, eval_bar=True, book=True)
     app.paused = False
     app.step([])
     _until_book(app)
@@ -162,7 +164,7 @@ def test_4_a_pasted_game_gets_its_earlier_points_and_keeps_them_in_the_saved_fil
 
 # 9 -------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("size", SIZES[:3])
-@pytest.mark.parametrize("mode,paused", [("bot-vs-bot", False), ("bot-vs-bot", True), ("vs-bot", False)])
+@pytest.mark.parametrize("mode,paused", [(Mode.BOT_VS_BOT, False), (Mode.BOT_VS_BOT, True), (Mode.VS_BOT, False)])
 def test_9_every_button_label_is_whole_at_the_panels_font_size(made: Any, size: Any, mode: Any, paused: Any) -> None:
     app, _ = made("connect4", "4453", mode=mode, size=size)
     app.paused = paused
@@ -173,7 +175,7 @@ def test_9_every_button_label_is_whole_at_the_panels_font_size(made: Any, size: 
         app.step([])
     font = app.layout.panel.font_size
     on_buttons = [d for d in drawn if d.layer in ("panel", "drawer", "top") and d.label in labels]
-    assert {d.label for d in on_buttons} >= {"Resume P" if paused else "Pause P"} if mode == "bot-vs-bot" else True
+    assert {d.label for d in on_buttons} >= {"Resume P" if paused else "Pause P"} if mode == Mode.BOT_VS_BOT else True
     for d in on_buttons:
         assert d.shown == d.label, f"{d.label!r} cut to {d.shown!r} at {size}"
         if d.layer in ("panel", "drawer") and d.label not in ("‹", "›"):
@@ -198,21 +200,23 @@ def test_13_who_starts_keeps_its_colour_when_the_mode_changes() -> None:
 
     names = ("Red", "Yellow")
     levels = (BotSetting("medium"), BotSetting("medium"))
-    choice = NewGameChoice("connect4", "vs-bot", colour=1, first=1, levels=levels, threads=0)  # you Yellow, bot starts
+    choice = NewGameChoice(
+        "connect4", Mode.VS_BOT, colour=1, first=1, levels=levels, threads=0
+    )  # you Yellow, bot starts
     assert dict((r.field, r.value) for r in choice_rows(choice, names))[DialogField.STARTER] == "The bot"
-    for _ in range(len(("hotseat", "vs-bot", "bot-vs-bot", "network"))):
+    for _ in range(len((Mode.HOTSEAT, Mode.VS_BOT, Mode.BOT_VS_BOT, "network"))):
         choice = choice.changed(DialogField.MODE, 1)
         assert choice.starting_colour == 0, choice  # Red (the bot's colour) starts in every mode
         starter = dict((r.field, r.value) for r in choice_rows(choice, names))[DialogField.STARTER]
-        if choice.mode == "bot-vs-bot":
+        if choice.mode == Mode.BOT_VS_BOT:
             assert starter == "Red"
-    assert choice.mode == "vs-bot" and choice.first == 1
+    assert choice.mode == Mode.VS_BOT and choice.first == 1
 
 
 # 15 ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("first_launch", [True, False])
 def test_15_bot_vs_bot_waits_for_start_behind_the_new_game_dialog(made: Any, first_launch: Any) -> None:
-    app, fake = made("connect4", "", mode="bot-vs-bot")
+    app, fake = made("connect4", "", mode=Mode.BOT_VS_BOT)
     app.paused = False
     app.turns.pending_move = ("", 3, 0.0)  # even a move decided before the dialog opened waits
     app.open_new_game_dialog(first_launch=first_launch)
@@ -235,7 +239,7 @@ def _click(pos: tuple[int, int]) -> pygame.event.Event:
 
 
 def test_5_the_menu_drawer_closes_on_esc_and_on_a_click_beside_it_which_is_no_move(made: Any) -> None:
-    app, _ = made("connect4", "", mode="hotseat", size=(640, 480))
+    app, _ = made("connect4", "", mode=Mode.HOTSEAT, size=(640, 480))
     app.step([])
     menu = next(b for b in app.layout.buttons if b.label.startswith("Menu"))
     app.step([_click(menu.rect.center)])
@@ -254,7 +258,7 @@ def test_5_the_menu_drawer_closes_on_esc_and_on_a_click_beside_it_which_is_no_mo
 
 
 # 6 -------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("moves,mode", [("4453", "vs-bot"), ("57167231176", "hotseat")])
+@pytest.mark.parametrize("moves,mode", [("4453", Mode.VS_BOT), ("57167231176", Mode.HOTSEAT)])
 def test_6_a_game_opened_with_a_position_is_autosaved_on_closing_without_a_move(moves: Any, mode: Any) -> None:
     from game.play.settings import load_autosave, write_autosave
 
@@ -272,7 +276,7 @@ def test_14_pasting_a_connect4_position_over_another_game_switches_after_start(
 ) -> None:
     from game.ui import files
 
-    app, _ = made("uttt", "e5", mode="hotseat")
+    app, _ = made("uttt", "e5", mode=Mode.HOTSEAT)
     monkeypatch.setattr(files, "paste_text", lambda: "44536")
     app.apply(Command.PASTE)
     app.step([])
@@ -303,7 +307,7 @@ def test_10_while_the_engine_prepares_the_status_says_so_from_the_click_on(
             self._late: list[dict[str, Any]] = []
             return out
 
-    app, _ = made("connect4", "", mode="vs-bot", client=Compiling())
+    app, _ = made("connect4", "", mode=Mode.VS_BOT, client=Compiling())
     monkeypatch.setattr(app.turns.driver, "view", lambda: EngineView("preparing", "", fraction, first))
     app.step([])
     app.human_move(3)  # the first move: the bot's turn starts, the engine still compiles
@@ -326,20 +330,20 @@ def test_10_while_the_engine_prepares_the_status_says_so_from_the_click_on(
 def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made: Any) -> Any:
     from test_ui_fakes import FakeEngineClient
 
-    from game.play.exact import EXACT_BUDGETS_MS
+    from game.play.exact import EXACT_TIME_MS
 
     class HardSolver(FakeEngineClient):  # type: ignore[misc]  # the fake is imported untyped
         """Its solver settles columns 3 and 4 only (a hard position under load)."""
 
-        def solve(self, *, time_ms: int = 300) -> int:
-            search_id: int = super().solve(time_ms=time_ms)
+        def solve(self, limit: Limit) -> int:
+            search_id: int = super().solve(limit)
             for line in self._late:
                 if line.get("type") == "solution":
                     for child in line["children"]:
                         child["score"] = child["score"] if child["move"] in ("4", "5") else None
             return search_id
 
-    app, fake = made("connect4", "57167231176", mode="hotseat", exact=True, client=HardSolver())
+    app, fake = made("connect4", "57167231176", mode=Mode.HOTSEAT, exact=True, client=HardSolver())
     now = app.now
 
     def run(frames: int) -> None:
@@ -352,8 +356,8 @@ def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made
         return [s["solve_ms"] for s in fake.searches if s.get("moves") == "57167231176" and "solve_ms" in s]
 
     run(40)
-    assert solves()[: len(EXACT_BUDGETS_MS)] == list(EXACT_BUDGETS_MS)
-    assert len(solves()) > len(EXACT_BUDGETS_MS), "it gave up after the listed looks"
+    assert solves()[: len(EXACT_TIME_MS)] == list(EXACT_TIME_MS)
+    assert len(solves()) > len(EXACT_TIME_MS), "it gave up after the listed looks"
     verdicts = app.verdicts()
     assert verdicts is not None
     assert {v.kind for m, v in verdicts.items() if m not in (3, 4)} == {"pending"}  # no bare percentage meanwhile
@@ -370,7 +374,7 @@ def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made
 
 # Polish ----------------------------------------------------------------------------------------------
 def test_polish_after_the_game_ends_pause_and_think_are_off(made: Any) -> None:
-    app, _ = made("connect4", "4455667", mode="bot-vs-bot")
+    app, _ = made("connect4", "4455667", mode=Mode.BOT_VS_BOT)
     app.step([])
     buttons = {b.label: b for b in app.layout.buttons}
     pause = buttons.get("Pause P") or buttons.get("Resume P")
@@ -378,7 +382,7 @@ def test_polish_after_the_game_ends_pause_and_think_are_off(made: Any) -> None:
 
 
 def test_polish_think_is_off_once_the_game_is_over(made: Any) -> None:
-    app2, _ = made("connect4", "4455667", mode="vs-bot", bots=[BotSettingPerfect(), BotSettingPerfect()])
+    app2, _ = made("connect4", "4455667", mode=Mode.VS_BOT, bots=[BotSettingPerfect(), BotSettingPerfect()])
     app2.step([])
     think = next(b for b in app2.layout.buttons if b.label == "Think")
     assert not think.active and not think.enabled
@@ -391,7 +395,7 @@ def BotSettingPerfect() -> Any:  # noqa: N802 - a small factory for the test abo
 
 
 def test_polish_no_ghost_disc_while_a_disc_falls(made: Any) -> None:
-    app, _ = made("connect4", "", mode="hotseat")
+    app, _ = made("connect4", "", mode=Mode.HOTSEAT)
     app.step([])
     app.human_move(3)
     app.hover = 2
@@ -435,7 +439,7 @@ def test_polish_every_move_loses_is_not_said_at_the_players_every_turn() -> None
     lost = HeatData(1, {m: HeatEntry(m, 1 / 7, 0.0, "loss") for m in range(7)}, 100)
     session = Session.from_text("connect4", "4")
     facts: dict[str, Any] = dict(
-        now=0.0, settings=Settings(mode="hotseat"), session=session, caps=None, theme=THEMES["classic"],
+        now=0.0, settings=Settings(mode=Mode.HOTSEAT), session=session, caps=None, theme=THEMES["classic"],
         names=("Red", "Yellow"), colours=THEMES["classic"].discs, can_play=True, hover=None, key_cursor=None,
         animation=None, placed=None, heat=lost, verdicts=None, eval_shown=None, paused=False, held=False,
         analysis_only=False, planned=None, engine_ready=True, search=None, notice=None, overlay=None,
@@ -456,7 +460,7 @@ def test_polish_every_move_loses_is_not_said_at_the_players_every_turn() -> None
 def test_polish_the_top_level_is_not_called_perfect_where_no_solver_exists(made: Any) -> None:
     from game.play.players import BotSetting
 
-    app, _ = made("gomoku", "", mode="vs-bot", bots=[BotSetting("perfect"), BotSetting("perfect")])
+    app, _ = made("gomoku", "", mode=Mode.VS_BOT, bots=[BotSetting("perfect"), BotSetting("perfect")])
     app.step([])
     assert "Perfect" not in app.snapshot().subtitle and "Strongest" in app.snapshot().subtitle
     assert all(b.label != "Perfect" for b in app.layout.buttons)
@@ -483,7 +487,7 @@ def test_polish_the_custom_levels_time_is_set_in_the_dialog() -> None:
     from game.play.new_game import NewGameChoice
     from game.play.players import CUSTOM_STEPS_MS, BotSetting
 
-    choice = NewGameChoice("connect4", "vs-bot", 0, 0, (BotSetting("perfect"), BotSetting("perfect")), 0)
+    choice = NewGameChoice("connect4", Mode.VS_BOT, 0, 0, (BotSetting("perfect"), BotSetting("perfect")), 0)
     choice = choice.changed(DialogField.LEVEL, 1)
     assert choice.levels[0] == BotSetting("custom", CUSTOM_STEPS_MS[0])
     for step in CUSTOM_STEPS_MS[1:4]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from game.play.players import Mode
 from game.play.savefile import game_to_json, load_game
 from game.play.session import Session
 from game.play.settings import AUTOSAVE_FILE, SETTINGS_FILE, Settings, load_autosave, load_settings, save_settings
@@ -66,7 +67,7 @@ def test_keeping_aside_twice_in_one_second_overwrites_nothing(tmp_path: Path) ->
 
 
 def test_settings_with_a_bom_are_read_and_broken_ones_kept(tmp_path: Path) -> None:
-    wanted = Settings(mode="hotseat", theme="dark")
+    wanted = Settings(mode=Mode.HOTSEAT, theme="dark")
     save_settings(wanted, tmp_path)
     path = tmp_path / SETTINGS_FILE
     path.write_bytes(BOM + path.read_bytes())

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from ai import levels, protocol, wire
+from ai.client_api import Limit
 from ai.levels import LEVELS, Level, choose, move_probabilities, move_weights
 from ai.protocol import Go, ProtocolError
 from ai.results import BestMove, MoveStats, SearchResult
@@ -88,13 +89,19 @@ def test_the_ladder_is_ordered_from_wild_to_exact() -> None:
 
 def test_go_with_a_level_caps_the_iterations_and_takes_its_exactness() -> None:
     cmd = protocol.parse_command('{"cmd": "go", "time_ms": 1000, "level": "easy", "id": 3}')
-    assert cmd == Go(1000.0, LEVELS["easy"].iterations, None, 3, False, False, LEVELS["easy"])  # no early stop
+    assert cmd == Go(
+        limit=Limit(time_ms=1000.0, iterations=LEVELS["easy"].iterations),
+        search_id=3,
+        exact=False,
+        early_stop=False,
+        level=LEVELS["easy"],
+    )  # no early stop
     cmd = protocol.parse_command('{"cmd": "go", "iterations": 10, "level": "hard"}')
-    assert isinstance(cmd, Go) and cmd.iterations == 10  # the smaller budget wins
+    assert isinstance(cmd, Go) and cmd.limit.iterations == 10  # the smaller budget wins
     cmd = protocol.parse_command('{"cmd": "go", "level": "beginner"}')  # the cap is a budget by itself
-    assert isinstance(cmd, Go) and cmd.iterations == LEVELS["beginner"].iterations and cmd.time_ms is None
+    assert isinstance(cmd, Go) and cmd.limit.iterations == LEVELS["beginner"].iterations and cmd.limit.time_ms is None
     cmd = protocol.parse_command('{"cmd": "go", "time_ms": 500, "level": "perfect"}')
-    assert isinstance(cmd, Go) and cmd.exact and cmd.iterations is None
+    assert isinstance(cmd, Go) and cmd.exact and cmd.limit.iterations is None
 
 
 @pytest.mark.parametrize(

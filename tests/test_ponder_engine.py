@@ -14,7 +14,7 @@ from engine_helpers import EngineProcess
 from fake_engine import FakeClock, ScriptedEngine, Spawner, client_rig, run_for
 
 from ai import protocol, wire
-from ai.client import EngineClient
+from ai.client import EngineClient, Limit
 from ai.results import EngineRestarted, PonderEnd, Reply
 
 pytestmark = pytest.mark.timeout(120)
@@ -32,8 +32,10 @@ def ends(replies: list[Reply]) -> list[PonderEnd]:
 
 # -- the wire --------------------------------------------------------------------------------
 def test_ponder_command_is_parsed_and_bad_fields_are_one_line_errors() -> None:
-    assert protocol.parse_command('{"cmd": "ponder", "id": 4, "exact": false}') == protocol.Ponder(4, False)
-    assert protocol.parse_command('{"cmd": "ponder"}') == protocol.Ponder(None, True)
+    assert protocol.parse_command('{"cmd": "ponder", "id": 4, "exact": false}') == protocol.Ponder(
+        search_id=4, exact=False
+    )
+    assert protocol.parse_command('{"cmd": "ponder"}') == protocol.Ponder(search_id=None, exact=True)
     for bad in ('{"cmd": "ponder", "exact": "no"}', '{"cmd": "ponder", "id": [1]}'):
         with pytest.raises(protocol.ProtocolError) as caught:
             protocol.parse_command(bad)
@@ -87,8 +89,8 @@ def test_every_other_command_ends_the_ponder(rig, command: str) -> None:  # type
     run_for(client, clock, 0.1)
     {
         "stop": client.stop,
-        "go": lambda: client.go(time_ms=100),
-        "solve": client.solve,
+        "go": lambda: client.go(Limit(time_ms=100)),
+        "solve": lambda: client.solve(Limit(time_ms=300)),
         "set_threads": lambda: client.set_threads(2),
         "new game": lambda: client.set_position("gomoku", ""),
         "ponder": client.ponder,

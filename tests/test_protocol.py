@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai import protocol, wire
+from ai.client_api import Limit
 from ai.protocol import Go, ProtocolError, SetPosition, Simple, Solve
 
 
@@ -30,9 +31,9 @@ def test_position_start_and_other_game() -> None:
 
 def test_go_fields() -> None:
     cmd = protocol.parse_command('{"cmd": "go", "time_ms": 250, "info_ms": 100, "id": 7}')
-    assert cmd == Go(250.0, None, 100.0, 7, True)
+    assert cmd == Go(limit=Limit(time_ms=250.0), search_id=7, info_ms=100.0, exact=True)
     cmd = protocol.parse_command('{"cmd": "go", "iterations": 5000, "exact": false}')
-    assert cmd == Go(None, 5000, None, None, False)
+    assert cmd == Go(limit=Limit(iterations=5000), search_id=None, exact=False)
     cmd = protocol.parse_command('{"cmd": "go", "time_ms": 50, "early_stop": false}')
     assert isinstance(cmd, Go) and cmd.early_stop is False
     with pytest.raises(ProtocolError, match="early_stop"):
@@ -42,7 +43,7 @@ def test_go_fields() -> None:
 def test_simple_and_solve() -> None:
     assert protocol.parse_command('{"cmd": "stop"}') == Simple("stop")
     assert protocol.parse_command('{"cmd": "quit"}') == Simple("quit")
-    assert protocol.parse_command('{"cmd": "solve", "id": "x"}') == Solve(500.0, "x")
+    assert protocol.parse_command('{"cmd": "solve", "id": "x"}') == Solve(limit=Limit(time_ms=500.0), search_id="x")
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from test_ui_fakes import FakeEngineClient
 
 from game.play.actions import Command
 from game.play.engine_driver import EngineDriver
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.ui.eval_graph import x_of
@@ -22,8 +22,8 @@ from game.ui.move_list import move_cells
 pytestmark = pytest.mark.timeout(120)
 
 
-def make_app(mode: str = "hotseat", client: FakeEngineClient | None = None, **settings_kw: Any) -> Any:
-    settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **settings_kw)
+def make_app(mode: str = Mode.HOTSEAT, client: FakeEngineClient | None = None, **settings_kw: Any) -> Any:
+    settings = Settings(mode=Mode.parse(mode), window=(1000, 700), sound=False, eval_bar=False, **settings_kw)
     client = client or FakeEngineClient()
     app = create_app(settings, Session.from_text("connect4"), persist=False, driver=EngineDriver(lambda: client))
     app.turns.min_bot_delay = 0.0
@@ -32,7 +32,7 @@ def make_app(mode: str = "hotseat", client: FakeEngineClient | None = None, **se
 
 @pytest.fixture
 def hotseat() -> Iterator[Any]:
-    app, client = make_app("hotseat")
+    app, client = make_app(Mode.HOTSEAT)
     yield app
     shutdown(app)
 
@@ -148,7 +148,7 @@ def test_every_panel_button_can_be_clicked_without_error(hotseat: Any) -> None:
 
 
 def test_bot_game_finishes_with_an_injected_client() -> None:
-    app, client = make_app("bot-vs-bot", FakeEngineClient(polls_to_finish=2))
+    app, client = make_app(Mode.BOT_VS_BOT, FakeEngineClient(polls_to_finish=2))
     try:
         now = app.now
         for _ in range(3000):
@@ -166,7 +166,7 @@ def test_bot_game_finishes_with_an_injected_client() -> None:
 
 
 def test_undo_while_the_bot_thinks_cancels_the_search() -> None:
-    app, client = make_app("vs-bot", FakeEngineClient(polls_to_finish=50))
+    app, client = make_app(Mode.VS_BOT, FakeEngineClient(polls_to_finish=50))
     try:
         app.play_move(3)
         now = run_for(app, 0.1)
@@ -183,7 +183,7 @@ def test_undo_while_the_bot_thinks_cancels_the_search() -> None:
 
 
 def test_heatmap_updates_arrive_during_analysis_on_the_humans_turn() -> None:
-    app, client = make_app("vs-bot", FakeEngineClient(polls_to_finish=10_000), heatmap=True)
+    app, client = make_app(Mode.VS_BOT, FakeEngineClient(polls_to_finish=10_000), heatmap=True)
     try:
         seen = []
         now = app.now
@@ -204,7 +204,7 @@ def test_heatmap_updates_arrive_during_analysis_on_the_humans_turn() -> None:
 
 def test_random_level_moves_without_the_engine() -> None:
     settings_bots = [BotSetting("random"), BotSetting("random")]
-    app, client = make_app("vs-bot", bots=settings_bots)
+    app, client = make_app(Mode.VS_BOT, bots=settings_bots)
     try:
         app.play_move(3)
         run_for(app, 3.0)
@@ -247,7 +247,7 @@ def test_a_solver_level_is_one_line_in_the_difficulty_list(monkeypatch: pytest.M
     solver = players.Difficulty("solver", "Solver", "solve", 300)
     monkeypatch.setattr(players, "DIFFICULTIES", (*players.DIFFICULTIES, solver))
     monkeypatch.setattr(players, "DIFFICULTY_KEYS", (*players.DIFFICULTY_KEYS, "solver"))
-    app, client = make_app("vs-bot", FakeEngineClient(prefer=[5]), bots=[BotSetting("solver"), BotSetting("solver")])
+    app, client = make_app(Mode.VS_BOT, FakeEngineClient(prefer=[5]), bots=[BotSetting("solver"), BotSetting("solver")])
     try:
         app.play_move(3)
         run_for(app, 2.0)
@@ -296,7 +296,7 @@ def test_paste_a_position_and_reject_garbage(hotseat: Any, monkeypatch: pytest.M
 
 
 def test_quitting_while_the_bot_thinks_stops_and_closes_the_engine() -> None:
-    app, client = make_app("vs-bot", FakeEngineClient(polls_to_finish=1000))
+    app, client = make_app(Mode.VS_BOT, FakeEngineClient(polls_to_finish=1000))
     app.play_move(3)
     run_for(app, 0.2)
     assert app.turns.driver.search is not None and not app.turns.driver.search.finished

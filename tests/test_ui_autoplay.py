@@ -12,7 +12,7 @@ from test_ui_fakes import FakeEngineClient, make_test_app
 
 from game.play import autoplay
 from game.play.actions import ToggleAutoplay
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.settings import Settings
 from game.ui import game_app
 
@@ -46,26 +46,26 @@ def press(app: game_app.App, player: int) -> str:
 @pytest.mark.parametrize(
     ("mode", "human", "player", "after"),
     [
-        ("hotseat", 0, 1, ("vs-bot", 0)),  # Yellow to Perfect: Red stays the human's
-        ("hotseat", 0, 0, ("vs-bot", 1)),
-        ("vs-bot", 0, 0, ("bot-vs-bot", 0)),  # the human's own side too: both sides are bots
-        ("vs-bot", 0, 1, ("hotseat", 0)),  # taking the bot's side: hot-seat
-        ("bot-vs-bot", 0, 1, ("vs-bot", 1)),  # taking one bot's side: you play it against the other
+        (Mode.HOTSEAT, 0, 1, (Mode.VS_BOT, 0)),  # Yellow to Perfect: Red stays the human's
+        (Mode.HOTSEAT, 0, 0, (Mode.VS_BOT, 1)),
+        (Mode.VS_BOT, 0, 0, (Mode.BOT_VS_BOT, 0)),  # the human's own side too: both sides are bots
+        (Mode.VS_BOT, 0, 1, (Mode.HOTSEAT, 0)),  # taking the bot's side: hot-seat
+        (Mode.BOT_VS_BOT, 0, 1, (Mode.VS_BOT, 1)),  # taking one bot's side: you play it against the other
     ],
 )
 def test_toggle_moves_between_the_modes(mode: str, human: int, player: int, after: tuple[str, int]) -> None:
-    settings = Settings(mode=mode, human_player=human, bots=[BotSetting("easy"), BotSetting("medium")])
+    settings = Settings(mode=Mode.parse(mode), human_player=human, bots=[BotSetting("easy"), BotSetting("medium")])
     handing = autoplay.hands_over(settings, player)
     autoplay.toggle(settings, player)
     assert (settings.mode, settings.human_player) == after
     if handing:
         assert settings.bots[player].level == "perfect"
     autoplay.toggle(settings, player)  # and back
-    assert settings.mode == mode and (mode != "vs-bot" or settings.human_player == human)
+    assert settings.mode == mode and (mode != Mode.VS_BOT or settings.human_player == human)
 
 
 def test_hand_a_side_to_perfect_mid_game_and_take_it_back() -> None:
-    with fake_engine_app(mode="hotseat", moves="44") as (app, client):
+    with fake_engine_app(mode=Mode.HOTSEAT, moves="44") as (app, client):
         hand_over_and_take_back(app, client)
 
 
@@ -79,19 +79,22 @@ def hand_over_and_take_back(app: game_app.App, client: FakeEngineClient) -> None
     app.play_move(0)
     searches = len(client.searches)
     run_frames(app, 120)
-    assert len(app.session.line) == 5 and app.settings.mode == "hotseat"  # Yellow is the human's again
+    assert len(app.session.line) == 5 and app.settings.mode == Mode.HOTSEAT  # Yellow is the human's again
     assert all(s.get("level") is None for s in client.searches[searches:])  # no bot search since
 
 
 def test_handing_the_side_to_move_over_plays_at_once_even_in_a_paused_game() -> None:
-    with fake_engine_app(mode="bot-vs-bot", moves="4", bots=[BotSetting("easy"), BotSetting("easy")]) as (app, client):
+    with fake_engine_app(mode=Mode.BOT_VS_BOT, moves="4", bots=[BotSetting("easy"), BotSetting("easy")]) as (
+        app,
+        client,
+    ):
         resume_by_handing_over(app, client)
 
 
 def resume_by_handing_over(app: game_app.App, client: FakeEngineClient) -> None:
     app.paused = True
     press(app, 1)  # take Yellow: you play it against Red's bot
-    assert app.settings.mode == "vs-bot" and app.human_can_play()
+    assert app.settings.mode == Mode.VS_BOT and app.human_can_play()
     assert press(app, 1) == "Hand to Perfect"  # and hand it to Perfect: both bots play on, unpaused
     run_frames(app, 120)
     assert not app.paused and len(app.session.line) >= 2

@@ -35,6 +35,7 @@ def test_titles_players_know() -> None:
 def test_an_unknown_rule_set_is_refused() -> None:
     class Other:
         name = "chess"
+        family = "chess"  # a family no floor has an entry for
 
     with pytest.raises(ValueError, match="chess"):
         capabilities(Other())  # type: ignore[arg-type]

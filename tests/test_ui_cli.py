@@ -10,7 +10,7 @@ from typing import Any
 import pygame
 import pytest
 
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.ui.game_app import create_app, shutdown
@@ -57,7 +57,7 @@ def test_screenshot_of_a_position_with_the_heatmap(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_bot_game_with_the_real_engine_finishes_and_shows_the_heatmap() -> Any:
     settings = Settings(
-        mode="bot-vs-bot",
+        mode=Mode.BOT_VS_BOT,
         heatmap=True,
         sound=False,
         window=(1000, 700),

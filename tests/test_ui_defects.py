@@ -10,8 +10,9 @@ from typing import Any
 
 import pygame
 import pytest
-from test_ui_fakes import FakeEngineClient, make_test_app
+from test_ui_fakes import FakeEngineClient, engine_line, make_test_app
 
+from ai.results import Info
 from game.play.actions import ChangeChoice, Command, CycleBotLevel, DialogField, MoveCursor
 from game.play.engine_driver import Search
 from game.play.engine_events import absorb
@@ -72,7 +73,7 @@ def _line(
         "children": children,
         "move": children[0]["move"] if children else None,
     }
-    absorb(session, search, kind, msg)
+    absorb(session, search, engine_line(kind, msg))
 
 
 def test_1_eval_graph_keeps_one_point_of_view_when_proofs_meet_estimates() -> None:
@@ -154,6 +155,12 @@ def test_3_side_and_first_mover_choices_wait_for_a_new_game_and_the_bot_keeps_it
     assert app.colour_of(1) == THEMES["classic"].discs[1]  # you play the colour you chose (Yellow), second
 
 
+def info_line(fields: dict[str, Any]) -> Info:
+    line = engine_line("info", fields)
+    assert isinstance(line, Info)
+    return line
+
+
 # 4 -------------------------------------------------------------------------------------------------
 def test_4_heatmap_stresses_what_the_proofs_say_and_the_move_the_bot_plays() -> None:
     spec = get_game("connect4")
@@ -165,7 +172,7 @@ def test_4_heatmap_stresses_what_the_proofs_say_and_the_move_the_bot_plays() -> 
             {"move": "5", "visits": 15, "value": 0.4, "proven": "loss", "score": -9},
         ],
     }
-    heat = heat_from_info(spec, 5, msg)
+    heat = heat_from_info(spec, 5, info_line(msg))
     assert heat is not None
     assert heat.best == 3  # column 4, the only draw, though the loss in column 3 has 77% of the visits
     assert heat.emphasis(3) == 1.0 and heat.emphasis(2) == 0.0
@@ -182,7 +189,7 @@ def test_4_heatmap_stresses_what_the_proofs_say_and_the_move_the_bot_plays() -> 
         "value": 0.5,
         "children": [{"move": "3", "visits": 20, "value": 0.5}, {"move": "5", "visits": 880, "value": 0.6}],
     }
-    got = absorb(session, search, "bestmove", exact_play)
+    got = absorb(session, search, engine_line("bestmove", exact_play))
     assert got.move == 2 and got.heat is not None and got.heat.best == 2  # the move the bot plays, not the visits
     won = HeatData(0, {5: HeatEntry(5, 0.01, 1.0, "win"), 6: HeatEntry(6, 0.99, 0.4)})
     assert won.best == 5 and won.emphasis(6) <= 0.5 < won.emphasis(5)  # 99% of the visits, yet not stressed

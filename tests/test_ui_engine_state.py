@@ -12,6 +12,7 @@ from test_ui_fakes import FakeEngineClient
 from ai.client import EngineStatus
 from ai.results import Preparing
 from game.play.engine_driver import EngineDriver
+from game.play.players import Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.ui.game_app import create_app, shutdown
@@ -42,7 +43,7 @@ class StatefulClient(FakeEngineClient):  # type: ignore[misc]  # the fake is imp
 
 
 def make(mode: str, client: StatefulClient, **kw: Any):  # type: ignore[no-untyped-def]
-    settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)
+    settings = Settings(mode=Mode.parse(mode), window=(1000, 700), sound=False, eval_bar=False, **kw)
     app = create_app(settings, Session.from_text("connect4"), persist=False, driver=EngineDriver(lambda: client))
     app.turns.min_bot_delay = 0.0
     return app
@@ -57,7 +58,7 @@ def run(app: Any, frames: int) -> None:
 
 def test_the_bot_waits_while_the_engine_is_not_available_and_resumes_when_it_is_back() -> None:
     client = StatefulClient(polls_to_finish=2)
-    app = make("bot-vs-bot", client)
+    app = make(Mode.BOT_VS_BOT, client)
     try:
         client.pending.append({"type": "engine_failed", "message": "it keeps stopping", "retry_in_s": 4.0})
         client.state = EngineStatus("unavailable", "the bot is not available: it keeps stopping", retry_in_s=4.0)
@@ -80,7 +81,7 @@ def test_the_bot_waits_while_the_engine_is_not_available_and_resumes_when_it_is_
 
 def test_a_first_launch_shows_the_real_fraction_of_the_compile_work_on_a_hot_seat_board() -> None:
     client = StatefulClient()
-    app = make("hotseat", client)
+    app = make(Mode.HOTSEAT, client)
     try:
         client.state = EngineStatus(
             "preparing", "preparing the engine, first launch only", Preparing("connect4", 1, 4, "connect4 moves", True)
@@ -104,7 +105,7 @@ def test_the_threads_setting_reaches_the_engine() -> None:
         made.append(threads)
         return client
 
-    settings = Settings(mode="hotseat", window=(1000, 700), sound=False, search_threads=3)
+    settings = Settings(mode=Mode.HOTSEAT, window=(1000, 700), sound=False, search_threads=3)
     app = create_app(
         settings,
         Session.from_text("connect4"),

@@ -17,7 +17,7 @@ from game.play.book_facts import BookFacts
 from game.play.engine_driver import EngineDriver
 from game.play.exact import EXACT_MS, Verdict, column_verdicts, score_verdict
 from game.play.heat import HeatData, HeatEntry
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
@@ -28,8 +28,8 @@ from tests.waiting import wait_until
 pytestmark = pytest.mark.timeout(180)
 
 
-def make_app(game: str = "connect4", moves: str = "", mode: str = "hotseat", client: Any = None, **kw: Any) -> Any:
-    settings = Settings(mode=mode, window=(1000, 700), sound=False, **{"eval_bar": False, **kw})
+def make_app(game: str = "connect4", moves: str = "", mode: str = Mode.HOTSEAT, client: Any = None, **kw: Any) -> Any:
+    settings = Settings(mode=Mode.parse(mode), window=(1000, 700), sound=False, **{"eval_bar": False, **kw})
     client = client if client is not None else FakeEngineClient()
     factory = client if callable(client) and not isinstance(client, FakeEngineClient) else (lambda: client)
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(factory))
@@ -178,7 +178,7 @@ def test_exact_is_for_connect4_only() -> None:
 
 
 def test_perfect_level_asks_for_exact_play_with_five_seconds() -> None:
-    app, client = make_app(mode="vs-bot", bots=[BotSetting("perfect"), BotSetting("perfect")])
+    app, client = make_app(mode=Mode.VS_BOT, bots=[BotSetting("perfect"), BotSetting("perfect")])
     try:
         app.play_move(3)
         run_for(app, 0.1)
@@ -186,7 +186,7 @@ def test_perfect_level_asks_for_exact_play_with_five_seconds() -> None:
         assert bot and bot[0]["exact"] is True and bot[0]["level"] == "perfect"
     finally:
         shutdown(app)
-    app, client = make_app(mode="vs-bot", bots=[BotSetting("hard"), BotSetting("hard")])
+    app, client = make_app(mode=Mode.VS_BOT, bots=[BotSetting("hard"), BotSetting("hard")])
     try:
         app.play_move(3)
         run_for(app, 0.1)
@@ -197,7 +197,7 @@ def test_perfect_level_asks_for_exact_play_with_five_seconds() -> None:
 
 @pytest.mark.slow
 def test_exact_verdicts_with_the_real_engine() -> Any:
-    settings = Settings(mode="hotseat", window=(1000, 700), sound=False, eval_bar=False, exact=True)
+    settings = Settings(mode=Mode.HOTSEAT, window=(1000, 700), sound=False, eval_bar=False, exact=True)
     app = create_app(settings, Session.from_text("connect4", "44536655"), persist=False)
     try:
 
@@ -217,7 +217,7 @@ def test_exact_verdicts_with_the_real_engine() -> Any:
 
 # --- screenshots wait for the analysis ------------------------------------------------------------
 def test_screenshot_waits_for_the_heatmap(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    app, client = make_app(moves="4453", mode="vs-bot", heatmap=True)
+    app, client = make_app(moves="4453", mode=Mode.VS_BOT, heatmap=True)
     app.settings.eval_bar = True
     shot = tmp_path / "heat.png"
     assert headless.screenshot(app, shot, 3.0, False) == 0
@@ -241,21 +241,21 @@ def test_screenshot_without_an_engine_says_so(tmp_path: Path, capsys: pytest.Cap
 
 
 def test_an_unfinished_solve_is_retried_with_longer_budgets() -> None:
-    from game.play.exact import EXACT_BUDGETS_MS, ExactCache
+    from game.play.exact import EXACT_TIME_MS, ExactCache
 
     cache = ExactCache()
-    assert cache.next_budget("connect4", "44") == EXACT_BUDGETS_MS[0]
-    for used, following in itertools.pairwise(EXACT_BUDGETS_MS):
+    assert cache.next_budget("connect4", "44") == EXACT_TIME_MS[0]
+    for used, following in itertools.pairwise(EXACT_TIME_MS):
         cache.put("connect4", "44", {0: None, 3: 2}, used)
         assert cache.next_budget("connect4", "44") == following > used
-    assert sum(EXACT_BUDGETS_MS) >= 5000  # the slowest positions past the book take 3-5 s on two cores
-    cache.put("connect4", "44", {0: None, 3: 2}, EXACT_BUDGETS_MS[-1])
-    assert cache.next_budget("connect4", "44") == EXACT_BUDGETS_MS[-1]  # it keeps solving (issue 37 #7) ...
+    assert sum(EXACT_TIME_MS) >= 5000  # the slowest positions past the book take 3-5 s on two cores
+    cache.put("connect4", "44", {0: None, 3: 2}, EXACT_TIME_MS[-1])
+    assert cache.next_budget("connect4", "44") == EXACT_TIME_MS[-1]  # it keeps solving (issue 37 #7) ...
     cache.stop("connect4", "44")
     assert cache.next_budget("connect4", "44") is None  # ... until the player stops it: estimates fill the rest
-    cache.put("connect4", "4", {0: -1, 3: 2}, EXACT_BUDGETS_MS[0])
+    cache.put("connect4", "4", {0: -1, 3: 2}, EXACT_TIME_MS[0])
     assert cache.next_budget("connect4", "4") is None  # complete
-    settings = Settings(mode="vs-bot", human_player=0, exact=True, heatmap=True)
+    settings = Settings(mode=Mode.VS_BOT, human_player=0, exact=True, heatmap=True)
     human_turn, bot_turn = Session.from_text("connect4", "44"), Session.from_text("connect4", "4")
     assert controller.wanted_search(settings, human_turn, False, False, 500, exact_solver=True) == ("exact", 500)
     assert (controller.wanted_search(settings, human_turn, False, False, None) or ("",))[0] == "analysis"
@@ -353,7 +353,7 @@ def test_a_move_ends_the_look_ahead_and_the_shown_position_comes_first() -> None
 
 def test_no_look_ahead_while_the_bot_thinks_on_the_players_time() -> None:
     app, client = make_app(
-        moves="4453", mode="vs-bot", exact=True, bots=(BotSetting("human"), BotSetting("perfect")), ponder="on"
+        moves="4453", mode=Mode.VS_BOT, exact=True, bots=(BotSetting("human"), BotSetting("perfect")), ponder="on"
     )
     try:
         run_for(app, 0.5)

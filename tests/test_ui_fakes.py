@@ -1,11 +1,17 @@
-"""A stand-in for ``ai.client.EngineClient`` (same methods) and helpers to build a headless app."""
+"""A stand-in for ``ai.client.EngineClient`` (held to ``ai.client_api.EngineClientProtocol`` by mypy) and
+helpers to build a headless app."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ai import wire
+from ai.client_api import EngineClientProtocol, Limit
+from ai.client_types import EngineStatus
+from ai.results import Info, Reply, Solution
 from game.play.book_facts import BookFacts
 from game.play.engine_driver import EngineDriver
+from game.play.players import Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
@@ -47,6 +53,17 @@ class FakeEngineClient:
     @property
     def is_ready(self) -> bool:
         return self.started
+
+    @property
+    def failed(self) -> bool:
+        return False
+
+    @property
+    def status(self) -> EngineStatus:
+        return EngineStatus("ready" if self.is_ready else "starting", "")
+
+    def set_threads(self, threads: int) -> None:
+        pass
 
     def set_position(self, game: str, moves: str) -> None:
         self._end_ponder("position", (game, moves))
@@ -91,15 +108,8 @@ class FakeEngineClient:
             }
         )
 
-    def go(
-        self,
-        *,
-        time_ms: int | None = None,
-        iterations: int | None = None,
-        info_ms: int = 100,
-        exact: bool = True,
-        level: str | None = None,
-    ) -> int:
+    def go(self, limit: Limit, *, info_ms: int = 100, exact: bool = True, level: str | None = None) -> int:
+        time_ms = limit.time_ms
         self._end_ponder("go")
         self._next_id += 1
         game, moves = self.position
@@ -120,8 +130,9 @@ class FakeEngineClient:
         self._active = {"id": self._next_id, "pos": pos, "spec": spec, "polls": 0, "time_ms": time_ms}
         return self._next_id
 
-    def solve(self, *, time_ms: int = 300) -> int:
+    def solve(self, limit: Limit) -> int:
         """Scores every legal column: the preferred one +5, the others -1 (answers on the next poll)."""
+        time_ms = limit.time_ms
         self._end_ponder("solve")
         self._next_id += 1
         game, moves = self.position
@@ -180,6 +191,7 @@ class FakeEngineClient:
             "pv": [],
             "children": children,
             "exact": False,
+            "proven": None,
         }
 
     def _bestmove(self, active: dict[str, Any]) -> dict[str, Any]:
@@ -199,14 +211,38 @@ class FakeEngineClient:
                 out.append(self._info(active))
         return out
 
+    def poll_replies(self) -> list[Reply]:
+        return [wire.decode(line) for line in self.poll()]
+
     def close(self) -> None:
         self.closed = True
+
+
+def engine_line(kind: str, fields: dict[str, Any]) -> Info | Solution:
+    """An engine line (``info``, ``bestmove`` or ``solution``) from the fields a test cares about, the others
+    defaulted, read through the wire module as the client reads the engine's lines."""
+    children = [
+        {"visits": 0, "value": 0.5, "proven": None, "score": None, **c} if kind != "solution" else c
+        for c in fields.get("children", [])
+    ]
+    if kind == "solution":
+        base: dict[str, Any] = {"id": 1, "score": None, "complete": True, "elapsed_ms": 0.0}
+    else:
+        base = {"id": 1, "iterations": 0, "elapsed_ms": 0.0, "value": 0.5, "max_depth": 0, "pv": [], "exact": False}
+        base["proven"] = None
+    line = wire.decode({**base, **fields, "children": children, "type": kind})
+    assert isinstance(line, Info | Solution)
+    return line
+
+
+if TYPE_CHECKING:  # the fake is held to the interface the real client satisfies
+    _fake_check: EngineClientProtocol = FakeEngineClient()
 
 
 def make_test_app(
     game: str = "connect4",
     moves: str = "",
-    mode: str = "hotseat",
+    mode: str = Mode.HOTSEAT,
     client: FakeEngineClient | None = None,
     size: tuple[int, int] = (1000, 700),
     persist: bool = False,
@@ -217,7 +253,7 @@ def make_test_app(
     ``book``: the app reads the opening book itself, as the real app, instead of leaving every answer to the
     fake engine)."""
     settings_kw.setdefault("eval_bar", False)
-    settings = Settings(mode=mode, window=size, sound=False, **settings_kw)
+    settings = Settings(mode=Mode.parse(mode), window=size, sound=False, **settings_kw)
     fake = client or FakeEngineClient()
     app = create_app(settings, Session.from_text(game, moves), persist=persist, driver=EngineDriver(lambda: fake))
     app.turns.min_bot_delay = 0.0

@@ -12,7 +12,7 @@ import pytest
 from test_ui_fakes import make_test_app
 
 from game.play.actions import Command
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.savefile import SaveFileError, game_to_json, parse_game_text
 from game.play.session import EvalPoint, Session
 from game.play.settings import (
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.timeout(120)
 def test_settings_round_trip_in_the_overridden_config_dir() -> None:
     assert str(config_dir()) == os.environ["CONNECT4_CONFIG_DIR"]
     s = Settings(
-        mode="bot-vs-bot",
+        mode=Mode.BOT_VS_BOT,
         theme="colorblind",
         sound=False,
         window=(900, 650),

@@ -13,7 +13,7 @@ from test_ui_fakes import FakeEngineClient
 from game.play.actions import ChangeChoice, Command, DialogField
 from game.play.engine_driver import EngineDriver
 from game.play.game_choices import GAME_CHOICES
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules.uttt import board_of
@@ -27,9 +27,9 @@ pytestmark = pytest.mark.timeout(180)
 
 
 def make_app(
-    game: str, moves: str = "", mode: str = "hotseat", client: FakeEngineClient | None = None, **kw: Any
+    game: str, moves: str = "", mode: str = Mode.HOTSEAT, client: FakeEngineClient | None = None, **kw: Any
 ) -> Any:
-    settings = Settings(mode=mode, window=(1000, 700), sound=False, eval_bar=False, **kw)
+    settings = Settings(mode=Mode.parse(mode), window=(1000, 700), sound=False, eval_bar=False, **kw)
     client = client or FakeEngineClient()
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(lambda: client))
     app.turns.min_bot_delay = 0.0
@@ -205,7 +205,7 @@ def test_a_won_game_highlights_and_stops_play(apps: Any) -> None:
 
 
 def test_bot_plays_random_moves_when_the_engine_has_no_search_for_the_game(apps: Any) -> None:
-    app, client = apps("tictactoe", mode="vs-bot", client=FakeEngineClient(refuse=("tictactoe",)))
+    app, client = apps("tictactoe", mode=Mode.VS_BOT, client=FakeEngineClient(refuse=("tictactoe",)))
     app.step([click(cell_centre(app, "b2"))])
     run_for(app, 1.0)
     assert len(app.session.line) == 2  # the bot answered anyway
@@ -227,7 +227,7 @@ def test_bot_plays_random_moves_when_the_engine_has_no_search_for_the_game(apps:
 
 
 def test_a_grid_bot_game_with_the_fake_engine(apps: Any) -> None:
-    app, client = apps("mnk:6x6:4", mode="bot-vs-bot", client=FakeEngineClient(polls_to_finish=2), heatmap=True)
+    app, client = apps("mnk:6x6:4", mode=Mode.BOT_VS_BOT, client=FakeEngineClient(polls_to_finish=2), heatmap=True)
     for _ in range(40):
         run_for(app, 0.2)
         if app.session.final_position.outcome.is_over:
@@ -238,7 +238,7 @@ def test_a_grid_bot_game_with_the_fake_engine(apps: Any) -> None:
 
 def test_the_heatmap_tints_grid_cells(apps: Any) -> None:
     app, client = apps(
-        "gomoku", "h8", mode="hotseat", client=FakeEngineClient(polls_to_finish=10_000, prefer=[0]), heatmap=True
+        "gomoku", "h8", mode=Mode.HOTSEAT, client=FakeEngineClient(polls_to_finish=10_000, prefer=[0]), heatmap=True
     )
     run_for(app, 0.2)
     assert app.turns.heat is not None and app.turns.heat.best == 0
@@ -286,7 +286,7 @@ def test_grid_pieces_appear_with_a_short_scale_in_not_a_drop(apps: Any) -> None:
 @pytest.mark.slow
 def test_tictactoe_against_the_real_engine_shows_cell_heat_and_the_bot_answers() -> Any:
     settings = Settings(
-        mode="vs-bot", window=(1000, 700), sound=False, heatmap=True, bots=[BotSetting("hard"), BotSetting("hard")]
+        mode=Mode.VS_BOT, window=(1000, 700), sound=False, heatmap=True, bots=[BotSetting("hard"), BotSetting("hard")]
     )
     app = create_app(settings, Session.from_text("tictactoe"), persist=False)
     app.turns.min_bot_delay = 0.0

@@ -13,6 +13,7 @@ from game.play.actions import ChangeChoice, Command, DialogField
 from game.play.engine_driver import EngineDriver
 from game.play.game_files import game_json_with_evals, read_game
 from game.play.new_game import auto_threads, choice_rows
+from game.play.players import Mode
 from game.play.session import EvalPoint, Session
 from game.play.settings import Settings
 from game.ui.cli import first_launch
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.timeout(60)
 
 def test_first_launch_greets_with_the_dialog_and_nothing_moves_until_start() -> None:
     client = FakeEngineClient()
-    settings = Settings(mode="bot-vs-bot", window=(1000, 700), sound=False)
+    settings = Settings(mode=Mode.BOT_VS_BOT, window=(1000, 700), sound=False)
     app = create_app(
         settings, Session.from_text("connect4"), persist=False, driver=EngineDriver(lambda: client), first_launch=True
     )

@@ -7,9 +7,11 @@ from typing import Any
 import pygame
 import pytest
 
+from ai import wire
+from ai.results import ChildLine, Info
 from game.play import controller
 from game.play.heat import HeatData, HeatEntry, heat_from_info, share_text
-from game.play.players import DIFFICULTIES, BotSetting, is_bot, step_custom
+from game.play.players import DIFFICULTIES, BotSetting, Mode, is_bot, step_custom
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
@@ -33,9 +35,9 @@ def test_difficulty_levels_and_budgets() -> None:
 
 
 def test_who_is_a_bot_in_each_mode() -> None:
-    assert not is_bot("hotseat", 0, 0) and not is_bot("hotseat", 0, 1)
-    assert is_bot("bot-vs-bot", 0, 0) and is_bot("bot-vs-bot", 0, 1)
-    assert not is_bot("vs-bot", 1, 1) and is_bot("vs-bot", 1, 0)
+    assert not is_bot(Mode.HOTSEAT, 0, 0) and not is_bot(Mode.HOTSEAT, 0, 1)
+    assert is_bot(Mode.BOT_VS_BOT, 0, 0) and is_bot(Mode.BOT_VS_BOT, 0, 1)
+    assert not is_bot(Mode.VS_BOT, 1, 1) and is_bot(Mode.VS_BOT, 1, 0)
 
 
 def test_session_play_undo_and_branching() -> None:
@@ -55,18 +57,18 @@ def test_session_play_undo_and_branching() -> None:
 
 
 def test_undo_against_a_bot_returns_to_the_humans_turn() -> None:
-    settings = Settings(mode="vs-bot", human_player=0)
+    settings = Settings(mode=Mode.VS_BOT, human_player=0)
     s = Session.from_text("connect4", "4453")  # human (first) to move
     assert controller.undo_target(settings, s) == 2
     s.go_to(2)
     assert controller.redo_target(settings, s) == 4
-    hotseat = Settings(mode="hotseat")
+    hotseat = Settings(mode=Mode.HOTSEAT)
     s.go_to(4)
     assert controller.undo_target(hotseat, s) == 3
 
 
 def test_wanted_search_per_situation() -> None:
-    settings = Settings(mode="vs-bot", human_player=0, heatmap=False, eval_bar=False)
+    settings = Settings(mode=Mode.VS_BOT, human_player=0, heatmap=False, eval_bar=False)
     s = Session.from_text("connect4", "4")
     assert controller.wanted_search(settings, s, False, False) == ("bot", settings.bots[1].time_ms)
     s.go_to(0)
@@ -75,27 +77,42 @@ def test_wanted_search_per_situation() -> None:
     assert controller.wanted_search(settings, s, False, False) == ("analysis", controller.ANALYSIS_HEATMAP_MS)
     won = Session.from_text("connect4", "1212121")
     assert controller.wanted_search(settings, won, False, False) is None
-    settings.mode = "bot-vs-bot"
+    settings.mode = Mode.BOT_VS_BOT
     settings.bots = [BotSetting("random"), BotSetting("random")]
     assert controller.wanted_search(settings, Session.from_text("connect4"), False, False) == ("bot", 0)
 
 
+def _info(iterations: int, children: tuple[ChildLine, ...]) -> Info:
+    return Info(1, iterations, 0.0, 0.5, 0, (), False, None, children)
+
+
 def test_heat_from_an_info_line_ignores_bad_children() -> None:
     spec = get_game("connect4")
-    msg = {
-        "iterations": 40,
-        "children": [
-            {"move": "4", "visits": 30, "value": 0.6, "proven": None, "score": None},
-            {"move": "1", "visits": 10, "value": 0.4, "proven": "loss", "score": -3},
-            {"move": "x", "visits": 99},
-            "junk",
-        ],
-    }
-    heat = heat_from_info(spec, 0, msg)
+    children = (
+        ChildLine("4", 30, 0.6, None, None),
+        ChildLine("1", 10, 0.4, "loss", -3),
+        ChildLine("x", 99, 0.5, None, None),  # a move this game cannot read
+    )
+    heat = heat_from_info(spec, 0, _info(40, children))
     assert heat is not None and set(heat.entries) == {3, 0}
     assert heat.entries[3].share == pytest.approx(0.75) and heat.best == 3
     assert heat.entries[0].proven == "loss"
-    assert heat_from_info(spec, 0, {"children": []}) is None
+    assert heat_from_info(spec, 0, _info(0, ())) is None
+    with pytest.raises(ValueError, match="children"):  # a child that is not one never gets past the wire module
+        wire.decode(
+            {
+                "type": "info",
+                "id": 1,
+                "iterations": 1,
+                "elapsed_ms": 0,
+                "value": 0.5,
+                "max_depth": 0,
+                "pv": [],
+                "exact": False,
+                "proven": None,
+                "children": ["junk"],
+            }
+        )
 
 
 def test_colour_blind_discs_differ_by_a_mark_not_only_colour() -> Any:

@@ -12,7 +12,7 @@ import pytest
 from test_ui_fakes import FakeEngineClient, make_test_app
 
 from game.play.actions import Command, GoTo
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.pondering import ponder_on
 from game.play.settings import Settings
 from game.ui.game_app import App, shutdown
@@ -25,7 +25,12 @@ def vs_bot(
     level: str = "custom", moves: str = "", ponder: str = "auto", human: int = 0, **kw: object
 ) -> tuple[App, FakeEngineClient]:
     app, fake = make_test_app(
-        moves=moves, mode="vs-bot", human_player=human, ponder=ponder, bots=[BotSetting(level), BotSetting(level)], **kw
+        moves=moves,
+        mode=Mode.VS_BOT,
+        human_player=human,
+        ponder=ponder,
+        bots=[BotSetting(level), BotSetting(level)],
+        **kw,
     )
     app.hurry()
     return app, fake
@@ -84,7 +89,7 @@ def test_the_default_follows_the_level_and_the_players_choice_wins(level: str, s
         shutdown(app)
 
 
-@pytest.mark.parametrize("mode", ["hotseat", "bot-vs-bot"])
+@pytest.mark.parametrize("mode", [Mode.HOTSEAT, Mode.BOT_VS_BOT])
 def test_no_ponder_without_a_human_against_the_bot(mode: str) -> None:
     app, fake = make_test_app(mode=mode, ponder="on", bots=[BotSetting("custom"), BotSetting("custom")])
     try:
@@ -105,7 +110,7 @@ def test_the_humans_move_ends_the_ponder_and_the_bot_searches_the_tree_it_grew()
         assert first["ended_by"] == "position" and fake.searches[-1]["moves"] == "1"
         app.step([])  # the engine's ponderend arrives
         ends = app.turns.driver.ponder_ends
-        assert ends and ends[-1]["hit"] is True and ends[-1]["played"] == "1"
+        assert ends and ends[-1].hit is True and ends[-1].played == "1"
 
         def pondering() -> bool:  # the bot answers (its disc falls), then the human's turn: a new ponder
             app.step([])
@@ -191,20 +196,21 @@ def test_the_setting_is_persisted_and_a_bad_value_is_refused() -> None:
     assert Settings.from_dict({}).ponder == "auto"
     with pytest.raises(ValueError, match="ponder"):
         Settings.from_dict({"ponder": "sometimes"})
-    assert ponder_on(Settings(mode="vs-bot", human_player=1, bots=[BotSetting("perfect"), BotSetting("easy")]))
-    assert not ponder_on(Settings(mode="vs-bot", human_player=0, bots=[BotSetting("perfect"), BotSetting("easy")]))
+    assert ponder_on(Settings(mode=Mode.VS_BOT, human_player=1, bots=[BotSetting("perfect"), BotSetting("easy")]))
+    assert not ponder_on(Settings(mode=Mode.VS_BOT, human_player=0, bots=[BotSetting("perfect"), BotSetting("easy")]))
     assert not ponder_on(
-        Settings(mode="vs-bot", human_player=1, ponder="on", bots=[BotSetting("hard"), BotSetting("easy")])
+        Settings(mode=Mode.VS_BOT, human_player=1, ponder="on", bots=[BotSetting("hard"), BotSetting("easy")])
     )
 
 
 def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> None:
+    from ai.client import EngineClient
     from game.play.engine_driver import EngineDriver, default_client_factory
     from game.play.session import Session
     from game.ui.game_app import create_app
 
     settings = Settings(
-        mode="vs-bot",
+        mode=Mode.VS_BOT,
         human_player=1,
         window=(1000, 700),
         sound=False,
@@ -221,18 +227,20 @@ def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> 
     )
     driver = app.turns.driver
     try:
+        client = driver.client if driver.start() else None
+        assert isinstance(client, EngineClient)  # the real client: its restart log and heartbeats are read below
 
         def ready_and_pondering() -> bool:  # the engine's start-up (and a first launch's compiling)
             app.step([])
             return driver.pondering and driver.view().state == "ready"
 
         wait_until(ready_and_pondering, 90, "the engine to ponder")
-        restarts = len(driver.client.restart_log)  # (a first launch's compiling may have cost some)
-        beats = driver.client.heartbeats_answered
+        restarts = len(client.restart_log)  # (a first launch's compiling may have cost some)
+        beats = client.heartbeats_answered
 
         def heartbeats_answered() -> bool:  # it thinks a while; the heartbeat is answered meanwhile
             app.step([])
-            return bool(driver.client.heartbeats_answered >= beats + 3)
+            return client.heartbeats_answered >= beats + 3
 
         wait_until(heartbeats_answered, 30, "three heartbeats answered while pondering")
         assert app.play_move(0)
@@ -243,7 +251,7 @@ def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> 
 
         wait_until(ponder_ended, 20, "the ponder's end")
         end = driver.ponder_ends[-1]
-        assert (end["predicted"], end["played"], end["hit"]) == ("1", "1", True)
-        assert end["kept_visits"] > 0 and len(driver.client.restart_log) == restarts  # the heartbeat held
+        assert (end.predicted, end.played, end.hit) == ("1", "1", True)
+        assert end.kept_visits > 0 and len(client.restart_log) == restarts  # the heartbeat held
     finally:
         shutdown(app)

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from ai.client import EngineClient
+from ai.client import EngineClient, Limit
 from ai.results import BestMove, Preparing, Ready
 
 
@@ -25,7 +25,7 @@ def launch(game: str, move_ms: int) -> dict[str, float | bool | None]:
     client = EngineClient()
     client.start()
     client.set_position(game, "")
-    client.go(time_ms=move_ms, info_ms=100)
+    client.go(Limit(time_ms=move_ms), info_ms=100)
     seen: dict[str, float | bool | None] = {"ready_s": None, "prepared_s": None, "bestmove_s": None, "compiled": False}
     try:
         while seen["bestmove_s"] is None and time.monotonic() - started < 900:

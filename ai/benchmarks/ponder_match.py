@@ -22,11 +22,11 @@ import time
 from ai.engine_session import EngineSession
 from ai.hybrid import HybridSearcher
 from ai.ponder import Ponderer
-from game.rules import get_game
+from game.rules import GameSpec, get_game
 
 
 def play(
-    spec: object,
+    spec: GameSpec,
     ponder_first: bool,
     own_ms: float,
     pace_ms: tuple[float, float],
@@ -38,7 +38,7 @@ def play(
     for s in searchers:
         s.clear()
     ponderer = Ponderer(pondering)
-    position = spec.start()  # type: ignore[attr-defined]
+    position = spec.start()
     ponder_side = 0 if ponder_first else 1
     pondered = 0
     while not position.outcome.is_over:
@@ -61,7 +61,7 @@ def play(
 
 
 def play_engines(
-    spec: object,
+    spec: GameSpec,
     ponder_first: bool,
     own_ms: float,
     pace_ms: tuple[float, float],
@@ -70,7 +70,7 @@ def play_engines(
 ) -> float:
     """``play`` with engine processes: the pondering one thinks with ``ponder`` between its moves."""
     pondering, plain = engines
-    position = spec.start()  # type: ignore[attr-defined]
+    position = spec.start()
     ponder_side = 0 if ponder_first else 1
     while not position.outcome.is_over:
         moves = position.to_text()
@@ -88,7 +88,7 @@ def play_engines(
     return 0.5 if position.outcome.winner is None else float(position.outcome.winner == ponder_side)
 
 
-def engine_match(spec: object, args: argparse.Namespace, rng: random.Random) -> int:
+def engine_match(spec: GameSpec, args: argparse.Namespace, rng: random.Random) -> int:
     engines = (EngineSession(threads=1, seed=args.seed), EngineSession(threads=1, seed=args.seed + 1))
     try:
         for e in engines:
@@ -105,7 +105,7 @@ def engine_match(spec: object, args: argparse.Namespace, rng: random.Random) -> 
             )
         wins, draws = scores.count(1.0), scores.count(0.5)
         print(
-            f"{spec.name} (engine processes): pondering engine {wins} wins, {draws} draws, "  # type: ignore[attr-defined]
+            f"{spec.name} (engine processes): pondering engine {wins} wins, {draws} draws, "
             f"{len(scores) - wins - draws} losses in {len(scores)} games = {100 * sum(scores) / len(scores):.1f}%; "
             f"ponder hit rate {engines[0].hits}/{engines[0].ponders} = "
             f"{100 * engines[0].hits / max(1, engines[0].ponders):.0f}% (own {args.own_ms:g} ms, opponent "

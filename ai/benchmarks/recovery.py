@@ -18,36 +18,34 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
 
-from ai.client import EngineClient
+from ai.client import EngineClient, Limit
+from ai.results import BestMove, Info, Reply
 
 FRAME_S = 0.016
 
 
-def _poll_until(
-    client: EngineClient, done: Callable[[list[dict[str, Any]]], bool], timeout: float
-) -> list[dict[str, Any]]:
-    seen: list[dict[str, Any]] = []
+def _poll_until(client: EngineClient, done: Callable[[list[Reply]], bool], timeout: float) -> list[Reply]:
+    seen: list[Reply] = []
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        seen.extend(client.poll())
+        seen.extend(client.poll_replies())
         if done(seen):
             return seen
         time.sleep(FRAME_S)
-    raise RuntimeError(f"timed out; saw {[m['type'] for m in seen][-10:]}; {client.status}")
+    raise RuntimeError(f"timed out; saw {[type(m).__name__ for m in seen][-10:]}; {client.status}")
 
 
 def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[float, float]:
     _poll_until(client, lambda seen: client.status.state == "ready", 120)
     if searching:
         client.set_position("connect4", "4453")
-        client.go(time_ms=3000, info_ms=100)
-        _poll_until(client, lambda seen: any(m["type"] == "info" for m in seen), 60)
+        client.go(Limit(time_ms=3000), info_ms=100)
+        _poll_until(client, lambda seen: any(type(m) is Info for m in seen), 60)
     else:  # the player is thinking: only the heartbeat runs
         end = time.monotonic() + 0.5
         while time.monotonic() < end:
-            client.poll()
+            client.poll_replies()
             time.sleep(FRAME_S)
     pid = client.pid
     assert pid is not None
@@ -63,7 +61,7 @@ def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[
     record = client.restart_log[-1]
     assert record.first_line_at is not None
     if searching:
-        _poll_until(client, lambda seen: any(m["type"] == "bestmove" for m in seen), 120)
+        _poll_until(client, lambda seen: any(isinstance(m, BestMove) for m in seen), 120)
     return record.noticed_at - struck, record.first_line_at - struck
 
 
@@ -86,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
                     recovered.append(r)
                     settle = time.monotonic() + client.policy.stable_after_s + 0.5
                     while time.monotonic() < settle:  # a healthy engine again: not a failure streak
-                        client.poll()
+                        client.poll_replies()
                         time.sleep(FRAME_S)
                 print(
                     f"{sig.name:<7} {'mid-search' if searching else 'idle':<10}: noticed median "

@@ -8,7 +8,7 @@ bot's side makes it the player's again (the reverse). The game itself is not tou
 
 from __future__ import annotations
 
-from game.play.players import PERFECT, BotSetting, is_bot
+from game.play.players import PERFECT, BotSetting, Mode, is_bot
 from game.play.settings import Settings
 
 
@@ -20,14 +20,14 @@ def hands_over(settings: Settings, player: int) -> bool:
 def toggle(settings: Settings, player: int) -> None:
     if hands_over(settings, player):
         settings.bots[player] = BotSetting(PERFECT, settings.bots[player].custom_ms)
-        if settings.mode == "hotseat":
-            settings.mode, settings.human_player = "vs-bot", 1 - player
+        if settings.mode == Mode.HOTSEAT:
+            settings.mode, settings.human_player = Mode.VS_BOT, 1 - player
         else:
-            settings.mode = "bot-vs-bot"
-    elif settings.mode == "bot-vs-bot":
-        settings.mode, settings.human_player = "vs-bot", player
+            settings.mode = Mode.BOT_VS_BOT
+    elif settings.mode == Mode.BOT_VS_BOT:
+        settings.mode, settings.human_player = Mode.VS_BOT, player
     else:
-        settings.mode = "hotseat"
+        settings.mode = Mode.HOTSEAT
 
 
 def button_text(handing_over: bool, side: str) -> tuple[str, str]:

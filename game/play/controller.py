@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import cast
 
 from game.play.engine_driver import SearchKind
-from game.play.players import is_bot
+from game.play.players import Mode, is_bot
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import Position
@@ -30,7 +30,7 @@ def wanted_search(
     analysis_only: bool = False,
     exact_solver: bool = False,
 ) -> tuple[SearchKind, int] | None:
-    """("bot" | "solve" | "analysis" | "exact", budget_ms) for the shown position, or None.
+    """("bot" | "solve" | "analysis" | "exact", time_ms) for the shown position, or None.
 
     A "bot" budget of 0 means a move without the engine (the Random level); "solve" asks the
     engine's exact solver for every column's score and plays the best one. With exact verdicts on
@@ -53,7 +53,7 @@ def wanted_search(
 def _turn_search(settings: Settings, session: Session, paused: bool, step: bool) -> tuple[SearchKind, int] | None:
     pos = session.position
     if session.at_end and bot_to_move(settings, session):
-        if settings.mode == "bot-vs-bot" and paused and not step:
+        if settings.mode == Mode.BOT_VS_BOT and paused and not step:
             return _analysis(settings)
         bot = settings.bots[pos.to_move]
         if bot.difficulty.kind == "solve":
@@ -73,7 +73,7 @@ def _analysis(settings: Settings) -> tuple[SearchKind, int] | None:
 def undo_target(settings: Settings, session: Session) -> int:
     """Where Undo goes: one move back, or back to the human's last turn against a bot."""
     target = max(0, session.cursor - 1)
-    if settings.mode == "vs-bot":
+    if settings.mode == Mode.VS_BOT:
         while target > 0 and is_bot(settings.mode, settings.human_player, session.position_at(target).to_move):
             target -= 1
     return target
@@ -81,7 +81,7 @@ def undo_target(settings: Settings, session: Session) -> int:
 
 def redo_target(settings: Settings, session: Session) -> int:
     target = min(len(session.line), session.cursor + 1)
-    if settings.mode == "vs-bot":
+    if settings.mode == Mode.VS_BOT:
         while target < len(session.line) and is_bot(
             settings.mode, settings.human_player, session.position_at(target).to_move
         ):

@@ -1,19 +1,31 @@
 """The app's side of the engine process: one search at a time, stale lines dropped by id.
 
-The engine adapter: the only UI module that imports the engine client (``ai.client``), so the client's
-API is met in one place. No pygame and no waiting: ``poll`` is called once per frame and returns what
-arrived. The client is ``ai.client.EngineClient`` (or any object with the same methods, e.g. a fake
-in tests).
+The engine adapter: the only play-model module that imports the engine client (``ai.client``), so the
+client's API is met in one place. No pygame and no waiting: ``poll`` is called once per frame and returns
+what arrived, typed (``ai.results``). The client is anything that satisfies
+``ai.client_api.EngineClientProtocol``: ``ai.client.EngineClient``, or a fake in tests. The client's
+failures are the ``CLIENT_ERRORS`` it may raise; they leave the app running without the engine.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from ai.client import EngineClient
+from ai.client_api import CLIENT_ERRORS, EngineClientProtocol, Limit
+from ai.results import (
+    BestMove,
+    EngineAvailable,
+    EngineFailed,
+    EngineRestarted,
+    ErrorReply,
+    Info,
+    PonderEnd,
+    Solution,
+)
 from game.play.pondering import PonderWant
 
 SearchKind = Literal["bot", "analysis", "solve", "exact"]  # "solve"/"exact" use the solve command
@@ -27,9 +39,9 @@ class Search:
     game: str
     moves: str  # the root position in notation
     ply: int
-    budget_ms: int
+    time_ms: int  # the search's time budget (see ai.client_api)
     started: float
-    last_info: dict[str, Any] = field(default_factory=dict)
+    last_info: Info | Solution | None = None  # the search's latest line
     finished: bool = False
     exact: bool = True  # the go command's "exact" flag
     level: str | None = None  # the go command's playing level (a bot's search)
@@ -37,13 +49,17 @@ class Search:
 
     @property
     def key(self) -> tuple[SearchKind, str, str, int]:
-        return (self.kind, self.game, self.moves, self.budget_ms)
+        return (self.kind, self.game, self.moves, self.time_ms)
+
+    @property
+    def iterations(self) -> int:
+        """Iterations the search reported so far (0 before its first line, and for a solve)."""
+        return self.last_info.iterations if isinstance(self.last_info, Info) else 0
 
     def elapsed_ms(self, now: float) -> float:
-        reported = self.last_info.get("elapsed_ms")
         local = max(0.0, (now - self.started) * 1000)  # (a frame's clock may be read before the search began)
-        if isinstance(reported, int | float):
-            return max(0.0, float(reported), min(local, self.budget_ms))
+        if self.last_info is not None:
+            return max(0.0, self.last_info.elapsed_ms, min(local, self.time_ms))
         return local
 
 
@@ -62,32 +78,41 @@ class EngineView:
     pondering: bool = False  # the bot thinks on the player's time
 
 
+SearchLine = Info | Solution  # an info, bestmove (an Info) or solution line of the running search
+
+
 @dataclass(frozen=True)
 class EngineEvent:
-    kind: Literal["info", "bestmove", "solution", "restarted", "error"]  # error also covers engine_failed;
-    # restarted also covers engine_available
+    """``kind`` "info", "bestmove" or "solution" carries the search's ``line``; "error" (also the engine
+    not being available) and "restarted" (also the engine being back) carry a one-line ``text``."""
+
+    kind: Literal["info", "bestmove", "solution", "restarted", "error"]
     search: Search | None
-    message: dict[str, Any]
+    text: str = ""
+    line: SearchLine | None = None
 
 
-def default_client_factory(threads: int | None = None) -> Any:
+ClientFactory = Callable[..., EngineClientProtocol]  # called with the thread count, or with nothing
+
+
+def default_client_factory(threads: int | None = None) -> EngineClientProtocol:
     """The real engine client; ``threads`` None lets the engine use all cores but one."""
     return EngineClient(threads=threads)
 
 
 class EngineDriver:
     def __init__(
-        self, client_factory: Callable[..., Any] | None = default_client_factory, threads: int | None = None
+        self, client_factory: ClientFactory | None = default_client_factory, threads: int | None = None
     ) -> None:
         self._factory = client_factory
         self.threads = threads  # search threads asked for (None: the engine's default)
-        self.client: Any = None
+        self.client: EngineClientProtocol | None = None
         self.search: Search | None = None
         self.unavailable: str | None = None
         # games whose searches the engine refused (e.g. no search kernel yet): game -> message
         self.refused: dict[str, str] = {}
         self.ponder: PonderWant | None = None  # the ponder asked of the engine and not ended since
-        self.ponder_ends: list[dict[str, Any]] = []  # the engine's ponderend lines (hit or miss), latest last
+        self.ponder_ends: list[PonderEnd] = []  # the engine's ponderend lines (hit or miss), latest last
 
     # --- lifetime --------------------------------------------------------------------------
     def start(self) -> bool:
@@ -102,7 +127,7 @@ class EngineDriver:
         try:
             client = self._factory(self.threads) if self.threads is not None else self._factory()
             client.start()
-        except Exception as exc:  # any failure means: play without the engine
+        except CLIENT_ERRORS as exc:  # the engine cannot be started: play without it
             self.unavailable = f"engine unavailable ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
             return False
         self.client = client
@@ -111,19 +136,17 @@ class EngineDriver:
     def set_threads(self, threads: int | None) -> None:
         """Search threads from the next search on (None: the engine's default), kept across restarts."""
         self.threads = threads
-        if self.client is not None and threads is not None and hasattr(self.client, "set_threads"):
+        if self.client is not None and threads is not None:
             try:
                 self.client.set_threads(threads)
-            except Exception:  # a dead engine is restarted with the setting
+            except CLIENT_ERRORS:  # a dead engine is restarted with the setting
                 pass
 
     def view(self) -> EngineView:
         if self.client is None:
             return EngineView("none", self.unavailable or "no engine")
-        status = getattr(self.client, "status", None)
+        status = self.client.status
         pondering = self.pondering
-        if status is None:  # a minimal client (tests): ready or starting
-            return EngineView("ready" if self.is_ready else "starting", "", pondering=pondering)
         progress = status.preparing
         fraction = None if progress is None or not progress.total else progress.done / progress.total
         return EngineView(
@@ -137,17 +160,14 @@ class EngineDriver:
 
     @property
     def is_ready(self) -> bool:
-        try:
-            return bool(self.client is not None and self.client.is_ready)
-        except Exception:
-            return False
+        return self.client is not None and self.client.is_ready
 
     def close(self) -> None:
         if self.client is not None:
             try:
                 self.cancel()
                 self.client.close()
-            except Exception:  # closing must never fail the app
+            except CLIENT_ERRORS:  # closing must never fail the app
                 pass
             self.client = None
 
@@ -158,25 +178,25 @@ class EngineDriver:
         game: str,
         moves: str,
         ply: int,
-        budget_ms: int,
+        time_ms: int,
         exact: bool = True,
         level: str | None = None,
     ) -> Search | None:
-        """Cancel any running search and start a new one on ``moves``."""
-        if not self.start():
+        """Cancel any running search and start a new one on ``moves`` for ``time_ms``."""
+        if not self.start() or self.client is None:
             return None
         self.cancel()
         try:
             self.client.set_position(game, moves)  # ends a ponder (the engine reports a hit or a miss)
             self.ponder = None
             if kind in ("solve", "exact"):
-                search_id = self.client.solve(time_ms=budget_ms)
+                search_id = self.client.solve(Limit(time_ms=time_ms))
             else:
-                search_id = self.client.go(time_ms=budget_ms, info_ms=INFO_MS, exact=exact, level=level)
-        except Exception as exc:
+                search_id = self.client.go(Limit(time_ms=time_ms), info_ms=INFO_MS, exact=exact, level=level)
+        except CLIENT_ERRORS as exc:
             self.unavailable = f"engine failed ({exc})"
             return None
-        self.search = Search(search_id, kind, game, moves, ply, budget_ms, time.monotonic(), exact=exact, level=level)
+        self.search = Search(search_id, kind, game, moves, ply, time_ms, time.monotonic(), exact=exact, level=level)
         return self.search
 
     def can_search(self, game: str, kind: SearchKind) -> bool:
@@ -186,7 +206,7 @@ class EngineDriver:
     # --- thinking on the player's time ---------------------------------------------------------
     @property
     def pondering(self) -> bool:
-        return self.ponder is not None and bool(getattr(self.client, "pondering", True))
+        return self.ponder is not None and self.client is not None and self.client.pondering
 
     def keep_ponder(self, want: PonderWant | None) -> None:
         """Start, keep or stop the ponder so that it matches ``want`` (called every frame)."""
@@ -195,12 +215,12 @@ class EngineDriver:
         if want is None or (self.search is not None and not self.search.finished):
             self.stop_ponder()
             return
-        if not self.start() or not hasattr(self.client, "ponder") or getattr(self.client, "failed", False):
+        if not self.start() or self.client is None or self.client.failed:
             return  # (an engine that is not available gets no ponder; it is asked again once back)
         try:
             self.client.set_position(want.game, want.moves)
             self.client.ponder(exact=want.exact)
-        except Exception:  # a dead engine is restarted; the next frame asks again
+        except CLIENT_ERRORS:  # a dead engine is restarted; the next frame asks again
             return
         self.ponder = want
 
@@ -208,10 +228,10 @@ class EngineDriver:
         if self.ponder is None:
             return
         self.ponder = None
-        if self.client is not None and getattr(self.client, "pondering", True):
+        if self.client is not None and self.client.pondering:
             try:
                 self.client.stop()
-            except Exception:
+            except CLIENT_ERRORS:
                 pass
 
     def cancel(self) -> None:
@@ -219,7 +239,7 @@ class EngineDriver:
         if self.search is not None and not self.search.finished and self.client is not None:
             try:
                 self.client.stop()
-            except Exception:
+            except CLIENT_ERRORS:
                 pass
         self.search = None
 
@@ -227,45 +247,44 @@ class EngineDriver:
         if self.client is None:
             return []
         try:
-            messages = self.client.poll()
-        except Exception as exc:
-            return [EngineEvent("error", None, {"message": f"engine: {exc}"})]
+            replies = self.client.poll_replies()
+        except CLIENT_ERRORS as exc:
+            return [EngineEvent("error", None, f"engine: {exc}")]
         events = []
-        for msg in messages:
-            if not isinstance(msg, dict):
-                continue
-            kind = msg.get("type")
-            if kind == "engine_restarted":
-                events.append(EngineEvent("restarted", None, msg))
-                if "resumed" not in str(msg.get("message", "")):
+        for reply in replies:
+            s = self.search
+            if isinstance(reply, EngineRestarted):
+                events.append(EngineEvent("restarted", None, reply.message))
+                if "resumed" not in reply.message:
                     self._restart_search()
-            elif kind == "engine_failed":  # the client keeps retrying in the background
-                self.unavailable = f"the bot is not available: {msg.get('message', 'the engine keeps stopping')}"
-                events.append(EngineEvent("error", self.search, msg))
+            elif isinstance(reply, EngineFailed):  # the client keeps retrying in the background
+                self.unavailable = f"the bot is not available: {reply.message}"
+                events.append(EngineEvent("error", s, reply.message))
                 self.search = self.ponder = None
-            elif kind == "engine_available":  # back by itself: searches resume
+            elif isinstance(reply, EngineAvailable):  # back by itself: searches resume
                 self.unavailable = None
                 self.refused.clear()
-                events.append(EngineEvent("restarted", None, {"message": "the engine is back"}))
-            elif kind == "error":
-                s = self.search
-                if s is not None and not s.finished and "id" in msg and msg.get("id") == s.id:
+                events.append(EngineEvent("restarted", None, "the engine is back"))
+            elif isinstance(reply, ErrorReply):
+                if s is not None and not s.finished and reply.id is not None and reply.id == s.id:
                     s.finished = True  # this search will never answer
-                    s.failed = str(msg.get("message", "error"))
+                    s.failed = reply.message
                     self.refused[_refusal_key(s.game, s.kind)] = s.failed
-                    events.append(EngineEvent("error", s, msg))
-                elif "id" not in msg or s is None or msg.get("id") == s.id:
-                    events.append(EngineEvent("error", s, msg))
-            elif kind == "ponderend":
-                self.ponder_ends = [*self.ponder_ends[-99:], msg]
-            elif kind in ("info", "bestmove", "solution"):
-                s = self.search
-                if s is None or s.finished or msg.get("id") != s.id:
+                    events.append(EngineEvent("error", s, reply.message))
+                elif reply.id is None or s is None or reply.id == s.id:
+                    events.append(EngineEvent("error", s, reply.message))
+            elif isinstance(reply, PonderEnd):
+                self.ponder_ends = [*self.ponder_ends[-99:], reply]
+            elif isinstance(reply, Info | Solution):
+                if s is None or s.finished or reply.id != s.id:
                     continue  # a stale line of a cancelled search
-                s.last_info = msg
-                if kind in ("bestmove", "solution"):
+                s.last_info = reply
+                kind: Literal["info", "bestmove", "solution"] = (
+                    "bestmove" if isinstance(reply, BestMove) else "solution" if isinstance(reply, Solution) else "info"
+                )
+                if kind != "info":
                     s.finished = True
-                events.append(EngineEvent(kind, s, msg))
+                events.append(EngineEvent(kind, s, line=reply))
         return events
 
     def _restart_search(self) -> None:
@@ -275,7 +294,7 @@ class EngineDriver:
             self.search = None
             return
         self.search = None
-        self.begin(s.kind, s.game, s.moves, s.ply, s.budget_ms, s.exact, s.level)
+        self.begin(s.kind, s.game, s.moves, s.ply, s.time_ms, s.exact, s.level)
 
 
 def _refusal_key(game: str, kind: str) -> str:

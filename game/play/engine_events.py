@@ -10,11 +10,11 @@ is about and outranks every estimate of that position, whoever searched it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
-from game.play.engine_driver import Search
+from ai.results import BestMove, ChildLine, Info, PovValue, Solution, SolvedMove
+from game.play.engine_driver import Search, SearchLine
 from game.play.exact import scores_from_solution
-from game.play.heat import HeatData, engine_children, exact_score, heat_from_info
+from game.play.heat import HeatData, engine_children, heat_from_info
 from game.play.session import Session
 from game.rules.errors import GameError
 
@@ -28,46 +28,46 @@ class Absorbed:
     problem: str | None = None  # a one-line complaint about the line
 
 
-def absorb(session: Session, search: Search, kind: str, msg: dict[str, Any]) -> Absorbed:
-    """Record what ``msg`` (an info, bestmove or solution line of ``search``) says about the line."""
+def absorb(session: Session, search: Search, line: SearchLine) -> Absorbed:
+    """Record what ``line`` (an info, bestmove or solution line of ``search``) says about the game's line."""
     spec = session.spec
     if spec.moves_to_text(session.line[: search.ply]) != search.moves:
         return Absorbed()  # the line changed under this search
     moves = tuple(session.line[: search.ply])
     mover = session.position_at(search.ply).to_move
-    _record_proofs(session, moves, mover, msg)
-    heat = heat_from_info(spec, search.ply, msg) if kind in ("info", "bestmove") else None
-    value = msg.get("value")
-    searched = msg.get("iterations") or msg.get("proven")  # a result of 0 iterations says nothing
-    if isinstance(value, int | float) and not isinstance(value, bool) and searched:
-        session.record_eval(search.ply, float(value))
-    if kind == "solution":
+    _record_proofs(session, moves, mover, line)
+    if isinstance(line, Solution):
         if search.kind != "solve":
             return Absorbed()
-        return Absorbed(move=best_scored_move(session, search.ply, scores_from_solution(spec, msg)))
-    if kind == "bestmove" and search.kind == "bot":
+        return Absorbed(move=best_scored_move(session, search.ply, scores_from_solution(spec, line)))
+    heat = heat_from_info(spec, search.ply, line)
+    if line.iterations or line.proven:  # a result of 0 iterations says nothing
+        session.record_estimate(search.ply, PovValue(line.value, mover))
+    if isinstance(line, BestMove) and search.kind == "bot":
         try:
-            move = spec.parse_move(str(msg.get("move")))
+            move = spec.parse_move(line.move)
         except GameError:
-            return Absorbed(heat=heat, problem=f"Engine sent a bad move {msg.get('move')!r}")
-        if heat is not None and msg.get("exact") is True:
+            return Absorbed(heat=heat, problem=f"Engine sent a bad move {line.move!r}")
+        if heat is not None and line.exact:
             heat = replace(heat, chosen=move)  # the overlay stresses the move the exact play chose
         return Absorbed(heat=heat, move=move)
     return Absorbed(heat=heat)
 
 
-def _record_proofs(session: Session, moves: tuple[int, ...], mover: int, msg: dict[str, Any]) -> None:
-    root = msg.get("proven")
-    if root in RESULTS:
-        session.record_proof(moves, mover, str(root))
-    score = exact_score(msg.get("score"))
-    if score is not None:
-        session.record_proof(moves, mover, _result_of(score))
-    for move, child in engine_children(session.spec, msg.get("children")):
-        result = child.get("proven")
-        child_score = exact_score(child.get("score"))
-        if child_score is not None:
-            result = _result_of(child_score)
+def _record_proofs(session: Session, moves: tuple[int, ...], mover: int, line: Info | Solution) -> None:
+    children: list[tuple[int, ChildLine | SolvedMove]] = []
+    if isinstance(line, Info):
+        if line.proven in RESULTS:
+            session.record_proof(moves, mover, line.proven)
+        children.extend(engine_children(session.spec, line.children))
+    else:
+        if line.score is not None:
+            session.record_proof(moves, mover, _result_of(line.score))
+        children.extend(engine_children(session.spec, line.children))
+    for move, child in children:
+        result = child.proven if isinstance(child, ChildLine) else None
+        if child.score is not None:
+            result = _result_of(child.score)
         if result in RESULTS:  # the child's result is for ``mover`` (who plays ``move``)
             session.record_proof((*moves, move), mover, str(result))
 

@@ -16,15 +16,15 @@ On 7x6 at the start (p = 0) a score s is a win with the mover's ``22 - s``-th st
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from game.play.heat import HeatData, engine_children, exact_score
+from ai.results import Solution
+from game.play.heat import HeatData, engine_children
 from game.rules import GameSpec
 
 # the solver's first look at a position, then longer ones while it runs out: the engine's solver keeps its table,
 # so each look goes on from the last (past the ply-9 book a few positions need 3-5 s on two cores)
-EXACT_BUDGETS_MS = (500, 1500, 5000)
-EXACT_MS = EXACT_BUDGETS_MS[0]
+EXACT_TIME_MS = (500, 1500, 5000)  # time_ms of each look (one name for a time budget: see ai.client_api)
+EXACT_MS = EXACT_TIME_MS[0]
 CACHE_SIZE = 256
 
 
@@ -94,9 +94,9 @@ def score_verdict(cells: int, ply: int, score: int) -> Verdict:
     return Verdict(f"loss in {n}", "exact", "loss", n)
 
 
-def scores_from_solution(spec: GameSpec, msg: dict[str, Any]) -> dict[int, int | None]:
-    """Column -> exact score (None: unknown) from a ``solution`` line; bad children are skipped."""
-    return {move: exact_score(child.get("score")) for move, child in engine_children(spec, msg.get("children"))}
+def scores_from_solution(spec: GameSpec, solution: Solution) -> dict[int, int | None]:
+    """Column -> exact score (None: unknown) from a ``solution`` line; children of unreadable moves are skipped."""
+    return {move: child.score for move, child in engine_children(spec, solution.children)}
 
 
 def column_verdicts(
@@ -164,18 +164,18 @@ class ExactCache:
         entry = self._entries.get((game, moves))
         return entry[0] if entry is not None else None
 
-    def put(self, game: str, moves: str, scores: dict[int, int | None], budget_ms: int = EXACT_MS) -> None:
+    def put(self, game: str, moves: str, scores: dict[int, int | None], time_ms: int = EXACT_MS) -> None:
         if len(self._entries) >= CACHE_SIZE:
             oldest = next(iter(self._entries))
             self._entries.pop(oldest)
             self._looks.pop(oldest, None)
         key = (game, moves)
         known = self._entries.get(key)
-        if known is not None and budget_ms >= EXACT_BUDGETS_MS[-1]:
+        if known is not None and time_ms >= EXACT_TIME_MS[-1]:
             self._looks[key] = self._looks.get(key, 0) + 1
             merged = {m: scores.get(m) if scores.get(m) is not None else known[0].get(m) for m in scores}
             scores = merged  # (a later look never forgets what an earlier one proved)
-        self._entries[key] = (scores, budget_ms)
+        self._entries[key] = (scores, time_ms)
 
     def settled(self, game: str, moves: str) -> bool:
         entry = self._entries.get((game, moves))
@@ -185,16 +185,16 @@ class ExactCache:
         """The budget of the solver's next look at this position, or None when it is known enough (or stopped)."""
         entry = self._entries.get((game, moves))
         if entry is None:
-            return EXACT_BUDGETS_MS[0]
+            return EXACT_TIME_MS[0]
         if self.settled(game, moves) or (game, moves) in self._stopped:
             return None
         used = entry[1]
-        return next((b for b in EXACT_BUDGETS_MS if b > used), EXACT_BUDGETS_MS[-1])
+        return next((b for b in EXACT_TIME_MS if b > used), EXACT_TIME_MS[-1])
 
     def in_background(self, game: str, moves: str) -> int | None:
         """The columns still open once the listed looks are over (the solver goes on with them), else None."""
         entry = self._entries.get((game, moves))
-        if entry is None or entry[1] < EXACT_BUDGETS_MS[-1] or self.settled(game, moves):
+        if entry is None or entry[1] < EXACT_TIME_MS[-1] or self.settled(game, moves):
             return None
         if (game, moves) in self._stopped:
             return None
@@ -202,7 +202,7 @@ class ExactCache:
 
     def first_looks_done(self, game: str, moves: str) -> bool:
         entry = self._entries.get((game, moves))
-        return entry is not None and (entry[1] >= EXACT_BUDGETS_MS[-1] or self.settled(game, moves))
+        return entry is not None and (entry[1] >= EXACT_TIME_MS[-1] or self.settled(game, moves))
 
     def stop(self, game: str, moves: str) -> None:
         """No more looks at this position (the player stopped them): its open columns stay estimates."""

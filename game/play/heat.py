@@ -8,10 +8,11 @@ engine's exact play picks (fastest win, else the most visited move no proof rule
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypeVar
 
+from ai.results import ChildLine, Info, SolvedMove
 from game.rules import GameSpec
 from game.rules.errors import GameError
 
@@ -114,42 +115,30 @@ class HeatData:
         return replace(self, entries=entries)
 
 
-def engine_children(spec: GameSpec, children: Any) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(move, child)`` for each well-formed child of an engine line; malformed ones are skipped."""
-    for child in children if isinstance(children, list) else ():
-        if not isinstance(child, dict):
-            continue
+Child = TypeVar("Child", ChildLine, SolvedMove)
+RESULTS = ("win", "loss", "draw")
+
+
+def engine_children(spec: GameSpec, children: Iterable[Child]) -> Iterator[tuple[int, Child]]:
+    """``(move, child)`` for each child of an engine line whose move this game can read; others are skipped."""
+    for child in children:
         try:
-            yield spec.parse_move(str(child.get("move"))), child
+            yield spec.parse_move(child.move), child
         except GameError:
             continue
 
 
-def exact_score(value: Any) -> int | None:
-    """An engine ``score`` field: an int (not a bool), else unknown."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def heat_from_info(spec: GameSpec, ply: int, msg: dict[str, Any]) -> HeatData | None:
-    """Parse the ``children`` of an info/bestmove line; None when there is nothing usable."""
-    parsed: list[tuple[int, int, float, str | None, int | None]] = []
-    for move, child in engine_children(spec, msg.get("children")):
-        visits, value, proven = child.get("visits", 0), child.get("value", 0.5), child.get("proven")
-        parsed.append(
-            (
-                move,
-                int(visits) if isinstance(visits, int | float) and not isinstance(visits, bool) else 0,
-                float(value) if isinstance(value, int | float) else 0.5,
-                proven if proven in ("win", "loss", "draw") else None,
-                exact_score(child.get("score")),
-            )
-        )
+def heat_from_info(spec: GameSpec, ply: int, info: Info) -> HeatData | None:
+    """The heat of an info/bestmove line's ``children``; None when there is nothing usable."""
+    parsed = [
+        (move, child.visits, child.value, child.proven if child.proven in RESULTS else None, child.score)
+        for move, child in engine_children(spec, info.children)
+    ]
     if not parsed:
         return None
     total = sum(p[1] for p in parsed)
     entries = {m: HeatEntry(m, (v / total) if total else 0.0, val, pr, sc) for m, v, val, pr, sc in parsed}
-    iterations = msg.get("iterations", total)
-    return HeatData(ply, entries, int(iterations) if isinstance(iterations, int | float) else total)
+    return HeatData(ply, entries, info.iterations)
 
 
 def share_text(share: float, searched: bool = True) -> str:

@@ -10,8 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from game.play.net_setup import clock_text
+
+# Where a network game stands (``game.ui.net_game.NetGame.state``): "starting" (our server starts), "connecting",
+# "waiting" (for the opponent or the first update), "playing", "over" (a result; a rematch may follow), "lost"
+# (the connection dropped; retried at ``retry_at``), "gone" (given up: refused, the server gone, a game this
+# app cannot show).
+NetState = Literal["starting", "connecting", "waiting", "playing", "over", "lost", "gone"]
+# Who offered a draw that is still open: "you" (this app) or "them" (the opponent).
+DrawOffer = Literal["you", "them"]
+# After the game: "you" offered a rematch, "them", or "off" (not possible).
+RematchOffer = Literal["you", "them", "off"]
 
 # why the loser lost, by the server's reason (docs/network-protocol.md)
 LOSS_REASONS = {"resign": "resigned", "time": "lost on time (flag fell)", "abandoned": "left the game"}

@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from game.play.actions import DialogField
 from game.play.game_choices import GAME_CHOICES
 from game.play.net_setup import CLOCK_CHOICES, clock_label
-from game.play.players import CUSTOM_STEPS_MS, MODE_LABELS, MODES, BotSetting, step_custom
+from game.play.players import CUSTOM_STEPS_MS, MODES, BotSetting, Mode, step_custom
 from game.play.settings import NET_ROLES, Settings
 from game.rules import get_game
 from game.rules.capabilities import capabilities
 from game.rules.errors import GameError
 
-NETWORK = "network"  # a dialog mode: the game is played on a server (the app then plays as hot-seat)
-DIALOG_MODES = (*MODES, NETWORK)
-DIALOG_MODE_LABELS = {**MODE_LABELS, NETWORK: "Network game"}
+NETWORK: Literal["network"] = "network"  # a dialog mode: the game is played on a server (the app then plays
+# as hot-seat)
+DialogMode = Mode | Literal["network"]
+DIALOG_MODES: tuple[DialogMode, ...] = (*MODES, NETWORK)
+DIALOG_MODE_LABELS: dict[DialogMode, str] = {**{m: m.label for m in MODES}, NETWORK: "Network game"}
 MAX_ADDRESS = 80
 NET_ROLE_LABELS = {"host": "Host a game", "join": "Join a game", "watch": "Watch a game"}
 
@@ -39,7 +41,7 @@ def auto_threads(cores: int | None = None) -> int:
 @dataclass(frozen=True)
 class NewGameChoice:
     game: str
-    mode: str
+    mode: DialogMode
     colour: int  # vs-bot: the colour you play (0: the theme's first colour)
     first: int  # vs-bot: 0 you start, 1 the bot starts; other modes: the colour that starts
     levels: tuple[BotSetting, BotSetting]  # vs-bot: levels[0] is the bot; bot vs bot: by colour
@@ -69,15 +71,15 @@ class NewGameChoice:
     @property
     def starting_colour(self) -> int:
         """The colour that moves first, whatever the mode (vs-bot keeps it as "you" or "the bot")."""
-        if self.mode == "vs-bot":
+        if self.mode == Mode.VS_BOT:
             return self.colour if self.first == 0 else 1 - self.colour
         return self.first
 
-    def with_mode(self, mode: str) -> NewGameChoice:
+    def with_mode(self, mode: DialogMode) -> NewGameChoice:
         """The choice in another mode with the same colour starting (``first`` means "who" against the bot and
         "which colour" otherwise: it is translated, never kept as a bare number)."""
         starter = self.starting_colour
-        first = (0 if starter == self.colour else 1) if mode == "vs-bot" else starter
+        first = (0 if starter == self.colour else 1) if mode == Mode.VS_BOT else starter
         return replace(self, mode=mode, first=first)
 
     def changed(self, field: DialogField, direction: int, cores: int | None = None) -> NewGameChoice:
@@ -143,7 +145,7 @@ def choice_rows(
     choice: NewGameChoice, colour_names: tuple[str, str], cores: int | None = None
 ) -> tuple[ChoiceRow, ...]:
     """The dialog's rows, always the same ones in the same places (rows a mode does not use are disabled)."""
-    vs_bot, bots, net = choice.mode == "vs-bot", choice.mode == "bot-vs-bot", choice.network
+    vs_bot, bots, net = choice.mode == Mode.VS_BOT, choice.mode == Mode.BOT_VS_BOT, choice.network
     host, join = net and choice.net_role == "host", net and choice.typing
     watch = join and choice.net_role == "watch"
     try:  # the top level of a game without an exact solver is not called "Perfect"
@@ -193,7 +195,7 @@ def choice_from_settings(settings: Settings) -> NewGameChoice:
     human = settings.human_player
     swap = int(settings.swap_colours)
     colour = human ^ swap
-    if settings.mode == "vs-bot":
+    if settings.mode == Mode.VS_BOT:
         levels = (settings.bots[1 - human], settings.bots[1 - human])
         first = 0 if human == 0 else 1
     else:
@@ -224,10 +226,10 @@ def apply_choice(settings: Settings, choice: NewGameChoice) -> None:
     settings.net_role, settings.net_address, settings.net_lan = choice.net_role, choice.address, choice.lan
     settings.net_clock_min = choice.clock_min
     if choice.network:  # both players are people; the server says who moves first
-        settings.mode, settings.human_player, settings.swap_colours = "hotseat", 0, False
+        settings.mode, settings.human_player, settings.swap_colours = Mode.HOTSEAT, 0, False
         return
-    settings.mode = choice.mode
-    if choice.mode == "vs-bot":
+    settings.mode = Mode.parse(choice.mode)
+    if choice.mode == Mode.VS_BOT:
         human = 0 if choice.first == 0 else 1
         settings.human_player = human
         settings.swap_colours = bool(choice.colour ^ human)

@@ -10,6 +10,7 @@ command for every column's score (Connect 4 only) and play the best column.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Literal
 
 from ai.level_table import level
@@ -51,8 +52,39 @@ DEFAULT_DIFFICULTY = "medium"
 CUSTOM_STEPS_MS = (30, 50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 10000, 20000, 30000, 60000)
 DEFAULT_CUSTOM_MS = 2000
 
-MODES = ("hotseat", "vs-bot", "bot-vs-bot")
-MODE_LABELS = {"hotseat": "Hot-seat", "vs-bot": "Human vs Bot", "bot-vs-bot": "Bot vs Bot"}
+
+class Mode(StrEnum):
+    """Who plays the two sides, one vocabulary for the app, the terminal client and the settings file (which
+    stores the value). A ``StrEnum``: a member equals its value, so ``Mode.VS_BOT == "vs-bot"``."""
+
+    HOTSEAT = "hotseat"  # two people at one screen
+    VS_BOT = "vs-bot"  # a person against the bot
+    BOT_VS_BOT = "bot-vs-bot"  # the bot against itself
+
+    @property
+    def label(self) -> str:
+        return MODE_LABELS[self]
+
+    @classmethod
+    def parse(cls, text: object) -> Mode:
+        """A mode from its value or an old spelling (``MODE_ALIASES``); ValueError (one line) for anything else."""
+        if isinstance(text, Mode):
+            return text
+        if isinstance(text, str):
+            key = text.strip().lower()
+            if key in MODE_ALIASES:
+                return MODE_ALIASES[key]
+            for mode in cls:
+                if mode.value == key:
+                    return mode
+        raise ValueError(f"unknown mode {text!r}: expected one of {', '.join(MODE_SPELLINGS)}")
+
+
+# the terminal client's old spellings (``play --text --mode bot``), still accepted everywhere
+MODE_ALIASES = {"bot": Mode.VS_BOT, "botbot": Mode.BOT_VS_BOT}
+MODES: tuple[Mode, ...] = tuple(Mode)
+MODE_SPELLINGS: tuple[str, ...] = (*(m.value for m in Mode), *MODE_ALIASES)  # what a --mode option accepts
+MODE_LABELS = {Mode.HOTSEAT: "Hot-seat", Mode.VS_BOT: "Human vs Bot", Mode.BOT_VS_BOT: "Bot vs Bot"}
 
 
 def difficulty(key: str) -> Difficulty:
@@ -116,10 +148,10 @@ class BotSetting:
         return replace(self, level=DIFFICULTY_KEYS[(i + direction) % len(DIFFICULTY_KEYS)])
 
 
-def is_bot(mode: str, human_player: int, player: int) -> bool:
+def is_bot(mode: Mode, human_player: int, player: int) -> bool:
     """Whether ``player`` (0 moves first) is played by the computer in ``mode``."""
-    if mode == "hotseat":
+    if mode == Mode.HOTSEAT:
         return False
-    if mode == "bot-vs-bot":
+    if mode == Mode.BOT_VS_BOT:
         return True
     return player != human_player

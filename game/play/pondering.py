@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ai.level_table import level
-from game.play.players import is_bot
+from game.play.players import Mode, is_bot
 from game.play.session import Session
 from game.play.settings import Settings
 
@@ -58,7 +58,7 @@ def wanted_ponder(settings: Settings, session: Session, busy: bool) -> PonderWan
     """What the bot should think about now, or None: only in a game against it, at the latest
     position with the human to move, while no other search runs (``busy``) and the setting is on."""
     position = session.position
-    if settings.mode != "vs-bot" or busy or not session.at_end or position.outcome.is_over:
+    if settings.mode != Mode.VS_BOT or busy or not session.at_end or position.outcome.is_over:
         return None
     if is_bot(settings.mode, settings.human_player, position.to_move) or not ponder_on(settings):
         return None

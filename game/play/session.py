@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ai.results import PovValue
 from game.rules import GameSpec, Position, get_game
 
 
@@ -145,15 +146,19 @@ class Session:
         self.proofs = {}
         self._rebuild()
 
+    def record_estimate(self, ply: int, value: PovValue) -> None:
+        """Store an engine estimate of the position after ``ply`` moves (kept as the first player's chance)."""
+        if 0 <= ply < len(self._positions):
+            self.evals[ply] = value.for_player(0)
+
     def record_eval(self, ply: int, value_for_mover: float) -> None:
         """Store an engine estimate given for the side to move after ``ply`` moves."""
         if 0 <= ply < len(self._positions):
-            to_move = self._positions[ply].to_move
-            self.evals[ply] = value_for_mover if to_move == 0 else 1.0 - value_for_mover
+            self.record_estimate(ply, PovValue(value_for_mover, self._positions[ply].to_move))
 
     def record_proof(self, moves: tuple[int, ...] | list[int], mover: int, result: str) -> None:
         """Store a proven ``result`` ("win" | "draw" | "loss") for ``mover`` at the position after ``moves``."""
         value = {"win": 1.0, "draw": 0.5, "loss": 0.0}[result]
         if len(self.proofs) > 20000:
             self.proofs.clear()
-        self.proofs[self.spec.moves_to_text(list(moves))] = value if mover == 0 else 1.0 - value
+        self.proofs[self.spec.moves_to_text(list(moves))] = PovValue(value, mover).for_player(0)

@@ -16,7 +16,7 @@ from pathlib import Path
 from game.play.autosave import keep_aside, restore, shown_folder, unfinished_since
 from game.play.instance_lock import Slot, claim, waiting_games
 from game.play.net_setup import CLOCK_CHOICES
-from game.play.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, MODES, BotSetting
+from game.play.players import DEFAULT_CUSTOM_MS, DIFFICULTY_KEYS, BotSetting, Mode
 from game.play.safe_read import excerpt, read_regular_text
 from game.play.savefile import GameTuple, game_to_json, read_evals, read_small_text, write_atomic
 
@@ -55,7 +55,7 @@ def games_dir() -> Path:
 
 @dataclass
 class Settings:
-    mode: str = "vs-bot"
+    mode: Mode = Mode.VS_BOT
     human_player: int = 0  # in vs-bot: 0 = the human moves first
     swap_colours: bool = False  # the first player's colour is the second palette colour
     bots: list[BotSetting] = field(default_factory=lambda: [BotSetting(), BotSetting()])
@@ -79,6 +79,9 @@ class Settings:
     training: bool = False  # training mode: evaluations hidden until the game ends (game/ui/app_review.py)
     puzzles: dict[str, object] = field(default_factory=dict)  # puzzle mode's progress (puzzle_mode.PuzzleProgress)
 
+    def __post_init__(self) -> None:
+        self.mode = Mode.parse(self.mode)  # (a plain string, or an old spelling, is read as its Mode)
+
     def to_json(self) -> str:
         data = asdict(self)
         data["window"] = list(self.window)
@@ -99,13 +102,16 @@ class Settings:
                 s.bots = _bots(value)
             elif key == "window":
                 s.window = _window(value)
+            elif key == "mode":
+                try:
+                    s.mode = Mode.parse(value)  # (an old spelling is read, and written back as the value)
+                except ValueError:
+                    raise ValueError(f"setting 'mode' has a bad value {value!r}") from None
             else:
                 expected = type(getattr(s, key))
                 if expected is int and isinstance(value, bool) or not isinstance(value, expected):
                     raise ValueError(f"setting {key!r} has a bad value {value!r}")
                 setattr(s, key, value)
-        if s.mode not in MODES:
-            raise ValueError(f"setting 'mode' has a bad value {s.mode!r}")
         if s.theme not in THEME_KEYS:
             raise ValueError(f"setting 'theme' has a bad value {s.theme!r}")
         if s.net_role not in NET_ROLES:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
 
+from ai.results import PovValue, Solution
 from game.play.book_facts import BookFacts
 from game.play.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
-from game.play.engine_driver import EngineDriver, Search
+from game.play.engine_driver import EngineDriver, EngineEvent
 from game.play.engine_events import absorb
-from game.play.exact import EXACT_BUDGETS_MS, ExactCache, Verdict, by_elimination, column_verdicts, scores_from_solution
+from game.play.exact import EXACT_TIME_MS, ExactCache, Verdict, by_elimination, column_verdicts, scores_from_solution
 from game.play.heat import HeatData
 from game.play.pondering import wanted_ponder
 from game.play.session import Session
@@ -23,7 +23,7 @@ from game.play.settings import Settings
 from game.rules.capabilities import GameCapabilities
 
 SCREENSHOT_ITERATIONS = 20000  # a heatmap this well searched is worth a screenshot
-AHEAD_MAX_MS = EXACT_BUDGETS_MS[1]  # the solver's looks ahead at the next positions stop at this budget
+AHEAD_MAX_MS = EXACT_TIME_MS[1]  # the solver's looks ahead at the next positions stop at this budget
 Notice = tuple[str, bool]  # (text, is an error)
 
 
@@ -94,7 +94,7 @@ class EngineTurns:
         proven = session.eval_at(session.cursor)
         if proven is None or not proven.exact:
             return verdicts
-        mine = proven.value if session.position.to_move == 0 else 1.0 - proven.value
+        mine = PovValue(proven.value, 0).for_player(session.position.to_move)
         return by_elimination(verdicts, {1.0: "win", 0.5: "draw", 0.0: "loss"}.get(mine))
 
     def bot_iterations(self) -> int | None:
@@ -102,24 +102,24 @@ class EngineTurns:
         search = self.driver.search
         if search is None or search.kind != "bot" or search.finished:
             return None
-        its = search.last_info.get("iterations", 0)
-        return its if isinstance(its, int) else 0
+        return search.iterations
 
     # --- each frame ----------------------------------------------------------------------------
     def poll(self, session: Session) -> list[Notice]:
         self.book.fill(session, self.exact_cache)
         notices = []
         for event in self.driver.poll():
-            notice = self._on_engine(session, event.kind, event.search, event.message)
+            notice = self._on_engine(session, event)
             if notice is not None:
                 notices.append(notice)
         return notices
 
-    def _on_engine(self, session: Session, kind: str, search: Search | None, msg: dict[str, Any]) -> Notice | None:
-        if kind == "restarted":
-            return f"Engine restarted: {msg.get('message', 'it stopped unexpectedly')}", True
-        if kind == "error":
-            text = str(msg.get("message", "error"))
+    def _on_engine(self, session: Session, event: EngineEvent) -> Notice | None:
+        search, line = event.search, event.line
+        if event.kind == "restarted":
+            return f"Engine restarted: {event.text or 'it stopped unexpectedly'}", True
+        if event.kind == "error":
+            text = event.text or "error"
             if search is None or search.failed is None:
                 return f"Engine: {text}", True
             if search.kind == "exact":
@@ -127,12 +127,12 @@ class EngineTurns:
             if search.kind in ("bot", "solve"):
                 return f"The engine cannot search this game ({text}); the bot plays random moves", True
             return f"No analysis for this game: {text}", True
-        if search is None:
+        if search is None or line is None:
             return None
-        if kind == "solution" and search.kind == "exact" and search.game == session.spec.name:
+        if isinstance(line, Solution) and search.kind == "exact" and search.game == session.spec.name:
             # exact scores are facts about the searched position, shown now or later (a look ahead)
-            self.exact_cache.put(search.game, search.moves, scores_from_solution(session.spec, msg), search.budget_ms)
-        got = absorb(session, search, kind, msg)
+            self.exact_cache.put(search.game, search.moves, scores_from_solution(session.spec, line), search.time_ms)
+        got = absorb(session, search, line)
         if got.heat is not None:
             self.heat, self.heat_moves = got.heat, search.moves
         if got.move is not None and search.kind in ("bot", "solve"):

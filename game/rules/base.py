@@ -71,12 +71,26 @@ class Position(Protocol):
     def to_text(self) -> str: ...
 
 
+class GameFamily(enum.StrEnum):
+    """The kinds of rule set, one per rules module. Each floor that treats the games differently (the app's
+    capabilities, the terminal's drawing, the network states, the search kernels) keeps one entry per family
+    in a table keyed by this (tests/test_game_families.py checks that every family has one on every floor),
+    instead of asking ``isinstance`` of the rule classes."""
+
+    CONNECT4 = "connect4"  # game/rules/connect4.py (any size)
+    MNK = "mnk"  # game/rules/mnk.py: tic-tac-toe, gomoku, m,n,k games
+    UTTT = "uttt"  # game/rules/uttt.py: ultimate tic-tac-toe
+
+
 @runtime_checkable
 class GameSpec(Protocol):
-    """A rule set: its name, board size, notation and start position."""
+    """A rule set: its name, family, board size, notation and start position."""
 
     @property
     def name(self) -> str: ...
+
+    @property
+    def family(self) -> GameFamily: ...
 
     @property
     def width(self) -> int: ...

@@ -1,17 +1,17 @@
 """What each game is, declared once: the UI asks this record instead of probing positions.
 
-Pure (no pygame, no numba). ``capabilities(spec)`` is the one place that tells the games apart.
+Pure (no pygame, no numba). ``capabilities(spec)`` finds the record through the game's family
+(``GameFamily``): one entry per family in ``RECORDS``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from game.rules.base import GameSpec
-from game.rules.connect4 import Connect4Spec
+from game.rules.base import GameFamily, GameSpec
 from game.rules.mnk import MnkSpec
-from game.rules.uttt import UtttSpec
 
 PieceStyle = Literal["discs", "marks", "stones"]
 
@@ -33,46 +33,65 @@ class GameCapabilities:
         return self.width * self.height
 
 
+def _connect4(spec: GameSpec) -> GameCapabilities:
+    size = "" if (spec.width, spec.height) == (7, 6) else f" {spec.width}x{spec.height}"
+    return GameCapabilities(
+        spec.name,
+        f"Connect 4{size}",
+        spec.width,
+        spec.height,
+        gravity=True,
+        local_boards=False,
+        exact_solver=True,
+        pieces="discs",
+        player_names=None,
+    )
+
+
+def _uttt(spec: GameSpec) -> GameCapabilities:
+    return GameCapabilities(
+        spec.name,
+        "Ultimate tic-tac-toe",
+        spec.width,
+        spec.height,
+        gravity=False,
+        local_boards=True,
+        exact_solver=False,
+        pieces="marks",
+        player_names=("X", "O"),
+    )
+
+
+def _mnk(spec: GameSpec) -> GameCapabilities:
+    if not isinstance(spec, MnkSpec):  # (the family says it is one; this tells mypy about ``k``)
+        raise ValueError(f"the app cannot show the game {spec.name!r}")
+    return GameCapabilities(
+        spec.name,
+        _mnk_title(spec),
+        spec.width,
+        spec.height,
+        gravity=False,
+        local_boards=False,
+        exact_solver=False,
+        pieces=_mnk_pieces(spec),
+        player_names=("X", "O") if _mnk_pieces(spec) == "marks" else None,
+    )
+
+
+# one entry per game family (tests/test_game_families.py checks that none is missing)
+RECORDS: dict[GameFamily, Callable[[GameSpec], GameCapabilities]] = {
+    GameFamily.CONNECT4: _connect4,
+    GameFamily.MNK: _mnk,
+    GameFamily.UTTT: _uttt,
+}
+
+
 def capabilities(spec: GameSpec) -> GameCapabilities:
     """The record of ``spec``'s game; ValueError for a rule set the app does not know."""
-    if isinstance(spec, Connect4Spec):
-        size = "" if (spec.width, spec.height) == (7, 6) else f" {spec.width}x{spec.height}"
-        return GameCapabilities(
-            spec.name,
-            f"Connect 4{size}",
-            spec.width,
-            spec.height,
-            gravity=True,
-            local_boards=False,
-            exact_solver=True,
-            pieces="discs",
-            player_names=None,
-        )
-    if isinstance(spec, UtttSpec):
-        return GameCapabilities(
-            spec.name,
-            "Ultimate tic-tac-toe",
-            spec.width,
-            spec.height,
-            gravity=False,
-            local_boards=True,
-            exact_solver=False,
-            pieces="marks",
-            player_names=("X", "O"),
-        )
-    if isinstance(spec, MnkSpec):
-        return GameCapabilities(
-            spec.name,
-            _mnk_title(spec),
-            spec.width,
-            spec.height,
-            gravity=False,
-            local_boards=False,
-            exact_solver=False,
-            pieces=_mnk_pieces(spec),
-            player_names=("X", "O") if _mnk_pieces(spec) == "marks" else None,
-        )
-    raise ValueError(f"the app cannot show the game {spec.name!r}")
+    record = RECORDS.get(spec.family)
+    if record is None:
+        raise ValueError(f"the app cannot show the game {spec.name!r}")
+    return record(spec)
 
 
 def _mnk_pieces(spec: MnkSpec) -> PieceStyle:

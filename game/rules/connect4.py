@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 
-from game.rules.base import DRAW, ONGOING, Outcome, Status
+from game.rules.base import DRAW, ONGOING, GameFamily, Outcome, Status
 from game.rules.errors import IllegalMoveError, NotationError
 
 MIN_SIZE = 4
@@ -40,6 +40,10 @@ class Connect4Spec:
                 f"connect4 board {w}x{h} is not supported: need 4-9 columns, at least 4 rows "
                 "and columns * (rows + 1) <= 64"
             )
+
+    @property
+    def family(self) -> GameFamily:
+        return GameFamily.CONNECT4
 
     @property
     def name(self) -> str:

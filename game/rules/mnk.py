@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 
-from game.rules.base import DRAW, ONGOING, Outcome, Status
+from game.rules.base import DRAW, ONGOING, GameFamily, Outcome, Status
 from game.rules.errors import IllegalMoveError, NotationError
 from game.rules.grid import MAX_SIDE, GridNotation, TwoStoneSets
 
@@ -40,6 +40,10 @@ class MnkSpec(GridNotation["MnkPosition"]):
             raise NotationError(
                 f"m,n,k board {w}x{h} with {k} in a row is not supported: sides 1-{MAX_SIDE}, 2 <= K <= the longer side"
             )
+
+    @property
+    def family(self) -> GameFamily:
+        return GameFamily.MNK
 
     @property
     def name(self) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 
-from game.rules.base import DRAW, ONGOING, Outcome, Status
+from game.rules.base import DRAW, ONGOING, GameFamily, Outcome, Status
 from game.rules.errors import IllegalMoveError
 from game.rules.grid import GridNotation, TwoStoneSets, cell_name
 
@@ -73,6 +73,10 @@ def board_name(board: int) -> str:
 @dataclass(frozen=True)
 class UtttSpec(GridNotation["UtttPosition"]):
     """Ultimate tic-tac-toe (``uttt``)."""
+
+    @property
+    def family(self) -> GameFamily:
+        return GameFamily.UTTT
 
     @property
     def name(self) -> str:

@@ -20,7 +20,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 
 from ai.engine_session import EngineSession, EngineUnavailable
 from ai.limits import MAX_THREADS
-from game.play.players import DIFFICULTY_KEYS, difficulty
+from game.play.players import DIFFICULTY_KEYS, MODE_SPELLINGS, Mode, difficulty, is_bot
 from game.play.savefile import game_to_json
 from game.play.settings import load_autosave, write_autosave
 from game.rules.base import Position, Status
@@ -28,7 +28,6 @@ from game.rules.errors import GameError
 from game.rules.registry import get_game
 from game.text.render import SYMBOLS, book_verdicts, render, shares_of, top_moves
 
-MODES = ("hotseat", "bot", "botbot")
 PONDER_LEVELS = ("hard", "perfect")
 HELP = (
     "Type a move ({notation}), or: undo (take back your last move), moves (the game so far), "
@@ -40,7 +39,12 @@ HELP = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--text", action="store_true", default=True, help="play in this terminal (the default)")
     parser.add_argument("--game", default=None, help="connect4 (default), tictactoe, mnk:MxN:K, gomoku, uttt")
-    parser.add_argument("--mode", choices=MODES, default="bot", help="hotseat, bot (default) or botbot")
+    parser.add_argument(
+        "--mode",
+        choices=MODE_SPELLINGS,
+        default=Mode.VS_BOT.value,
+        help="hotseat, vs-bot (default) or bot-vs-bot (also: bot, botbot)",
+    )
     parser.add_argument("--side", type=int, choices=(1, 2), default=1, help="vs the bot: you move first (1) or second")
     levels = [k for k in DIFFICULTY_KEYS if k != "custom"]
     parser.add_argument("--level", choices=levels, default="medium", help="the bot's level (default medium)")
@@ -77,8 +81,8 @@ class TextGame:
         self.position = position
         self.args = args
         self.interactive = interactive
-        bots = {"hotseat": set(), "bot": {2 - args.side}, "botbot": {0, 1}}[args.mode]
-        self.bots: set[int] = bots
+        mode = Mode.parse(args.mode)
+        self.bots: set[int] = {p for p in (0, 1) if is_bot(mode, args.side - 1, p)}
         self.level = difficulty(args.level)
         self.rng = random.Random()
         self.time_ms = args.time_ms or self.level.time_ms or 1000

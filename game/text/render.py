@@ -7,15 +7,15 @@ where the side to move may play (``-`` one where it may not, in Ultimate TTT).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
 
-from game.rules.base import Position
-from game.rules.connect4 import Connect4Spec
+from game.rules.base import GameFamily, Position
 from game.rules.grid import COLUMN_LETTERS
-from game.rules.uttt import UtttPosition, UtttSpec, board_name, board_of
+from game.rules.landing import last_cell
+from game.rules.uttt import UtttPosition, board_name, board_of
 
 SYMBOLS = ("X", "O")
 STYLES = ("bold red", "bold yellow")
@@ -27,25 +27,12 @@ WIN_STYLE = " underline"
 def render(position: Position, shares: dict[int, float] | None = None) -> Text:
     """The board; with ``shares`` (move -> share of the search's visits) Connect 4 shows them below
     the columns (the heatmap as numbers)."""
-    spec = position.spec
-    if isinstance(spec, Connect4Spec):
-        return _connect4(position, shares)
-    if isinstance(spec, UtttSpec):
-        assert isinstance(position, UtttPosition)
-        return _uttt(position)
-    return _grid(position)
+    return DRAWERS[position.spec.family](position, shares)
 
 
 def index_of_last(position: Position) -> int | None:
     """The cell of the last move (Connect 4 moves are columns: the top disc of that column)."""
-    if not position.history:
-        return None
-    move = position.history[-1]
-    spec = position.spec
-    if isinstance(spec, Connect4Spec):
-        row = max(r for r in range(spec.height) if position.cell(r * spec.width + move) is not None)
-        return row * spec.width + move
-    return move
+    return last_cell(position)
 
 
 def _connect4(position: Position, shares: dict[int, float] | None) -> Text:
@@ -78,7 +65,7 @@ def _percent(share: float | None) -> str:
     return "" if share is None else f"{round(share * 100)}%"
 
 
-def _grid(position: Position) -> Text:
+def _grid(position: Position, shares: dict[int, float] | None = None) -> Text:
     spec = position.spec
     text = Text()
     last = index_of_last(position)
@@ -100,7 +87,9 @@ def _grid(position: Position) -> Text:
     return text
 
 
-def _uttt(position: UtttPosition) -> Text:
+def _uttt(position: Position, shares: dict[int, float] | None = None) -> Text:
+    if not isinstance(position, UtttPosition):
+        raise TypeError(f"not an Ultimate tic-tac-toe position: {position.spec.name}")
     text = Text()
     allowed = set(position.allowed_boards())
     last = index_of_last(position)
@@ -130,6 +119,14 @@ def _uttt(position: UtttPosition) -> Text:
     if won:
         text.append("boards won: " + ", ".join(won) + "\n", style="dim")
     return text
+
+
+# one entry per game family (tests/test_game_families.py checks that none is missing)
+DRAWERS: dict[GameFamily, Callable[[Position, dict[int, float] | None], Text]] = {
+    GameFamily.CONNECT4: _connect4,
+    GameFamily.MNK: _grid,
+    GameFamily.UTTT: _uttt,
+}
 
 
 def top_moves(spec: Any, children: Sequence[Any], count: int = 4) -> str:

@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from game.play.limits import MAX_BENCH_SECONDS, check_range
-from game.play.players import DIFFICULTY_KEYS, MODES
+from game.play.players import DIFFICULTY_KEYS, MODE_SPELLINGS
 from game.play.settings import THEME_KEYS
 from game.ui.cli import run_app
 from game.ui.frame_bench import run_bench
@@ -17,7 +17,7 @@ from game.ui.frame_bench import run_bench
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("app")
-    g.add_argument("--mode", choices=MODES, help="hotseat, vs-bot (default) or bot-vs-bot")
+    g.add_argument("--mode", choices=MODE_SPELLINGS, help="hotseat, vs-bot (default) or bot-vs-bot (also: bot, botbot)")
     g.add_argument("--human", choices=("first", "second"), help="in vs-bot: whether you move first or second")
     g.add_argument("--bot", choices=DIFFICULTY_KEYS, help="difficulty of every bot")
     g.add_argument("--bot-time", type=int, metavar="MS", help="custom bot budget in milliseconds (sets --bot custom)")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from game.play import puzzle_mode
 from game.play.actions import Command
 from game.play.hints import Hint
+from game.play.players import Mode
 from game.play.review_session import HINT_SECONDS, ReviewState
 from game.play.session import Session
 from game.play.settings import Settings
@@ -39,7 +40,7 @@ class PuzzleCommands:
     reviewing: ReviewState
     now: float
     challenge: Challenge | None
-    mode_before_puzzle: str | None
+    mode_before_puzzle: Mode | None
     _dirty_game: bool
 
     def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None:
@@ -74,7 +75,7 @@ class PuzzleCommands:
     def _hold_bots(self) -> None:
         if self.mode_before_puzzle is None:
             self.mode_before_puzzle = self.settings.mode
-        self.settings.mode = "hotseat"  # nobody moves for you during a puzzle
+        self.settings.mode = Mode.HOTSEAT  # nobody moves for you during a puzzle
 
     def end_challenge(self) -> None:
         """Leave puzzle mode (a new game): the mode chosen before comes back."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from game.play.actions import Command
 from game.play.game_files import restore_evals
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.savefile import SaveFileError, load_game, read_small_text
 from game.play.session import Session
 from game.play.settings import (
@@ -65,7 +65,7 @@ def prepare(args: argparse.Namespace, headless: bool) -> tuple[Settings, Session
         if notice:
             notices.append(notice)
     if getattr(args, "mode", None):
-        settings.mode = args.mode
+        settings.mode = Mode.parse(args.mode)
     if getattr(args, "human", None):
         settings.human_player = 0 if args.human == "first" else 1
     if getattr(args, "bot", None):
@@ -175,7 +175,7 @@ def run_app(args: argparse.Namespace) -> int:
     for notice in notices:  # the whole line, kept in the terminal / log (the window may cut it)
         print(f"connect4: note: {notice}", file=sys.stderr)
     if getattr(args, "smoke", False):
-        settings.mode = "bot-vs-bot"
+        settings.mode = Mode.BOT_VS_BOT
         settings.bots = [BotSetting("custom", SMOKE_BUDGET_MS), BotSetting("custom", SMOKE_BUDGET_MS)]
         settings.heatmap = True
     try:

@@ -22,7 +22,7 @@ import time
 import pygame
 
 from game.play.actions import Command
-from game.play.players import BotSetting
+from game.play.players import BotSetting, Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.ui import game_app
@@ -34,7 +34,7 @@ def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = 
         os.environ["SDL_AUDIODRIVER"] = "dummy"
     budget_ms = int(seconds * 1000)
     settings = Settings(
-        mode="bot-vs-bot",
+        mode=Mode.BOT_VS_BOT,
         heatmap=True,
         eval_bar=True,
         sound=False,
@@ -95,7 +95,7 @@ def measure_human_turn(seconds: float, ponder: bool, size: tuple[int, int] = (12
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     settings = Settings(
-        mode="vs-bot",
+        mode=Mode.VS_BOT,
         human_player=0,
         heatmap=False,
         eval_bar=False,
@@ -149,7 +149,7 @@ def measure_review(seconds: float, size: tuple[int, int] = (1280, 800)) -> dict[
     """Frame times while reviews run back to back (headless, hot-seat: no bot searches)."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
-    settings = Settings(mode="hotseat", heatmap=False, eval_bar=True, sound=False, window=size)
+    settings = Settings(mode=Mode.HOTSEAT, heatmap=False, eval_bar=True, sound=False, window=size)
     app = game_app.create_app(settings, Session.from_text("connect4", REVIEW_GAME), persist=False)
     clock = pygame.time.Clock()
     times: list[float] = []

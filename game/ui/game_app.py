@@ -34,7 +34,7 @@ from game.play.game_files import (
 )
 from game.play.heat import HeatData
 from game.play.new_game import NewGameChoice
-from game.play.players import is_bot
+from game.play.players import Mode, is_bot
 from game.play.preferences import is_preference, unpauses
 from game.play.review_session import ReviewState, prepare_once
 from game.play.session import Session
@@ -109,7 +109,7 @@ class App(AppQueries, ReviewCommands, VariationCommands, PuzzleCommands, NewGame
         self.tree = MoveTree(session.spec, session.line)  # the variations (game/ui/app_variations.py)
         self.variations_folded = False  # the move list shows only the "+n" marks of the variations (F)
         self.challenge: Challenge | None = None  # a puzzle or a mistake to find a better move for
-        self.mode_before_puzzle: str | None = None
+        self.mode_before_puzzle: Mode | None = None
         if persist:
             prepare_once(session.spec)
         if first_launch:

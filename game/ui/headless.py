@@ -11,7 +11,7 @@ from typing import Protocol
 
 import pygame
 
-from game.play.exact import EXACT_BUDGETS_MS
+from game.play.exact import EXACT_TIME_MS
 
 STARTUP_WAIT_S = 60.0
 SMOKE_TIMEOUT_S = 120.0
@@ -39,7 +39,7 @@ def screenshot(run: Run, path: Path, wait_s: float, exact: bool) -> int:
     an engine it captures anyway and says why on stderr.
     """
     run.hold_bots()
-    exact_s = sum(EXACT_BUDGETS_MS) / 1000 if exact else 0
+    exact_s = sum(EXACT_TIME_MS) / 1000 if exact else 0
     start = time.monotonic()
     ready_at: float | None = None
     problem = None

@@ -29,7 +29,7 @@ from game.net.host import HostedServer, ServerFailed, ServerReady
 from game.net.wire import Address, parse_address
 from game.play.actions import Command
 from game.play.net_setup import Where, clock_ms_of_room, parse_where, room_for
-from game.play.net_status import GameClocks
+from game.play.net_status import DrawOffer, GameClocks, NetState, RematchOffer
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import GameSpec, get_game
@@ -83,16 +83,16 @@ class NetGame:
         if self.server is not None:
             self.server.start()
         self.client: NetClient | None = None
-        self.state = "starting" if self.server is not None else "connecting"
+        self.state: NetState = "starting" if self.server is not None else "connecting"
         self.you: int | None = None  # our player (0 moves first)
         self.detail = ""  # why the state is what it is (a drop's reason, a refusal)
         self.retry_at = 0.0  # when the next reconnection try is due (time.monotonic)
         self.away_until: float | None = None  # the opponent dropped: when its seat is given up
-        self.draw_offered_by: str | None = None  # "you" or "them"
+        self.draw_offered_by: DrawOffer | None = None
         self.result: ev.GameOver | None = None
         self.server_moves = ""  # the game as the server last told it
         self.clocks: GameClocks | None = None
-        self.rematch: str | None = None  # after the game: "you" offered, "them", or "off" (not possible)
+        self.rematch: RematchOffer | None = None
         self.rematched = False  # this game is a rematch
         self.now: Callable[[], float] = time.monotonic  # the clocks' time (tests step it)
         if address is not None:

@@ -246,15 +246,14 @@ def _status(f: FrameFacts, settled: bool) -> Status:
     search = f.search
     progress = None
     if search is not None and not search.finished and sess.moves_text == search.moves and not over:
-        its = search.last_info.get("iterations", 0)
         colour = f.colours[pos.to_move] if search.kind != "analysis" else f.theme.accent
         progress = progress_of(
             search.kind,
             search.elapsed_ms(f.now) / 1000,
-            search.budget_ms / 1000,
-            int(its) if isinstance(its, int | float) else 0,
+            search.time_ms / 1000,
+            search.iterations,
             f.engine_ready,
-            bool(search.last_info),
+            search.last_info is not None,
             colour,
             f.engine,
         )
@@ -266,7 +265,7 @@ def _status(f: FrameFacts, settled: bool) -> Status:
         else f.colours[outcome.winner if over and outcome.winner is not None else pos.to_move]
     )
     texts = turn_texts(facts)
-    heard = f.search is not None and f.search.moves == sess.moves_text and bool(f.search.last_info)
+    heard = f.search is not None and f.search.moves == sess.moves_text and f.search.last_info is not None
     waiting = f.engine is not None and f.engine.state in ("starting", "preparing") and not heard
     if waiting and facts.bot_to_move and sess.at_end and not over and not f.held and not f.analysis_only:
         name = f.names[pos.to_move]  # the bot cannot think yet: say what it waits for, not "is thinking"
