@@ -17,6 +17,7 @@ it, and sends it again after resuming when the server still waits for it.
 from __future__ import annotations
 
 import json
+import math
 import queue
 import socket
 import time
@@ -47,7 +48,8 @@ from game.rules.errors import GameError
 from game.rules.registry import get_game
 
 BACKOFF_S = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
-GONE_AFTER_S = 90.0  # longer than the server's grace: after that the game is decided anyway
+GONE_AFTER_S = 90.0  # longer than the server's default grace (game.net.room.DEFAULT_GRACE_S): then the game is decided
+GRACE_MARGIN_S = 30.0  # a server with a longer grace (serve --grace-s) is waited for that long plus this
 PING_EVERY_S = 10.0
 SILENT_LIMIT_S = 35.0  # nothing heard this long (pings unanswered): the connection is dead
 READ_LIMIT = 1 << 20  # server lines can be long (a Gomoku board); the client's own limit
@@ -285,6 +287,8 @@ class NetClient(Worker[NetEvent]):
         self._resuming = resuming and self._started  # the update that follows says where the game is
         room = message.get("room")
         grace = float(message.get("grace_s") or 0)
+        if math.isfinite(grace) and grace > 0:  # keep trying as long as the server keeps our seat, and then some
+            self.gone_after_s = max(self.gone_after_s, grace + GRACE_MARGIN_S)
         self._events.put(
             Seated(self.seat or 0, self._spec.name, self.token, grace, room if isinstance(room, str) else None)
         )
