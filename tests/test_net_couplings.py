@@ -23,3 +23,10 @@ def test_a_longer_grace_announced_by_the_server_makes_the_client_wait_longer() -
     shorter = dict(welcome, grace_s=10)
     assert client._on_line(json.dumps(shorter), resuming=False)
     assert client.gone_after_s == 300 + GRACE_MARGIN_S  # never shorter than before
+
+
+def test_a_patience_given_by_the_caller_is_kept() -> None:
+    client = NetClient(parse_address("127.0.0.1:1"), gone_after_s=1.0)
+    welcome = {"type": "welcome", "message": "player", "game": "connect4", "seat": 1, "token": "t", "grace_s": 300}
+    assert client._on_line(json.dumps(welcome), resuming=False)
+    assert client.gone_after_s == 1.0

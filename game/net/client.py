@@ -64,7 +64,7 @@ class NetClient(Worker[NetEvent]):
         game: str | None = None,
         token: str | None = None,
         *,
-        gone_after_s: float = GONE_AFTER_S,
+        gone_after_s: float | None = None,
         backoff: tuple[float, ...] = BACKOFF_S,
         connect_timeout_s: float = 5.0,
         room: str | None = None,
@@ -79,7 +79,10 @@ class NetClient(Worker[NetEvent]):
         self.clock_ms = clock_ms
         self.spectate = spectate
         self.seat: int | None = None
-        self.gone_after_s = gone_after_s
+        # how long to keep trying to come back: as given, else the server's grace plus a margin (at least
+        # GONE_AFTER_S), learnt from its welcome
+        self.gone_after_s = GONE_AFTER_S if gone_after_s is None else gone_after_s
+        self._gone_after_given = gone_after_s is not None
         self.backoff = backoff
         self.connect_timeout_s = connect_timeout_s
         self._outbox: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
@@ -287,7 +290,7 @@ class NetClient(Worker[NetEvent]):
         self._resuming = resuming and self._started  # the update that follows says where the game is
         room = message.get("room")
         grace = float(message.get("grace_s") or 0)
-        if math.isfinite(grace) and grace > 0:  # keep trying as long as the server keeps our seat, and then some
+        if not self._gone_after_given and math.isfinite(grace) and grace > 0:  # as long as our seat is kept, and more
             self.gone_after_s = max(self.gone_after_s, grace + GRACE_MARGIN_S)
         self._events.put(
             Seated(self.seat or 0, self._spec.name, self.token, grace, room if isinstance(room, str) else None)
