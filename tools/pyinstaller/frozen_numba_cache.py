@@ -25,6 +25,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from typing import Any
 
 from numba.core import config
@@ -54,15 +55,25 @@ def cache_root() -> str:
 
 
 _seeded = False
+_seed_lock = threading.Lock()
 
 
 def seed_from_bundle() -> None:
     """Once per process: copy the bundle's shipped cache into the user cache if it is not there yet
-    (into a temporary name first, then renamed, so two processes starting at once cannot mix)."""
+    (into a temporary name first, then renamed, so two processes starting at once cannot mix). The
+    engine compiles from several threads at start: the others wait here until the copy is in place, or
+    one of them would create the cache folder first and the shipped code would never be copied."""
     global _seeded
-    if _seeded:
-        return
-    _seeded = True
+    with _seed_lock:
+        if _seeded:
+            return
+        try:
+            _copy_shipped_cache()
+        finally:
+            _seeded = True
+
+
+def _copy_shipped_cache() -> None:
     target = cache_root()
     shipped = os.path.join(bundle_dir(), SHIPPED_CACHE, "frozen", build_id())
     if os.path.isdir(target) or not os.path.isdir(shipped) or os.path.abspath(shipped) == os.path.abspath(target):
