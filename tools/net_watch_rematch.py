@@ -29,7 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from two_window_net import Desktop, Player, Twin, _listening, free_port, wait_for  # noqa: E402
+from two_window_net import Desktop, Player, Twin, _listening, first_move_seats, free_port, wait_for  # noqa: E402
 
 from game.play.actions import ChangeChoice, Command, DialogField  # noqa: E402
 from game.ui import layout  # noqa: E402
@@ -67,25 +67,17 @@ def open_network_dialog(desk: Desktop, twin: Twin, window: str) -> None:
         desk.click(window, twin.button(ChangeChoice(DialogField.MODE, 1)))
 
 
-def first_move_seats(
-    desk: Desktop, twin: Twin, db: Path, players: list[Player], column: int, game_no: int
-) -> dict[str, int]:
-    """Play the game's first move and learn the seats: the server stores a game at its first move, so the
-    player whose click stored it moves first; the stored tokens then give both seats."""
-    for attempt in range(8):  # a click out of turn changes nothing
-        mover = players[attempt % 2]
-        desk.click(mover.window, twin.column(column))
-        try:
-            wait_for("the first move", lambda: len(games(db)) > game_no and len(games(db)[game_no][0]) >= 1, 4)
-            break
-        except RuntimeError:
-            continue
-    else:
-        raise RuntimeError("neither player could make the first move")
-    tokens = games(db)[game_no][1]
-    wait_for("the seat tokens in the settings", lambda: all(p.token() in tokens for p in players), 20)
+def _seats(desk: Desktop, twin: Twin, db: Path, players: list[Player], column: int, game_no: int) -> dict[str, int]:
+    """Game ``game_no``'s first move, played by whoever moves first; the seats it tells."""
+
+    def row() -> tuple[list[int], list[str], dict[str, object] | None] | None:
+        stored = games(db)
+        return stored[game_no] if len(stored) > game_no else None
+
+    seats: tuple[dict[str, int], Player] = first_move_seats(desk, twin, players, column, row)
+    seat_of, mover = seats
     print(f"  game {game_no + 1} move 1: {mover.name} clicked column {column + 1}", flush=True)
-    return {p.name: tokens.index(p.token()) + 1 for p in players}
+    return seat_of
 
 
 def run(size: tuple[int, int], out: Path, display: str) -> int:
@@ -127,7 +119,7 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         wait_for("the game to start (both seat tokens)", lambda: all(p.token() for p in pair), 30)
         time.sleep(3.0)  # the first player's clock runs
         desk.shot(host.window, "04-host-clock-running")
-        seat_of = first_move_seats(desk, twin, db, pair, GAME[0], 0)
+        seat_of = _seats(desk, twin, db, pair, GAME[0], 0)
         print(f"seats: A {seat_of['A']}, B {seat_of['B']}", flush=True)
         _play_from(desk, twin, db, seat_of, pair, 1, GAME[1:WATCH_AFTER])
         print(f"C watches {address}", flush=True)
@@ -156,7 +148,7 @@ def run(size: tuple[int, int], out: Path, display: str) -> int:
         desk.shot(host.window, "12-host-rematch-offer")
         desk.click(host.window, rematch_button(twin))
         time.sleep(2.0)  # the rematch starts (the server stores it at its first move)
-        seat_again = first_move_seats(desk, twin, db, pair, REMATCH_MOVES[0], 1)
+        seat_again = _seats(desk, twin, db, pair, REMATCH_MOVES[0], 1)
         swapped = all(seat_again[n] == 3 - seat_of[n] for n in seat_of)
         print(f"rematch seats: A {seat_again['A']}, B {seat_again['B']} (colours swapped: {swapped})", flush=True)
         _play_from(desk, twin, db, seat_again, pair, 1, REMATCH_MOVES[1:], game_no=1)

@@ -286,10 +286,12 @@ def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> 
         time.sleep(1.5)
         desk.shot(host.window, f"{tag}-04-host-started")
         desk.shot(guest.window, f"{tag}-05-guest-started")
-        seat_of = _first_move_seats(desk, twin, db, host, guest, GAME[0], tag)
+        seat_of, mover = first_move_seats(desk, twin, [host, guest], GAME[0], lambda: stored_game(db))
+        print(f"[{tag}] seats: A {seat_of['A']}, B {seat_of['B']}; move 1: {mover.name} clicked column {GAME[0] + 1}")
+        time.sleep(0.8)  # the disc falls in both windows
         for ply, column in enumerate(GAME):
             if ply == 0:
-                continue  # played by _first_move_seats
+                continue  # played by first_move_seats
             if ply == 2 and twin.has(Command.PANEL):  # a narrow window: the panel (resign, draw) behind Menu
                 desk.click(host.window, twin.button(Command.PANEL))
                 time.sleep(0.8)
@@ -332,27 +334,30 @@ def run(size: tuple[int, int], out: Path, display: str, paste: bool = False) -> 
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _first_move_seats(
-    desk: Desktop, twin: Twin, db: Path, host: Player, guest: Player, column: int, tag: str
-) -> dict[str, int]:
-    """Play the first move and learn the seats: the server stores a game at its first move, so the window
-    whose click stored it moves first; the stored tokens then give both seats."""
+StoredRow = tuple[list[int], list[str], dict[str, object] | None]
+
+
+def first_move_seats(
+    desk: Desktop, twin: Twin, players: list[Player], column: int, row: Callable[[], StoredRow | None]
+) -> tuple[dict[str, int], Player]:
+    """Play a game's first move and learn the seats: the server stores a game (``row``: its stored moves,
+    tokens and result, None before) at its first move, so the player whose click stored it moves first;
+    the stored tokens then give both seats. Returns the seats and who moved."""
     for attempt in range(8):  # a click out of turn changes nothing
-        mover = (host, guest)[attempt % 2]
+        mover = players[attempt % 2]
         desk.click(mover.window, twin.column(column))
         try:
-            wait_for("the first move in the server's file", _stored_at_least(db, 1), 4)
+            wait_for("the first move in the server's file", lambda: len((row() or ([], [], None))[0]) >= 1, 4)
             break
         except RuntimeError:
             continue
     else:
-        raise RuntimeError("neither window could make the first move")
-    tokens = stored_game(db)[1]  # type: ignore[index]
-    wait_for("the seat tokens in the settings", lambda: host.token() in tokens and guest.token() in tokens, 20)
-    seat_of = {host.name: tokens.index(host.token()) + 1, guest.name: tokens.index(guest.token()) + 1}
-    print(f"[{tag}] seats: A {seat_of['A']}, B {seat_of['B']}; move 1: {mover.name} clicked column {column + 1}")
-    time.sleep(0.8)  # the disc falls in both windows
-    return seat_of
+        raise RuntimeError("neither player could make the first move")
+    stored = row()
+    assert stored is not None
+    tokens = stored[1]
+    wait_for("the seat tokens in the settings", lambda: all(p.token() in tokens for p in players), 20)
+    return {p.name: tokens.index(p.token()) + 1 for p in players}, mover
 
 
 def _stored_at_least(db: Path, moves: int) -> Callable[[], bool]:
