@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -15,3 +17,23 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 def _private_config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the user's real settings, autosave or saved games."""
     monkeypatch.setenv("CONNECT4_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+
+
+@pytest.fixture
+def made() -> Iterator[Any]:
+    """``test_ui_fakes.make_test_app`` as a fixture: every app it made is shut down after the test. (The
+    app is imported here, not at the top, so that tests without a window never import pygame.)"""
+    from test_ui_fakes import make_test_app
+
+    from game.ui.game_app import shutdown
+
+    apps: list[Any] = []
+
+    def factory(*args: Any, **kw: Any) -> Any:
+        app, client = make_test_app(*args, **kw)
+        apps.append(app)
+        return app, client
+
+    yield factory
+    for app in apps:
+        shutdown(app)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pygame
 import pytest
-from test_ui_fakes import make_test_app
+from test_ui_fakes import fresh_pygame, make_test_app
 
 from ai.client_api import Limit
 from game.play.actions import Command
@@ -17,7 +17,7 @@ from game.play.exact import LEGEND_VARIANTS, Verdict
 from game.play.heat import HeatData, HeatEntry
 from game.play.players import Mode
 from game.play.themes import THEMES
-from game.ui import fonts, game_app, text
+from game.ui import game_app, text
 from game.ui.board_view import Connect4Painter, connect4_geometry, label_room
 from game.ui.frame import BoardScene, Notice
 from game.ui.layout import MIN_SIZE
@@ -27,25 +27,6 @@ from game.ui.view import notice_bounds
 pytestmark = pytest.mark.timeout(60)
 
 SIZES = [(1120, 760), (640, 480), (1600, 1000), MIN_SIZE]
-
-
-@pytest.fixture
-def made() -> Any:
-    apps: list[game_app.App] = []
-
-    def factory(*args: Any, **kw: Any) -> Any:
-        app, client = make_test_app(*args, **kw)
-        apps.append(app)
-        return app, client
-
-    yield factory
-    for app in apps:
-        game_app.shutdown(app)
-
-
-def _fresh_pygame() -> None:
-    pygame.init()
-    fonts.reset()
 
 
 # 1 -------------------------------------------------------------------------------------------------
@@ -98,7 +79,7 @@ def test_8_toasts_stay_in_the_board_area_wrapped(made: Any, size: Any) -> None:
     app, _ = made("connect4", "44", size=size)
     app.step([])
     long = "Saved to /home/someone/.local/share/connect4/games/connect4-2026-11-27-041200.json (42 moves)"
-    _fresh_pygame()
+    fresh_pygame()
     surface = pygame.Surface(app.screen.get_size())
     bounds = notice_bounds(app.layout)
     box = draw_notice(surface, Notice(long, False), bounds, THEMES["classic"])
@@ -118,7 +99,7 @@ def test_11_no_negative_time_when_the_frame_clock_is_older_than_the_search() -> 
 
 def test_1_geometry_at_the_smallest_window_still_has_room_for_letters() -> None:
     g = connect4_geometry(7, 6, pygame.Rect(0, 0, 340, 216))
-    _fresh_pygame()
+    fresh_pygame()
     assert text.fits("L", text.MIN_SIZE, label_room(g), True)
 
 
@@ -407,7 +388,7 @@ def test_polish_proven_points_of_a_long_game_stay_apart() -> None:
     from game.play.session import EvalPoint
     from game.ui.eval_graph import draw_graph
 
-    _fresh_pygame()
+    fresh_pygame()
     theme = THEMES["classic"]
     rect = pygame.Rect(0, 0, 292, 120)
     surface = pygame.Surface(rect.size)
@@ -435,7 +416,7 @@ def test_polish_every_move_loses_is_not_said_at_the_players_every_turn() -> None
     from game.play.settings import Settings
     from game.ui.snapshot import FrameFacts, build_frame
 
-    _fresh_pygame()
+    fresh_pygame()
     lost = HeatData(1, {m: HeatEntry(m, 1 / 7, 0.0, "loss") for m in range(7)}, 100)
     session = Session.from_text("connect4", "4")
     facts: dict[str, Any] = dict(

@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 import pytest
-from test_ui_fakes import FakeEngineClient, engine_line, make_test_app
+from test_ui_fakes import FakeEngineClient, engine_line, fresh_pygame
 
 from ai.results import Info
 from game.play.actions import ChangeChoice, Command, CycleBotLevel, DialogField, MoveCursor
@@ -22,7 +22,7 @@ from game.play.session import EvalPoint, Session
 from game.play.themes import THEMES, heat_colour
 from game.rules import get_game
 from game.rules.uttt import board_of
-from game.ui import fonts, game_app, text
+from game.ui import fonts, text
 from game.ui.eval_bar import label_of
 from game.ui.eval_graph import draw_graph, x_of, y_of
 from game.ui.frame import EvalBarState
@@ -38,25 +38,6 @@ def click(pos: tuple[int, int], button: int = 1) -> pygame.event.Event:
 
 def key(k: int, typed: str = "") -> pygame.event.Event:
     return pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=typed)
-
-
-@pytest.fixture
-def made() -> Any:
-    apps: list[game_app.App] = []
-
-    def factory(*args: Any, **kw: Any) -> Any:
-        app, client = make_test_app(*args, **kw)
-        apps.append(app)
-        return app, client
-
-    yield factory
-    for app in apps:
-        game_app.shutdown(app)
-
-
-def _fresh_pygame() -> None:
-    pygame.init()
-    fonts.reset()
 
 
 # 1 -------------------------------------------------------------------------------------------------
@@ -99,7 +80,7 @@ def test_1_eval_graph_keeps_one_point_of_view_when_proofs_meet_estimates() -> No
 
 
 def test_1_exact_points_are_drawn_differently_from_estimates() -> None:
-    _fresh_pygame()
+    fresh_pygame()
     theme = THEMES["classic"]
     rect = pygame.Rect(0, 0, 300, 120)
     shots = []
@@ -430,7 +411,7 @@ def test_11_moves_and_graph_are_shown_down_to_640x480(made: Any, size: Any) -> N
 
 
 def test_11_cursor_line_never_crosses_the_empty_graph_caption() -> None:
-    _fresh_pygame()
+    fresh_pygame()
     theme = THEMES["classic"]
     surface = pygame.Surface((300, 120))
     rect = pygame.Rect(0, 0, 300, 120)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import pygame
+
 from ai import wire
 from ai.client_api import EngineClientProtocol, Limit
 from ai.client_types import EngineStatus
@@ -15,6 +17,7 @@ from game.play.players import Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
+from game.ui import fonts
 from game.ui.game_app import App, create_app
 
 
@@ -260,3 +263,9 @@ def make_test_app(
     if not book:
         app.turns.book = BookFacts(enabled=False)
     return app, fake
+
+
+def fresh_pygame() -> None:
+    """pygame initialised and the font cache emptied (a test that draws text from a clean start)."""
+    pygame.init()
+    fonts.reset()
