@@ -25,7 +25,7 @@ def made() -> Iterator[Any]:
     app is imported here, not at the top, so that tests without a window never import pygame.)"""
     from test_ui_fakes import make_test_app
 
-    from game.ui.game_app import shutdown
+    from game.ui.app_run import shutdown
 
     apps: list[Any] = []
 

@@ -17,7 +17,7 @@ from game.play.exact import LEGEND_VARIANTS, Verdict
 from game.play.heat import HeatData, HeatEntry
 from game.play.players import Mode
 from game.play.themes import THEMES
-from game.ui import game_app, text
+from game.ui import app_run, game_app, text
 from game.ui.board_view import Connect4Painter, connect4_geometry, label_room
 from game.ui.frame import BoardScene, Notice
 from game.ui.layout import MIN_SIZE
@@ -112,11 +112,11 @@ def _until_book(app: game_app.App) -> None:
 @pytest.mark.parametrize("moves", ["4", "445362"])
 def test_2_bot_vs_bot_shows_the_books_exact_values_while_it_plays(made: Any, moves: Any) -> None:
     app, fake = made("connect4", moves, mode=Mode.BOT_VS_BOT, exact=True, eval_bar=True, book=True)
-    app.paused = False
+    app.history.paused = False
     app.step([])
     _until_book(app)
     assert app.turns.driver.search is not None and app.turns.driver.search.kind == "bot"  # the bots play on
-    verdicts = app.verdicts()
+    verdicts = app.engine.verdicts(app.caps)
     assert verdicts is not None and all(v.kind == "exact" for v in verdicts.values()), verdicts
     assert app.snapshot().eval_bar is not None and app.snapshot().eval_bar.exact
     series = app.session.eval_series()
@@ -148,8 +148,8 @@ def test_4_a_pasted_game_gets_its_earlier_points_and_keeps_them_in_the_saved_fil
 @pytest.mark.parametrize("mode,paused", [(Mode.BOT_VS_BOT, False), (Mode.BOT_VS_BOT, True), (Mode.VS_BOT, False)])
 def test_9_every_button_label_is_whole_at_the_panels_font_size(made: Any, size: Any, mode: Any, paused: Any) -> None:
     app, _ = made("connect4", "4453", mode=mode, size=size)
-    app.paused = paused
-    app.panel_open = True  # the drawer at 640x480
+    app.history.paused = paused
+    app.window.panel_open = True  # the drawer at 640x480
     app.step([])
     labels = {b.label for b in app.layout.buttons}
     with text.recording() as drawn:
@@ -198,9 +198,9 @@ def test_13_who_starts_keeps_its_colour_when_the_mode_changes() -> None:
 @pytest.mark.parametrize("first_launch", [True, False])
 def test_15_bot_vs_bot_waits_for_start_behind_the_new_game_dialog(made: Any, first_launch: Any) -> None:
     app, fake = made("connect4", "", mode=Mode.BOT_VS_BOT)
-    app.paused = False
+    app.history.paused = False
     app.turns.pending_move = ("", 3, 0.0)  # even a move decided before the dialog opened waits
-    app.open_new_game_dialog(first_launch=first_launch)
+    app.carry_out(app.dialog.open(first_launch=first_launch))
     now = app.now
     for _ in range(30):
         now += 0.05
@@ -224,16 +224,16 @@ def test_5_the_menu_drawer_closes_on_esc_and_on_a_click_beside_it_which_is_no_mo
     app.step([])
     menu = next(b for b in app.layout.buttons if b.label.startswith("Menu"))
     app.step([_click(menu.rect.center)])
-    assert app.panel_open and app.layout.panel is not None
+    assert app.window.panel_open and app.layout.panel is not None
     app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b")])
-    assert not app.panel_open
+    assert not app.window.panel_open
     app.step([_click(menu.rect.center)])
     app.step([])
     board = app.layout.board
     column = board.rect.left + board.cell // 2  # the first column, left of the drawer
     assert app.layout.panel is not None and column < app.layout.panel.rect.left
     app.step([_click((column, board.rect.centery))])
-    assert not app.panel_open and app.session.line == [], "the click beside the drawer played a move"
+    assert not app.window.panel_open and app.session.line == [], "the click beside the drawer played a move"
     app.step([_click((column, board.rect.centery))])
     assert app.session.line == [0]  # with the drawer closed a click plays
 
@@ -246,7 +246,7 @@ def test_6_a_game_opened_with_a_position_is_autosaved_on_closing_without_a_move(
     write_autosave('{"game": "connect4", "moves": "1234"}\n')  # an older game
     app, _ = make_test_app("connect4", moves, mode=mode, persist=True)
     app.step([])
-    game_app.shutdown(app)  # Ctrl+Q without moving
+    app_run.shutdown(app)  # Ctrl+Q without moving
     saved, _ = load_autosave()
     assert saved is not None and "".join(str(m + 1) for m in saved[1]) == moves
 
@@ -339,7 +339,7 @@ def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made
     run(40)
     assert solves()[: len(EXACT_TIME_MS)] == list(EXACT_TIME_MS)
     assert len(solves()) > len(EXACT_TIME_MS), "it gave up after the listed looks"
-    verdicts = app.verdicts()
+    verdicts = app.engine.verdicts(app.caps)
     assert verdicts is not None
     assert {v.kind for m, v in verdicts.items() if m not in (3, 4)} == {"pending"}  # no bare percentage meanwhile
     status = app.snapshot().status
@@ -350,7 +350,7 @@ def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made
     run(40)
     assert len(solves()) == asked, "it went on after Stop"
     assert not app.snapshot().status.stop_solving
-    assert all(v.kind in ("exact", "estimate") for v in app.verdicts().values())
+    assert all(v.kind in ("exact", "estimate") for v in app.engine.verdicts(app.caps).values())
 
 
 # Polish ----------------------------------------------------------------------------------------------
@@ -379,7 +379,7 @@ def test_polish_no_ghost_disc_while_a_disc_falls(made: Any) -> None:
     app, _ = made("connect4", "", mode=Mode.HOTSEAT)
     app.step([])
     app.human_move(3)
-    app.hover = 2
+    app.window.hover = 2
     frame = app.snapshot()
     assert app.motion.moving(app.now) and frame.board.preview_player is None
 
@@ -494,14 +494,14 @@ def test_polish_a_book_position_shows_the_books_verdicts_under_the_heatmap_not_d
 
 def test_2_while_the_bots_play_off_the_book_the_row_shows_estimates_not_a_solving_that_never_comes(made: Any) -> None:
     app, _ = made("connect4", "4435437172", mode="bot-vs-bot", exact=True, book=True)  # off the book
-    app.paused = False
+    app.history.paused = False
     _until_book(app)
     for _ in range(2):
         app.step([])
-    verdicts = app.verdicts()
+    verdicts = app.engine.verdicts(app.caps)
     assert verdicts is not None and {v.kind for v in verdicts.values()} <= {"exact", "estimate"}, verdicts
-    app.paused = True  # paused: the solver looks at the position, and the row says so meanwhile
-    assert {v.kind for v in app.verdicts().values()} <= {"exact", "pending"}
+    app.history.paused = True  # paused: the solver looks at the position, and the row says so meanwhile
+    assert {v.kind for v in app.engine.verdicts(app.caps).values()} <= {"exact", "pending"}
 
 
 def test_2_a_book_position_has_its_verdicts_in_the_frame_its_move_is_played(made: Any) -> None:

@@ -12,7 +12,7 @@ from test_ui_fakes import make_test_app
 from game.play.actions import Command
 from game.play.game_choices import GAME_CHOICES
 from game.play.players import BotSetting
-from game.ui import game_app, layout_check, text, view
+from game.ui import app_run, game_app, layout_check, text, view
 from game.ui.board_view import Connect4Painter
 from game.ui.grid_view import GridPainter
 
@@ -32,7 +32,7 @@ def _screens(app: game_app.App, now: float, monkeypatch: pytest.MonkeyPatch) -> 
         ("new game", Command.NEW_GAME),
         ("load", Command.LOAD),
     ):
-        app.overlay, app.choice, app.panel_open = None, None, False
+        app.overlay, app.dialog.choice, app.window.panel_open = None, None, False
         if setup is not None:
             app.apply(setup)
         app.notice = None
@@ -65,7 +65,7 @@ def test_every_text_fits_and_none_runs_into_another(
         bots=[BotSetting("medium"), BotSetting("hard")],
     )
     try:
-        app.paused = True
+        app.history.paused = True
         if app.caps.exact_solver:
             cols = app.session.position.legal_moves()
             app.turns.exact_cache.put(app.session.spec.name, app.session.moves_text, {c: 9 - 3 * c for c in cols}, 500)
@@ -80,7 +80,7 @@ def test_every_text_fits_and_none_runs_into_another(
             found += [f"{name}: {p}" for p in layout_check.problems(drawn, bounds)]
         assert not found, "\n".join(found[:12])
     finally:
-        game_app.shutdown(app)
+        app_run.shutdown(app)
 
 
 def test_the_check_sees_an_overlap_and_a_cut() -> None:

@@ -40,17 +40,17 @@ def made() -> Iterator[Any]:
 
     yield factory
     for app in apps:
-        app.reviewing.stop()
+        app.review.reviewing.stop()
         app.close()
 
 
 def reviewed(app: game_app.App) -> float:
     """Run Review to its end through the app's frames; the frame time it ends at."""
     app.apply(Command.REVIEW)
-    assert app.reviewing.wait(90)
+    assert app.review.reviewing.wait(90)
     now = app.now + 0.05
     app.step([], now=now)
-    assert not app.reviewing.running and app.reviewing.review is not None
+    assert not app.review.reviewing.running and app.review.reviewing.review is not None
     return now
 
 
@@ -58,7 +58,7 @@ def test_review_marks_the_blunder_everywhere(made: Any) -> None:
     app, _ = made("connect4", BLUNDER_GAME, size=(1120, 760))
     app.go_to(3)
     now = reviewed(app)
-    review = app.reviewing.review
+    review = app.review.reviewing.review
     assert review is not None and review.reviews[6].klass == "blunder"
     assert app.session.cursor == 3  # the board stayed where it was
     frame = app.snapshot()
@@ -80,15 +80,15 @@ def test_review_marks_the_blunder_everywhere(made: Any) -> None:
 def test_the_review_is_kept_in_the_saved_game(made: Any) -> None:
     app, _ = made("connect4", BLUNDER_GAME)
     reviewed(app)
-    app.reviewing.hints.add(2)
-    saved = app.saved_text(
+    app.review.reviewing.hints.add(2)
+    saved = app.variations.saved_text(
         json.dumps({"format": "connect4-mcts-game", "version": 1, "game": "connect4", "moves": BLUNDER_GAME})
     )
     assert json.loads(saved)["review"]["positions"]
     other, _ = made("connect4", "")
     other.new_game(app.session.spec, tuple(app.session.line))
-    other.loaded_text(saved)
-    assert other.reviewing.review is not None and other.reviewing.review.reviews[6].klass == "blunder"
+    other.variations.loaded_text(saved)
+    assert other.review.reviewing.review is not None and other.review.reviewing.review.reviews[6].klass == "blunder"
 
 
 def test_a_move_at_a_past_position_starts_a_variation_kept_in_the_file(made: Any) -> None:
@@ -96,38 +96,38 @@ def test_a_move_at_a_past_position_starts_a_variation_kept_in_the_file(made: Any
     app.go_to(2)
     app.apply(PlayMove(0))  # "1" instead of "5"
     assert app.session.line == [3, 3, 0]
-    assert sorted(app.tree.alternatives((3, 3))) == [0, 4]  # the old line is kept
-    assert app.variation_counts()[2] == 1
-    saved = app.saved_text(
+    assert sorted(app.variations.tree.alternatives((3, 3))) == [0, 4]  # the old line is kept
+    assert app.variations.counts()[2] == 1
+    saved = app.variations.saved_text(
         json.dumps({"format": "connect4-mcts-game", "version": 1, "game": "connect4", "moves": "441"})
     )
     data = json.loads(saved)
     assert data["moves"] == "4453" and data["variations"]  # the main line stays the file's moves
     tree = tree_of_saved_text(app.session.spec, (3, 3, 4, 2), saved)
     assert tree.alternatives((3, 3)) == (4, 0)
-    assert app.variation_rows() == ((1, "↳ 2. 5 3"),)  # the old line, indented under move 2's row
+    assert app.variations.rows() == ((1, "↳ 2. 5 3"),)  # the old line, indented under move 2's row
     app.apply(Command.FOLD_VARIATIONS)
-    assert app.variation_rows() == () and app.variation_inserts() == () and app.variation_counts()[2] == 1
+    assert app.variations.rows() == () and app.variations.inserts() == () and app.variations.counts()[2] == 1
     app.apply(Command.FOLD_VARIATIONS)
     app.step([], now=app.now + 0.05)
     panel = app.layout.panel
     assert panel is not None and panel.moves_rect is not None
-    cell, index = variation_cells(panel.moves_rect, 3, app.move_scroll, app.variation_inserts())[0]
+    cell, index = variation_cells(panel.moves_rect, 3, app.move_scroll, app.variations.inserts())[0]
     app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=cell.center)], now=app.now + 0.1)
     assert app.session.line == [3, 3, 4, 2] and app.session.cursor == 3  # the click shows that line
-    assert app.variation_rows() == ((1, "↳ 2. 1"),)
+    assert app.variations.rows() == ((1, "↳ 2. 1"),)
     app.apply(PlayMove(0))  # another variation, one move deeper: 4 4 5 1
-    assert app.variation_rows() == ((1, "↳ 2. 1"), (1, "↳ 2… 3"))
+    assert app.variations.rows() == ((1, "↳ 2. 1"), (1, "↳ 2… 3"))
     app.go_to(2)
     app.apply(Command.NEXT_VARIATION)
     app.apply(Command.PROMOTE)
-    assert app.tree.main_line() == (3, 3, 0)
+    assert app.variations.tree.main_line() == (3, 3, 0)
     app.go_to(2)
     app.apply(Command.NEXT_VARIATION)
     assert app.session.line == [3, 3, 4, 2]
     app.go_to(3)
     app.apply(Command.DELETE_MOVE)
-    assert app.tree.alternatives((3, 3)) == (0,)
+    assert app.variations.tree.alternatives((3, 3)) == (0,)
 
 
 def test_a_variation_better_than_the_reviewed_move_says_so(made: Any) -> None:
@@ -135,12 +135,12 @@ def test_a_variation_better_than_the_reviewed_move_says_so(made: Any) -> None:
     reviewed(app)
     app.go_to(6)
     app.apply(PlayMove(2))  # 3 instead of the blunder 2: a win
-    assert app.variation_rows() == ((3, "↳ 4. 2"),)  # the reviewed move itself: no praise
+    assert app.variations.rows() == ((3, "↳ 4. 2"),)  # the reviewed move itself: no praise
     app.go_to(6)
     app.apply(Command.NEXT_VARIATION)  # back to the game: the variation 3 was better
-    assert app.variation_rows() == ((3, "↳ 4. 3 (better: win in 18)"),)
+    assert app.variations.rows() == ((3, "↳ 4. 3 (better: win in 18)"),)
     app.apply(Command.LEARN)  # the blunder as a puzzle: the move list gives nothing away
-    assert app.challenge is not None and app.variation_rows() == ((3, "↳ 4. 3"),)
+    assert app.puzzles.challenge is not None and app.variations.rows() == ((3, "↳ 4. 3"),)
 
 
 def test_training_mode_hides_every_evaluation_until_the_game_ends(made: Any) -> None:
@@ -158,26 +158,26 @@ def test_training_mode_hides_every_evaluation_until_the_game_ends(made: Any) -> 
 def test_a_hint_is_shown_and_counted(made: Any) -> None:
     app, _ = made("connect4", "444444")
     app.apply(Command.HINT)
-    assert app.reviewing.wait_hint(60)
+    assert app.review.reviewing.wait_hint(60)
     app.step([], now=app.now + 0.05)
     frame = app.snapshot()
     assert frame.review is not None and frame.review.hint is not None
     assert frame.review.hint_cell == frame.review.hint  # the bottom row of its column
-    assert 6 in app.reviewing.hints
+    assert 6 in app.review.reviewing.hints
     assert app.notice is not None and app.notice.notice.text.startswith("Hint: ")
 
 
 def test_a_puzzle_solved_then_one_failed_keeps_the_streak_in_the_settings(made: Any) -> None:
     app, _ = made("connect4", "", mode="vs-bot", exact=True, heatmap=True, eval_bar=True)
     app.apply(Command.PUZZLES)
-    ch = app.challenge
+    ch = app.puzzles.challenge
     assert ch is not None and ch.puzzle_id is not None and app.settings.mode == "hotseat"
     frame = app.snapshot()  # nothing gives the answer away
     assert frame.board.verdicts is None and frame.board.heat is None and frame.eval_bar is None
     app.apply(PlayMove(ch.answer))
     assert puzzle_mode.PuzzleProgress.from_dict(app.settings.puzzles).streak == 1
     app.apply(Command.PUZZLES)
-    ch = app.challenge
+    ch = app.puzzles.challenge
     assert ch is not None
     wrong = next(m for m in app.session.position.legal_moves() if m != ch.answer)
     app.apply(PlayMove(wrong))
@@ -193,10 +193,10 @@ def test_learn_from_your_mistakes_replays_the_blunder(made: Any) -> None:
     app, _ = made("connect4", BLUNDER_GAME)
     reviewed(app)
     app.apply(Command.LEARN)
-    ch = app.challenge
+    ch = app.puzzles.challenge
     assert ch is not None and ch.ply == 6 and app.session.cursor == 6
     app.apply(PlayMove(4))  # 5: one of the best moves
-    assert app.challenge is not None and app.challenge.result == "solved"
+    assert app.puzzles.challenge is not None and app.puzzles.challenge.result == "solved"
 
 
 def test_share_writes_a_png_and_a_gif(made: Any, tmp_path: Path) -> None:
@@ -204,7 +204,7 @@ def test_share_writes_a_png_and_a_gif(made: Any, tmp_path: Path) -> None:
     reviewed(app)
     app.go_to(2)
     app.apply(PlayMove(0))  # a variation is shown: the reviewed game is shared all the same
-    notice, ok = app.share_files(tmp_path)
+    notice, ok = app.review.share_files(tmp_path)
     assert app.session.line == [3, 3, 0]
     assert ok, notice
     png = next(tmp_path.glob("*.png"))
@@ -267,7 +267,7 @@ def test_review_texts_fit_at_every_size(made: Any, size: Any, monkeypatch: pytes
     app.apply(Command.NEXT_MISTAKE)
     app.notice = None
     for drawer in (False, True):
-        app.panel_open = drawer
+        app.window.panel_open = drawer
         app.step([], now=now)
         monkeypatch.setattr(view, "_CONNECT4", Connect4Painter())
         with text.recording() as drawn:

@@ -14,9 +14,9 @@ from game.play.engine_driver import EngineDriver
 from game.play.players import BotSetting, Mode
 from game.play.session import Session
 from game.play.settings import Settings
+from game.ui.app_run import create_app, shutdown
 from game.ui.eval_graph import x_of
 from game.ui.frame import HelpCard
-from game.ui.game_app import create_app, shutdown
 from game.ui.move_list import move_cells
 
 pytestmark = pytest.mark.timeout(120)
@@ -136,7 +136,7 @@ def test_every_panel_button_can_be_clicked_without_error(hotseat: Any) -> None:
         Command.HELP,
     } <= commands
     for index in range(len(app.layout.buttons)):
-        app.overlay = app.choice = None
+        app.overlay = app.dialog.choice = None
         app.step([])
         if index >= len(app.layout.buttons):
             break
@@ -144,7 +144,7 @@ def test_every_panel_button_can_be_clicked_without_error(hotseat: Any) -> None:
         if button.action in (Command.LOAD, Command.PASTE) or not button.hit(button.rect.center):
             continue
         app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=button.rect.center)])
-    assert app.running
+    assert app.window.running
 
 
 def test_bot_game_finishes_with_an_injected_client() -> None:

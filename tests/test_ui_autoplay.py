@@ -14,7 +14,7 @@ from game.play import autoplay
 from game.play.actions import ToggleAutoplay
 from game.play.players import BotSetting, Mode
 from game.play.settings import Settings
-from game.ui import game_app
+from game.ui import app_run, game_app
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -25,7 +25,7 @@ def fake_engine_app(**kw: Any) -> Iterator[tuple[game_app.App, FakeEngineClient]
     try:
         yield app, client
     finally:
-        game_app.shutdown(app)
+        app_run.shutdown(app)
 
 
 def run_frames(app: game_app.App, frames: int) -> None:
@@ -92,10 +92,10 @@ def test_handing_the_side_to_move_over_plays_at_once_even_in_a_paused_game() -> 
 
 
 def resume_by_handing_over(app: game_app.App, client: FakeEngineClient) -> None:
-    app.paused = True
+    app.history.paused = True
     press(app, 1)  # take Yellow: you play it against Red's bot
     assert app.settings.mode == Mode.VS_BOT and app.human_can_play()
     assert press(app, 1) == "Hand to Perfect"  # and hand it to Perfect: both bots play on, unpaused
     run_frames(app, 120)
-    assert not app.paused and len(app.session.line) >= 2
+    assert not app.history.paused and len(app.session.line) >= 2
     assert any(s.get("level") == "perfect" for s in client.searches)

@@ -13,7 +13,7 @@ import pytest
 from game.play.players import BotSetting, Mode
 from game.play.session import Session
 from game.play.settings import Settings
-from game.ui.game_app import create_app, shutdown
+from game.ui.app_run import create_app, shutdown
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(300)

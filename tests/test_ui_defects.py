@@ -232,7 +232,7 @@ def test_5_10_12_all_text_fits_is_whole_and_readable(
         app.step([], now=now)
     app.set_notice("'h' is not a column: expected a column number from 1 to 7 or a list of them", error=True)
     for overlay in (None, Command.PANEL, Command.HELP, Command.NEW_GAME):
-        app.overlay = app.choice = None
+        app.overlay = app.dialog.choice = None
         if overlay is not None:
             app.apply(overlay)
         app.step([], now=now)
@@ -303,11 +303,11 @@ def test_7_uttt_cursor_starts_in_the_board_to_play_and_enter_plays(made: Any) ->
         ]
     )
     app.step([key(pygame.K_RIGHT)])
-    assert app.key_cursor is not None and board_of(app.key_cursor) == allowed[0]
+    assert app.window.key_cursor is not None and board_of(app.window.key_cursor) == allowed[0]
     for k in (pygame.K_RIGHT, pygame.K_UP, pygame.K_RIGHT, pygame.K_DOWN):
         app.step([key(k)])
-        assert board_of(app.key_cursor) == allowed[0] and app.key_cursor in pos.legal_moves()
-    target = app.key_cursor
+        assert board_of(app.window.key_cursor) == allowed[0] and app.window.key_cursor in pos.legal_moves()
+    target = app.window.key_cursor
     rect = app.layout.board.cell_rect(target)
     ring = app.screen.get_at((rect.left + 3, rect.centery))[:3]
     assert ring in ((255, 255, 255), (20, 20, 24))  # white on dark: seen on the blue board

@@ -15,7 +15,7 @@ from game.play.engine_driver import EngineDriver
 from game.play.players import Mode
 from game.play.session import Session
 from game.play.settings import Settings
-from game.ui.game_app import create_app, shutdown
+from game.ui.app_run import create_app, shutdown
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -22,7 +22,7 @@ from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
 from game.ui import headless
-from game.ui.game_app import create_app, shutdown
+from game.ui.app_run import create_app, shutdown
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(180)
@@ -134,9 +134,9 @@ def test_columns_say_solving_until_the_solver_answers() -> None:
     app, client = make_app(moves="4453", exact=True)
     try:
         app.step([])
-        assert {v.kind for v in app.verdicts().values()} == {"pending"}  # asked, not answered yet
+        assert {v.kind for v in app.engine.verdicts(app.caps).values()} == {"pending"}  # asked, not answered yet
         run_for(app, 0.2)
-        assert {v.kind for v in app.verdicts().values()} == {"exact"}
+        assert {v.kind for v in app.engine.verdicts(app.caps).values()} == {"exact"}
     finally:
         shutdown(app)
 
@@ -150,7 +150,7 @@ def test_exact_toggle_asks_the_solver_and_shows_verdicts() -> None:
         run_for(app, 0.3)
         solves = [s for s in client.searches if "solve_ms" in s]
         assert solves and solves[0]["solve_ms"] == EXACT_MS and solves[0]["moves"] == "4453"
-        verdicts = app.verdicts()
+        verdicts = app.engine.verdicts(app.caps)
         assert verdicts is not None and set(verdicts) == set(app.session.position.legal_moves())
         # the fake scores its preferred (first legal) column +5, the others -1, at ply 4 of 7x6:
         # +5 = a win at ply 32, the mover's 15th stone from now; -1 = a loss at ply 41, after 19 stones
@@ -161,7 +161,7 @@ def test_exact_toggle_asks_the_solver_and_shows_verdicts() -> None:
         run_for(app, 0.2)
         assert [s["moves"] for s in client.searches if "solve_ms" in s][:2] == ["4453", "44534"]
         app.step([key(pygame.K_x, "x")])
-        assert not app.settings.exact and app.verdicts() is None
+        assert not app.settings.exact and app.engine.verdicts(app.caps) is None
     finally:
         shutdown(app)
 
@@ -207,7 +207,7 @@ def test_exact_verdicts_with_the_real_engine() -> Any:
             return app.turns.exact_cache.get("connect4", "44536655") is not None
 
         wait_until(solved, 120, "a solution from the engine")
-        verdicts = app.verdicts()
+        verdicts = app.engine.verdicts(app.caps)
         assert verdicts is not None
         assert verdicts[6].text == "win now" and verdicts[6].kind == "exact"  # red completes 4-5-6-7
         assert verdicts[5].text == "loss in 1"  # column 6 lets yellow win on top of it
@@ -300,7 +300,7 @@ def test_the_app_settles_the_only_saving_column_from_the_parents_proof() -> None
     try:
         app.session.record_proof((3, 3, 2, 4, 1), 0, "loss")  # Red's 2 loses: Yellow (to move) wins
         app.turns.exact_cache.put("connect4", "44352", {c: (None if c == 0 else -18) for c in range(7)}, 1500)
-        verdicts = app.verdicts()
+        verdicts = app.engine.verdicts(app.caps)
         assert verdicts[0] == Verdict("win", "exact", "win") and verdicts[3].outcome == "loss"
     finally:
         shutdown(app)
@@ -325,7 +325,7 @@ def test_the_solver_looks_one_move_ahead_once_the_shown_position_is_done() -> No
         assert [s["moves"] for s in client.searches].count("4453") == 2  # its analysis is not run again
         app.play_move(1)
         app.step([], now=app.now + 1 / 60)
-        verdicts = app.verdicts()
+        verdicts = app.engine.verdicts(app.caps)
         assert verdicts is not None and {v.kind for v in verdicts.values()} == {"exact"}  # at once
         run_for(app, 0.5)
         assert _solved(client).count("44532") == 1  # not solved again once shown

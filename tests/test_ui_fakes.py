@@ -18,7 +18,8 @@ from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
 from game.ui import fonts
-from game.ui.game_app import App, create_app
+from game.ui.app_run import create_app
+from game.ui.game_app import App
 
 
 class FakeEngineClient:

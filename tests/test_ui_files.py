@@ -24,9 +24,9 @@ from game.play.settings import (
     load_settings,
     save_settings,
 )
+from game.ui.app_run import shutdown
 from game.ui.cli import prepare
 from game.ui.frame import LoadCard
-from game.ui.game_app import shutdown
 
 pytestmark = pytest.mark.timeout(120)
 

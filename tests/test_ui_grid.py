@@ -18,8 +18,8 @@ from game.play.session import Session
 from game.play.settings import Settings
 from game.rules.uttt import board_of
 from game.ui import files
+from game.ui.app_run import create_app, shutdown
 from game.ui.board_view import Connect4Geometry
-from game.ui.game_app import create_app, shutdown
 from game.ui.grid_view import GridGeometry
 from tests.waiting import wait_until
 
@@ -90,7 +90,7 @@ def test_hovering_a_cell_previews_it_and_the_mouse_maps_back_to_cells(apps: Any)
     for text in ("a1", "f6", "c4"):
         centre = cell_centre(app, text)
         app.step([pygame.event.Event(pygame.MOUSEMOTION, pos=centre, rel=(0, 0), buttons=(0, 0, 0))])
-        assert app.hover == app.session.spec.parse_move(text)
+        assert app.window.hover == app.session.spec.parse_move(text)
 
 
 def test_uttt_refuses_a_cell_outside_the_allowed_board(apps: Any) -> None:
@@ -118,9 +118,9 @@ def test_uttt_board_geometry_matches_the_rules(apps: Any) -> None:
 def test_keyboard_cursor_moves_and_plays(apps: Any) -> None:
     app, _ = apps("tictactoe")
     app.step([key(pygame.K_RIGHT)])  # the first press shows the cursor on the centre cell
-    assert app.key_cursor == 4
+    assert app.window.key_cursor == 4
     app.step([key(pygame.K_RIGHT), key(pygame.K_UP)])
-    assert app.key_cursor == app.session.spec.parse_move("c3")
+    assert app.window.key_cursor == app.session.spec.parse_move("c3")
     app.step([key(pygame.K_RETURN)])
     assert app.session.moves_text == "c3"
     app.step([key(pygame.K_LEFT), key(pygame.K_LEFT), key(pygame.K_DOWN), key(pygame.K_SPACE)])
@@ -134,7 +134,7 @@ def choose_game(app: Any, name: str) -> None:
     app.step([key(pygame.K_n, "n")])
     app.step([])
     for _ in GAME_CHOICES:
-        if app.choice.game == name:
+        if app.dialog.choice.game == name:
             break
         row = next(b for b in app.layout.buttons if b.action == ChangeChoice(DialogField.GAME, 1))
         app.step([click((row.rect.right - 6, row.rect.centery))])

@@ -19,8 +19,9 @@ from test_ui_fakes import make_test_app
 
 from game.play.actions import ChangeChoice, Command, CycleBotLevel, DialogField, PlayMove, ToggleAutoplay, TypeText
 from game.play.settings import Settings
+from game.ui.app_run import shutdown
 from game.ui.frame import NewGameCard
-from game.ui.game_app import App, shutdown
+from game.ui.game_app import App
 from game.ui.net_game import NetGame
 from tests.waiting import WaitTimeout, wait_until
 
@@ -54,11 +55,11 @@ def pump(apps: list[App], until: Callable[[], bool], timeout: float = 20.0, what
 def choose_network(app: App, join_address: str | None) -> None:
     """Through the dialog: Mode -> Network game, Host or Join (typing the address), Start."""
     app.apply(Command.NEW_GAME)
-    while app.choice is not None and not app.choice.network:
+    while app.dialog.choice is not None and not app.dialog.choice.network:
         app.apply(ChangeChoice(DialogField.MODE, 1))
     if join_address is not None:
         app.apply(ChangeChoice(DialogField.NET_ROLE, 1))
-        assert app.choice is not None and app.choice.typing
+        assert app.dialog.choice is not None and app.dialog.choice.typing
         for ch in join_address:
             app.apply(TypeText(ch))
     app.step([])
@@ -230,7 +231,7 @@ def test_joining_nowhere_says_so_and_a_bad_address_keeps_the_dialog(server_db: P
         choose_network(app, "nonsense")
         assert isinstance(app.overlay, NewGameCard) and app.net is None  # the dialog stays, with a notice
         assert app.notice is not None and "HOST:PORT" in app.notice.notice.text
-        assert app.choice is not None and app.choice.address == "nonsense"  # kept, to be corrected
+        assert app.dialog.choice is not None and app.dialog.choice.address == "nonsense"  # kept, to be corrected
         for _ in range(len("nonsense")):
             app.apply(Command.ERASE)
         for ch in "127.0.0.1:1":  # nothing listens on port 1
@@ -260,13 +261,13 @@ def test_a_draw_offered_and_accepted_ends_the_game_agreed(pair: list[App]) -> No
 def test_the_joiner_plays_the_hosts_game(server_db: Path) -> None:
     host, _ = make_test_app()
     host.apply(Command.NEW_GAME)
-    while host.choice is not None and host.choice.game != "uttt":
+    while host.dialog.choice is not None and host.dialog.choice.game != "uttt":
         host.apply(ChangeChoice(DialogField.GAME, 1))
     host.apply(Command.CLOSE)
     host.settings.game = "uttt"
     apps = [host]
     try:
-        host.choice = None
+        host.dialog.choice = None
         choose_network(host, None)
         assert host.session.spec.name == "uttt"
         pump([host], lambda: host.net is not None and host.net.share is not None, what="the hosted server")
@@ -291,7 +292,9 @@ def test_the_network_choices_are_kept_in_the_settings(server_db: Path) -> None:
         reread = Settings.from_dict(json.loads(app.settings.to_json()))
         app.settings = reread
         app.apply(Command.NEW_GAME)
-        assert app.choice is not None and app.choice.typing and app.choice.address == "10.0.0.7:5000"
+        assert (
+            app.dialog.choice is not None and app.dialog.choice.typing and app.dialog.choice.address == "10.0.0.7:5000"
+        )
         with pytest.raises(ValueError, match="net_role"):
             Settings.from_dict({"net_role": "spy"})
     finally:

@@ -28,7 +28,7 @@ def host_with_clock(clock_steps: int) -> App:
     """A host through the dialog: Mode -> Network game (Host), Clock stepped ``clock_steps`` times, Start."""
     host, _ = make_test_app()
     host.apply(Command.NEW_GAME)
-    while host.choice is not None and not host.choice.network:
+    while host.dialog.choice is not None and not host.dialog.choice.network:
         host.apply(ChangeChoice(DialogField.MODE, 1))
     for _ in range(clock_steps):
         host.apply(ChangeChoice(DialogField.CLOCK, 1))
@@ -124,10 +124,10 @@ def test_a_third_app_watches_the_room_and_follows_the_rematch(server_db: Path) -
         watcher, _ = make_test_app()
         apps.append(watcher)
         watcher.apply(Command.NEW_GAME)
-        while watcher.choice is not None and not watcher.choice.network:
+        while watcher.dialog.choice is not None and not watcher.dialog.choice.network:
             watcher.apply(ChangeChoice(DialogField.MODE, 1))
         watcher.apply(ChangeChoice(DialogField.NET_ROLE, -1))  # Host -> Watch a game
-        assert watcher.choice is not None and watcher.choice.typing
+        assert watcher.dialog.choice is not None and watcher.dialog.choice.typing
         assert host.net is not None and host.net.share is not None
         for ch in host.net.share:
             watcher.apply(TypeText(ch))

@@ -16,9 +16,9 @@ from game.play.new_game import auto_threads, choice_rows
 from game.play.players import Mode
 from game.play.session import EvalPoint, Session
 from game.play.settings import Settings
+from game.ui.app_run import create_app, shutdown
 from game.ui.cli import first_launch
 from game.ui.frame import NewGameCard
-from game.ui.game_app import create_app, shutdown
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -67,8 +67,8 @@ def test_threads_setting_defaults_to_all_cores_but_one_and_is_kept() -> None:
     try:
         app.apply(Command.NEW_GAME)
         app.apply(ChangeChoice(DialogField.THREADS, 1))
-        assert app.choice is not None and app.choice.threads == 1
-        rows = choice_rows(app.choice, ("Red", "Yellow"), cores=4)
+        assert app.dialog.choice is not None and app.dialog.choice.threads == 1
+        rows = choice_rows(app.dialog.choice, ("Red", "Yellow"), cores=4)
         assert rows[-1].value == "1"
         app.apply(Command.START)
         assert app.settings.search_threads == 1

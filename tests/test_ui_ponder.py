@@ -15,7 +15,9 @@ from game.play.actions import Command, GoTo
 from game.play.players import BotSetting, Mode
 from game.play.pondering import ponder_on
 from game.play.settings import Settings
-from game.ui.game_app import App, shutdown
+from game.ui.app_probe import AppProbe
+from game.ui.app_run import shutdown
+from game.ui.game_app import App
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(60)
@@ -32,7 +34,7 @@ def vs_bot(
         bots=[BotSetting(level), BotSetting(level)],
         **kw,
     )
-    app.hurry()
+    AppProbe(app).hurry()
     return app, fake
 
 
@@ -207,7 +209,7 @@ def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> 
     from ai.client import EngineClient
     from game.play.engine_driver import EngineDriver, default_client_factory
     from game.play.session import Session
-    from game.ui.game_app import create_app
+    from game.ui.app_run import create_app
 
     settings = Settings(
         mode=Mode.VS_BOT,

@@ -39,7 +39,8 @@ from game.play.actions import ChangeChoice, Command, DialogField  # noqa: E402
 from game.play.engine_driver import EngineDriver  # noqa: E402
 from game.play.session import Session  # noqa: E402
 from game.play.settings import Settings  # noqa: E402
-from game.ui.game_app import App, create_app  # noqa: E402
+from game.ui.app_run import create_app  # noqa: E402
+from game.ui.game_app import App  # noqa: E402
 
 GAME = (3, 3, 2, 2, 1, 1, 0)  # columns 4 4 3 3 2 2 1: the first player wins
 KILL_CLIENT_AFTER, KILL_SERVER_AFTER = 3, 5  # moves played before each fault

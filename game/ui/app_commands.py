@@ -1,122 +1,142 @@
-"""The app's commands (buttons and keys that are no preference): the dialogs, history, pause and step, the
-solver's background looks, the drawer, files, the cursor, quit. A base class of ``game_app.App`` (kept apart
-so the app object stays small), on the attributes and methods the app sets up."""
+"""Two handlers of the app's commands (see ``effects``): the history and the bots' pause (``History``: undo,
+redo, the arrows, continue from here, pause and step) and the window's own (``WindowCommands``:
+help, the drawer, the key cursor, quit). Each answers ``handle(command)`` with the effects the app carries out.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 from game.play.actions import Command
 from game.play.controller import redo_target, undo_target
-from game.play.new_game import NewGameChoice
+from game.play.players import Mode
 from game.play.session import Session
 from game.play.settings import Settings
-from game.play.turns import EngineTurns
-from game.ui.app_files import FILE_COMMANDS
+from game.rules.capabilities import GameCapabilities
+from game.ui import cursor as cursors
+from game.ui.effects import CancelSearch, Effects, GameChanged, HumanMove, Notice, ShowOverlay, ShowPly
 from game.ui.frame import HelpCard, Overlay
 
 
-class Commands:
-    settings: Settings
-    session: Session
-    turns: EngineTurns
-    overlay: Overlay | None
-    choice: NewGameChoice | None
-    paused: bool
-    step_requested: bool
-    panel_open: bool
-    running: bool
-    key_cursor: int | None
-    hover: int | None
-    pending_paste: str | None
-    continue_asked: tuple[str, int] | None
-    _dirty_game: bool
+class History:
+    """Moving through the game and holding the bots: owns whether bot-vs-bot is paused (and asked to step)
+    and whether "continue from here" was asked once."""
 
-    def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None:
-        raise NotImplementedError
+    COMMANDS: tuple[Command, ...] = (
+        Command.UNDO,
+        Command.REDO,
+        Command.FIRST,
+        Command.PREV,
+        Command.NEXT,
+        Command.LAST,
+        Command.CONTINUE,
+        Command.PAUSE,
+        Command.STEP,
+    )
 
-    def open_new_game_dialog(self, first_launch: bool = False) -> None:
-        raise NotImplementedError
+    def __init__(self, settings: Settings, session: Session) -> None:
+        self.settings, self.session = settings, session
+        self.paused = False
+        self.step_requested = False
+        self.continue_asked: tuple[str, int] | None = None  # Continue pressed once here (it asks before dropping)
 
-    def start_chosen_game(self) -> None:
-        raise NotImplementedError
+    @property
+    def bots_only(self) -> bool:
+        return self.settings.mode == Mode.BOT_VS_BOT
 
-    def load(self, text: str | None = None, path: Path | None = None) -> None:
-        raise NotImplementedError
+    @property
+    def held(self) -> bool:
+        """Bot-vs-bot is paused and no step is asked for: no bot moves."""
+        return self.bots_only and self.paused and not self.step_requested
 
-    def file_command(self, c: Command) -> None:
-        raise NotImplementedError
+    def started(self, moves: tuple[int, ...]) -> None:
+        """A new game: bot-vs-bot from a given position starts paused."""
+        self.paused = self.bots_only and bool(moves)
+        self.step_requested = False
 
-    def cancel_search(self) -> None:
-        raise NotImplementedError
-
-    def go_to(self, ply: int) -> None:
-        raise NotImplementedError
-
-    def human_move(self, move: int) -> None:
-        raise NotImplementedError
-
-    def command(self, c: Command) -> None:
-        """Carry out ``c`` (a network game's own commands were handled before)."""
+    def handle(self, c: Command) -> Effects:
         s, sess = self.settings, self.session
-        if c is Command.NEW_GAME:
-            self.open_new_game_dialog()
-        elif c is Command.START and self.choice is not None:
-            pasted, self.pending_paste = self.pending_paste, None
-            self.start_chosen_game()
-            if pasted is not None and self.overlay is None and self.session.spec.name == "connect4":
-                self.load(text=pasted)
-        elif c is Command.CLOSE:
-            self.overlay, self.choice, self.pending_paste = None, None, None
-        elif c is Command.NEXT_PAGE and isinstance(self.overlay, HelpCard):
-            self.overlay = HelpCard(self.overlay.page + 1)
-        elif c is Command.HELP:
-            self.overlay = None if isinstance(self.overlay, HelpCard) else HelpCard()
-        elif c is Command.UNDO and sess.cursor > 0:
-            self.cancel_search()
-            if s.mode == "bot-vs-bot":
-                self.paused = True
-            self.go_to(undo_target(s, sess))
-        elif c is Command.REDO:
-            self.cancel_search()
-            self.go_to(redo_target(s, sess))
-        elif c in (Command.FIRST, Command.PREV, Command.NEXT, Command.LAST):
-            self.go_to(
-                {
-                    Command.FIRST: 0,
-                    Command.PREV: sess.cursor - 1,
-                    Command.NEXT: sess.cursor + 1,
-                    Command.LAST: len(sess.line),
-                }[c]
-            )
-        elif c is Command.CONTINUE and not sess.at_end:
-            dropped = len(sess.line) - sess.cursor
-            asked = (sess.moves_text, len(sess.line))
-            if self.continue_asked != asked:  # the later moves would be lost: asked first
-                self.continue_asked = asked
-                later = "move" if dropped == 1 else f"{dropped} moves"
-                self.set_notice(
-                    f"Continue drops the later {later}: press C again to play on from here", about_position=True
-                )
-                return
-            self.continue_asked = None
-            sess.truncate()
-            self._dirty_game = True
-        elif c is Command.PAUSE and s.mode == "bot-vs-bot":
+        if c is Command.UNDO:
+            if sess.cursor == 0:
+                return []
+            self.paused = self.paused or self.bots_only
+            return [CancelSearch(), ShowPly(undo_target(s, sess))]
+        if c is Command.REDO:
+            return [CancelSearch(), ShowPly(redo_target(s, sess))]
+        if c is Command.CONTINUE:
+            return self._continue()
+        if c is Command.PAUSE and self.bots_only:
             self.paused, self.step_requested = not self.paused, False
-        elif c is Command.STEP and s.mode == "bot-vs-bot" and self.paused:
+        elif c is Command.STEP and self.bots_only and self.paused:
             self.step_requested = True
-        elif c is Command.STOP_SOLVING:
-            self.turns.stop_solving(sess)
-        elif c is Command.PANEL:
-            self.panel_open = not self.panel_open
-        elif c in FILE_COMMANDS:
-            self.file_command(c)
-        elif c is Command.PLAY_CURSOR:
+        elif c in (Command.FIRST, Command.PREV, Command.NEXT, Command.LAST):
+            jumps = {Command.FIRST: 0, Command.PREV: sess.cursor - 1, Command.NEXT: sess.cursor + 1}
+            return [ShowPly(jumps.get(c, len(sess.line)))]
+        return []
+
+    def _continue(self) -> Effects:
+        sess = self.session
+        if sess.at_end:
+            return []
+        dropped = len(sess.line) - sess.cursor
+        asked = (sess.moves_text, len(sess.line))
+        if self.continue_asked != asked:  # the later moves would be lost: asked first
+            self.continue_asked = asked
+            later = "move" if dropped == 1 else f"{dropped} moves"
+            return [
+                Notice(f"Continue drops the later {later}: press C again to play on from here", about_position=True)
+            ]
+        self.continue_asked = None
+        sess.truncate()
+        return [GameChanged()]
+
+
+class WindowCommands:
+    """The window's commands: the help card and its pages, the drawer, the key cursor, quit. Owns the pointer
+    (the mouse, the hovered move, the key cursor), whether the drawer (the narrow window's panel) is open and
+    whether the app runs; reads the card shown."""
+
+    COMMANDS: tuple[Command, ...] = (
+        Command.HELP,
+        Command.NEXT_PAGE,
+        Command.PANEL,
+        Command.PLAY_CURSOR,
+        Command.CLEAR_CURSOR,
+        Command.QUIT,
+    )
+
+    def __init__(self, overlay: Callable[[], Overlay | None]) -> None:
+        self._overlay = overlay
+        self.running = True
+        self.panel_open = False
+        self.mouse = (-1, -1)
+        self.hover: int | None = None
+        self.key_cursor: int | None = None
+
+    def handle(self, c: Command) -> Effects:
+        overlay = self._overlay()
+        if c is Command.HELP:
+            return [ShowOverlay(None if isinstance(overlay, HelpCard) else HelpCard())]
+        if c is Command.NEXT_PAGE and isinstance(overlay, HelpCard):
+            return [ShowOverlay(HelpCard(overlay.page + 1))]
+        if c is Command.PLAY_CURSOR:
             target = self.key_cursor if self.key_cursor is not None else self.hover
-            if target is not None:
-                self.human_move(target)
+            return [] if target is None else [HumanMove(target)]
+        if c is Command.PANEL:
+            self.panel_open = not self.panel_open
         elif c is Command.CLEAR_CURSOR:
             self.key_cursor = None
         elif c is Command.QUIT:
             self.running = False
+        return []
+
+    def hovered(self, pixel: tuple[int, int], move: int | None) -> None:
+        self.mouse, self.hover = pixel, move
+        if move is not None:
+            self.key_cursor = None
+
+    def move_cursor(self, dx: int, dy: int, legal: tuple[int, ...], caps: GameCapabilities) -> None:
+        if caps.gravity:
+            self.key_cursor = cursors.next_column(legal, caps.width, self.key_cursor, self.hover, dx)
+        else:
+            self.key_cursor = cursors.next_cell(legal, caps.width, caps.height, self.key_cursor, self.hover, dx, dy)

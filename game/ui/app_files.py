@@ -1,9 +1,9 @@
-"""The app's files and clipboard: save, the load card, copy, paste, open a game. A base class of
-``game_app.App`` (kept apart so the app object stays small), on the attributes the app sets up."""
+"""The app's files and clipboard handler: save, the load card, copy, paste, open a game. Reads the session it
+was given; talks back with effects (``game.ui.effects``): a loaded game is an ``OpenGame`` the app carries out."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
 from pathlib import Path
 
 from game.play.actions import Command
@@ -13,84 +13,58 @@ from game.play.game_files import (
     describe_saved,
     is_connect4_text,
     read_game,
-    restore_evals,
     save_with_evals,
 )
-from game.play.new_game import NewGameChoice
 from game.play.session import Session
-from game.play.settings import Settings, games_dir
-from game.rules import GameSpec
+from game.play.settings import games_dir
+from game.rules.capabilities import capabilities
 from game.ui import files
-from game.ui.frame import LoadCard, Overlay
-
-FILE_COMMANDS = (Command.SAVE, Command.LOAD, Command.COPY, Command.PASTE)
+from game.ui.effects import Effects, Notice, OfferSwitch, OpenGame, ShowOverlay
+from game.ui.frame import LoadCard
 
 
 class FileCommands:
-    settings: Settings
-    session: Session
-    overlay: Overlay | None
-    choice: NewGameChoice | None
-    paused: bool
-    pending_paste: str | None
+    COMMANDS: tuple[Command, ...] = (Command.SAVE, Command.LOAD, Command.COPY, Command.PASTE)
 
-    def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None:
-        raise NotImplementedError
+    def __init__(self, session: Session, saved_text: Callable[[str], str]) -> None:
+        self.session = session
+        self.saved_text = saved_text  # a game's text with its variations and review (the variations' handler)
 
-    def new_game(self, spec: GameSpec | None = None, moves: tuple[int, ...] = (), cursor: int | None = None) -> None:
-        raise NotImplementedError
-
-    def open_new_game_dialog(self, first_launch: bool = False) -> None:
-        raise NotImplementedError
-
-    def _show_dialog(self, first_launch: bool) -> None:
-        raise NotImplementedError
-
-    def saved_text(self, text: str) -> str:
-        raise NotImplementedError
-
-    def loaded_text(self, text: str) -> None:
-        raise NotImplementedError
-
-    def file_command(self, c: Command) -> None:
+    def handle(self, c: Command) -> Effects:
         if c is Command.SAVE:
-            self._report(save_with_evals(self.session, games_dir(), self.saved_text))
-        elif c is Command.LOAD:
+            return self._report(save_with_evals(self.session, games_dir(), self.saved_text))
+        if c is Command.LOAD:
             folder = games_dir()
             found = tuple(files.saved_games(folder))
-            self.overlay = LoadCard(found, folder, tuple(describe_saved(p, self.session.spec.name) for p in found))
-        elif c is Command.COPY:
-            self._report(copy_position(self.session, files.copy_text))
-        elif c is Command.PASTE:
+            return [
+                ShowOverlay(LoadCard(found, folder, tuple(describe_saved(p, self.session.spec.name) for p in found)))
+            ]
+        if c is Command.COPY:
+            return self._report(copy_position(self.session, files.copy_text))
+        if c is Command.PASTE:
             pasted = files.paste_text()
             if not pasted or not pasted.strip():
-                self.set_notice("The clipboard holds no position", error=True)
-            else:
-                self.load(text=pasted)
+                return [Notice("The clipboard holds no position", error=True)]
+            return self.load(text=pasted)
+        return []
 
-    def _report(self, result: tuple[str, bool]) -> None:
+    @staticmethod
+    def _report(result: tuple[str, bool]) -> Effects:
         text, ok = result
-        self.set_notice(text, error=not ok)
+        return [Notice(text, error=not ok)]
 
-    def load(self, text: str | None = None, path: Path | None = None) -> None:
+    def load(self, text: str | None = None, path: Path | None = None) -> Effects:
         """Open a saved game or a position; on failure keep the game and say why. A bare Connect 4 position
         pasted over another game asks first, as a new game does (the new-game dialog: Start or Esc)."""
         source = path.name if path is not None else "the clipboard"
         if text is not None and self.session.spec.name != "connect4" and is_connect4_text(text):
-            self.open_new_game_dialog()
-            assert self.choice is not None
-            self.choice = replace(self.choice, game="connect4")
-            self._show_dialog(False)
-            self.pending_paste = text
-            self.set_notice(f"{text.strip()} is a Connect 4 position: Start switches to Connect 4 and opens it")
-            return
+            return [OfferSwitch(text)]
         try:
             game = read_game(self.session.spec.name, text=text, path=path)
-            self.new_game(game.spec, game.moves, game.cursor)
+            capabilities(game.spec)  # raises ValueError for a game the app cannot show
         except (SaveFileError, ValueError) as exc:
-            self.set_notice(f"Could not load {source}: {str(exc).splitlines()[0]}", error=True)
-            return
-        restore_evals(self.session, game.evals)
-        self.loaded_text(game.text)
-        self.paused = self.settings.mode == "bot-vs-bot"
-        self.set_notice(f"Loaded {source}: {len(game.moves)} moves")
+            return [Notice(f"Could not load {source}: {str(exc).splitlines()[0]}", error=True)]
+        return [
+            OpenGame(game),
+            Notice(f"Loaded {source}: {len(game.moves)} moves"),
+        ]

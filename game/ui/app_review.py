@@ -1,144 +1,142 @@
 """The app's review commands: Review, the jumps between mistakes, Hint, training mode, sharing, and what a frame
-shows of the review. A base class of ``game_app.App`` (kept apart so the app object stays small), on the
-attributes and methods the app sets up; the model is ``game.play.review_session.ReviewState``."""
+shows of the review. A handler of the app's commands that talks back with effects (``game.ui.effects``); the
+model is ``game.play.review_session.ReviewState``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pygame
 
 from game.play.actions import Command
-from game.play.review_session import ReviewState, first_player_value, share_text
+from game.play.review_session import PositionScores, ReviewState, first_player_value, share_text
 from game.play.session import Session
 from game.play.settings import Settings, games_dir
-from game.play.themes import Theme
 from game.rules.capabilities import GameCapabilities
 from game.ui import files, share
+from game.ui.app_dialog import theme_of
 from game.ui.app_puzzles import Challenge
+from game.ui.effects import Effects, GameChanged, Notice, SaveSettings, ShowPly
 from game.ui.frame import Frame, Progress, ReviewView
 
-REVIEW_COMMANDS = (
-    Command.REVIEW,
-    Command.HINT,
-    Command.TRAINING,
-    Command.NEXT_MISTAKE,
-    Command.PREV_MISTAKE,
-    Command.SHARE,
-)
 
+class Review:
+    """Owns the game's review and hints (``ReviewState``); reads the session, the settings, the game's
+    capabilities, the players' names, the open puzzle, and (to share) the frame; talks back with effects."""
 
-class ReviewCommands:
-    settings: Settings
-    session: Session
-    caps: GameCapabilities
-    now: float
-    reviewing: ReviewState
-    challenge: Challenge | None
-    persist: bool
-    _dirty_game: bool
+    COMMANDS: tuple[Command, ...] = (
+        Command.REVIEW,
+        Command.HINT,
+        Command.TRAINING,
+        Command.NEXT_MISTAKE,
+        Command.PREV_MISTAKE,
+        Command.SHARE,
+    )
 
-    def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None:
-        raise NotImplementedError
-
-    def go_to(self, ply: int) -> None:
-        raise NotImplementedError
-
-    def save_settings(self) -> None:
-        raise NotImplementedError
-
-    def names(self) -> tuple[str, str]:
-        raise NotImplementedError
-
-    def snapshot(self) -> Frame:
-        raise NotImplementedError
-
-    @property
-    def theme(self) -> Theme:
-        raise NotImplementedError
+    def __init__(
+        self,
+        settings: Settings,
+        session: Session,
+        caps: Callable[[], GameCapabilities],
+        names: Callable[[], tuple[str, str]],
+        snapshot: Callable[[], Frame],
+        challenge: Callable[[], Challenge | None],
+    ) -> None:
+        self.settings, self.session = settings, session
+        self._caps, self._names, self._snapshot, self._challenge = caps, names, snapshot, challenge
+        self.reviewing = ReviewState()  # the game's review, hints (game/play/review_session.py)
 
     # --- commands -----------------------------------------------------------------------------
-    def review_command(self, c: Command) -> None:
+    def handle(self, c: Command) -> Effects:
         sess, state = self.session, self.reviewing
         if c is Command.REVIEW:
             if not sess.line:
-                self.set_notice("No moves to review yet")
-                return
+                return [Notice("No moves to review yet")]
             state.start(sess.spec, sess.line, shown=sess.cursor)
-            self._dirty_game = True
             kind = "exact: opening book and solver" if state.review is not None and state.review.exact else "estimates"
-            self.set_notice(f"Reviewing {len(sess.line)} moves ({kind}); [ and ] jump between the mistakes")
-        elif c is Command.HINT:
+            return [
+                GameChanged(),
+                Notice(f"Reviewing {len(sess.line)} moves ({kind}); [ and ] jump between the mistakes"),
+            ]
+        if c is Command.HINT:
             if sess.position.outcome.is_over:
-                self.set_notice("The game is over: no hint")
-            elif state.ask_hint(sess.spec, sess.line[: sess.cursor]):
-                self.set_notice("Looking for the best move…", about_position=True)
-        elif c is Command.TRAINING:
+                return [Notice("The game is over: no hint")]
+            asked = state.ask_hint(sess.spec, sess.line[: sess.cursor])
+            return [Notice("Looking for the best move…", about_position=True)] if asked else []
+        if c is Command.TRAINING:
             self.settings.training = not self.settings.training
-            self.save_settings()
-            self.set_notice(
-                "Training: every evaluation hidden until the game ends (K shows them)"
-                if self.settings.training
-                else "Training off: evaluations shown"
-            )
-        elif c in (Command.NEXT_MISTAKE, Command.PREV_MISTAKE):
-            if state.review is None:
-                self.set_notice("Review the game first (V)")
-                return
-            target = state.jump(sess.line, sess.cursor, 1 if c is Command.NEXT_MISTAKE else -1)
-            if target is None:
-                self.set_notice("No more marked moves that way" if state.marked(sess.line) else "No marked moves")
-            else:
-                self.go_to(target)
-        elif c is Command.SHARE:
-            if state.review is None:
-                self.set_notice("Review the game first (V), then share it", error=True)
-                return
-            text, ok = self.share_files(games_dir())
-            copied = ok and files.copy_text(share_text(state.review))  # the summary with the position string
-            self.set_notice(text + (" (the summary is on the clipboard)" if copied else ""), error=not ok)
+            on = "Training: every evaluation hidden until the game ends (K shows them)"
+            return [SaveSettings(), Notice(on if self.settings.training else "Training off: evaluations shown")]
+        if c in (Command.NEXT_MISTAKE, Command.PREV_MISTAKE):
+            return self._jump(1 if c is Command.NEXT_MISTAKE else -1)
+        if c is Command.SHARE:
+            return self._share()
+        return []
+
+    def _jump(self, direction: int) -> Effects:
+        sess, state = self.session, self.reviewing
+        if state.review is None:
+            return [Notice("Review the game first (V)")]
+        target = state.jump(sess.line, sess.cursor, direction)
+        if target is None:
+            return [Notice("No more marked moves that way" if state.marked(sess.line) else "No marked moves")]
+        return [ShowPly(target)]
+
+    def _share(self) -> Effects:
+        state = self.reviewing
+        if state.review is None:
+            return [Notice("Review the game first (V), then share it", error=True)]
+        text, ok = self.share_files(games_dir())
+        copied = ok and files.copy_text(share_text(state.review))  # the summary with the position string
+        return [Notice(text + (" (the summary is on the clipboard)" if copied else ""), error=not ok)]
 
     # --- each frame ---------------------------------------------------------------------------
-    def update_review(self) -> None:
+    def update(self, now: float) -> Effects:
+        """Each frame: the review's new numbers go into the session's evaluations; its news and a hint's answer."""
         state, sess = self.reviewing, self.session
         state.keep_in_step(sess.spec, sess.line)
         found = state.poll()
-        review = state.review
-        if found and review is not None:
-            for numbers in found:
-                if numbers.ply >= len(review.positions):
-                    continue
-                known = first_player_value(numbers, review.positions[numbers.ply].to_move, review.max_score)
-                if known is None:
-                    continue
-                value, proven = known
-                if proven:
-                    sess.proofs[sess.spec.moves_to_text(list(review.moves[: numbers.ply]))] = value
-                else:
-                    sess.evals[numbers.ply] = value
-            for ply, r in review.reviews.items():  # the position after each judged move, from its score
-                after = r.after / 100.0 if r.mover == 0 else 1.0 - r.after / 100.0
-                key = sess.spec.moves_to_text(list(review.moves[: ply + 1]))
-                if r.exact:
-                    sess.proofs.setdefault(key, after)
-                elif ply + 1 not in sess.evals:
-                    sess.evals[ply + 1] = after
+        effects: Effects = []
+        if found and state.review is not None:
+            self._record(found)
             if state.review is not None and not state.running:
-                self._dirty_game = True  # kept in the autosave
+                effects.append(GameChanged())  # kept in the autosave
         finished = state.finished_text()
         if finished is not None:
-            self.set_notice(finished)
+            effects.append(Notice(finished))
         if state.error:
-            self.set_notice(f"The review stopped: {state.error}", error=True)
+            effects.append(Notice(f"The review stopped: {state.error}", error=True))
             state.error = None
-        hint, answered = state.poll_hint(self.now)
-        if answered:
-            if hint is None:
-                self.set_notice("No hint found in time", error=True)
+        hint, answered = state.poll_hint(now)
+        if answered and hint is None:
+            effects.append(Notice("No hint found in time", error=True))
+        elif answered and hint is not None:
+            effects += [Notice(f"Hint: {hint.text}", about_position=True), GameChanged()]
+        return effects
+
+    def _record(self, found: list[PositionScores]) -> None:
+        sess, review = self.session, self.reviewing.review
+        assert review is not None
+        for numbers in found:
+            if numbers.ply >= len(review.positions):
+                continue
+            known = first_player_value(numbers, review.positions[numbers.ply].to_move, review.max_score)
+            if known is None:
+                continue
+            value, proven = known
+            if proven:
+                sess.proofs[sess.spec.moves_to_text(list(review.moves[: numbers.ply]))] = value
             else:
-                self.set_notice(f"Hint: {hint.text}", about_position=True)
-                self._dirty_game = True
+                sess.evals[numbers.ply] = value
+        for ply, r in review.reviews.items():  # the position after each judged move, from its score
+            after = r.after / 100.0 if r.mover == 0 else 1.0 - r.after / 100.0
+            key = sess.spec.moves_to_text(list(review.moves[: ply + 1]))
+            if r.exact:
+                sess.proofs.setdefault(key, after)
+            elif ply + 1 not in sess.evals:
+                sess.evals[ply + 1] = after
 
     def share_files(self, folder: Path) -> tuple[str, bool]:
         """Write the PNG and the GIF of the reviewed game to ``folder``: (a notice naming them, True) or (why not)."""
@@ -150,9 +148,9 @@ class ReviewCommands:
         sess.set_continuation(review_model.moves)  # the reviewed game, also while a variation is shown
         sess.go_to(len(review_model.moves))
         try:
-            frame = self.snapshot()
+            frame = self._snapshot()
             positions = [sess.position_at(p) for p in range(len(sess.line) + 1)]
-            cells = [None] + [landed_cell(sess, p, self.caps) for p in range(len(sess.line))]
+            cells = [None] + [landed_cell(sess, p, self._caps()) for p in range(len(sess.line))]
         finally:
             sess.go_to(0)
             sess.set_continuation(old_line)
@@ -160,7 +158,7 @@ class ReviewCommands:
             sess.evals = old_evals
         review = frame.review
         lines = [
-            f"{self.names()[s.player]}: accuracy {'-' if s.accuracy is None else f'{s.accuracy:.1f}'}; "
+            f"{self._names()[s.player]}: accuracy {'-' if s.accuracy is None else f'{s.accuracy:.1f}'}; "
             + ", ".join(f"{s.count(k)} {k}" for k in ("inaccuracy", "mistake", "blunder"))
             for s in review_model.summary()
         ]
@@ -178,23 +176,23 @@ class ReviewCommands:
         sess = self.session
         if sess.cursor > ply and sess.line[ply] == move:
             return None
-        return landing_cell(sess, ply, move, self.caps)
+        return landing_cell(sess, ply, move, self._caps())
 
     def evaluations_hidden(self) -> bool:
         """Training mode hides every evaluation until the game ends (or a review is asked for); an open puzzle
         hides them until it is answered."""
-        challenge = self.challenge
+        challenge = self._challenge()
         if challenge is not None and challenge.result is None and self.session.cursor == challenge.ply:
             return True
         return (
             self.settings.training and not self.session.final_position.outcome.is_over and self.reviewing.review is None
         )
 
-    def review_frame(self, frame: Frame) -> Frame:
+    def frame(self, frame: Frame, now: float) -> Frame:
         """The frame with the review's part (and training mode's hiding) applied."""
         state, sess = self.reviewing, self.session
         hidden = self.evaluations_hidden()
-        hint = state.shown_hint(self.now, sess.cursor)
+        hint = state.shown_hint(now, sess.cursor)
         if state.review is None and hint is None and not hidden:
             return replace(frame, panel=replace(frame.panel, training=self.settings.training))
         count = len(sess.line)
@@ -202,7 +200,7 @@ class ReviewCommands:
         note = state.note(sess.line, sess.cursor) if not hidden else None
         best_cell = None
         if note is not None and note.best is not None:
-            best_cell = landing_cell(sess, note.ply, note.best, self.caps)
+            best_cell = landing_cell(sess, note.ply, note.best, self._caps())
         view = ReviewView(
             classes=classes,
             note=note.texts if note is not None else (),
@@ -210,7 +208,7 @@ class ReviewCommands:
             played=note.played if note is not None else None,
             best=note.best if note is not None else None,
             best_cell=best_cell,
-            summary=state.summary_texts(self.names()) if not hidden else (),
+            summary=state.summary_texts(self._names()) if not hidden else (),
             progress=state.progress(),
             hint=hint.move if hint is not None else None,
             hint_cell=self._hint_cell(hint.ply, hint.move) if hint is not None else None,
@@ -225,7 +223,7 @@ class ReviewCommands:
                 board=replace(out.board, heat=None, verdicts=None),
                 eval_bar=None,
                 graph=(None,) * len(out.graph),
-                graph_label="hidden: find the move" if self.challenge is not None else "hidden: training mode (K)",
+                graph_label="hidden: find the move" if self._challenge() is not None else "hidden: training mode (K)",
             )
         elif view.summary:
             out = replace(out, graph_label=view.summary[0])
@@ -235,7 +233,9 @@ class ReviewCommands:
             total = count + 1
             status = replace(
                 status,
-                progress=Progress((f"review {done}/{total}", f"{done}/{total}"), view.progress, self.theme.accent),
+                progress=Progress(
+                    (f"review {done}/{total}", f"{done}/{total}"), view.progress, theme_of(self.settings).accent
+                ),
             )
         if view.note and frame.banner is not None:
             status = replace(status, texts=(*view.note, *status.texts))

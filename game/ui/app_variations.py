@@ -1,37 +1,37 @@
 """Variations kept in the app: a move played at a past position starts a variation (``game.play.variations``)
 instead of dropping the rest of the line; A steps through the moves played at the shown position, Ctrl+P makes
-the shown line the main line, Ctrl+D deletes the shown move and what follows it. A base class of
-``game_app.App`` on the attributes the app sets up."""
+the shown line the main line, Ctrl+D deletes the shown move and what follows it. A handler of the app's commands:
+it talks back with effects (``game.ui.effects``)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 from game.play.actions import Command
 from game.play.review_session import ReviewState
 from game.play.session import Session
 from game.play.variations import MoveTree, VariationError, tree_of_saved_text, with_variations
+from game.ui.effects import Effects, GameChanged, Notice, ShowPly
 from game.ui.frame import Frame
 
-VARIATION_COMMANDS = (Command.NEXT_VARIATION, Command.PROMOTE, Command.DELETE_MOVE, Command.FOLD_VARIATIONS)
 
+class Variations:
+    """Owns the tree of the moves tried (``MoveTree``) and whether the move list folds it; reads the session, the
+    review (for "better" marks and the saved file) and whether evaluations are hidden."""
 
-class VariationCommands:
-    session: Session
-    tree: MoveTree
-    variations_folded: bool
-    reviewing: ReviewState
-    _dirty_game: bool
+    COMMANDS: tuple[Command, ...] = (
+        Command.NEXT_VARIATION,
+        Command.PROMOTE,
+        Command.DELETE_MOVE,
+        Command.FOLD_VARIATIONS,
+    )
 
-    def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None:
-        raise NotImplementedError
-
-    def go_to(self, ply: int) -> None:
-        raise NotImplementedError
-
-    def evaluations_hidden(self) -> bool:
-        raise NotImplementedError
+    def __init__(self, session: Session, reviewing: ReviewState, evaluations_hidden: Callable[[], bool]) -> None:
+        self.session, self.reviewing, self.evaluations_hidden = session, reviewing, evaluations_hidden
+        self.tree = MoveTree(session.spec, session.line)
+        self.folded = False  # the move list shows only the "+n" marks of the variations (F)
 
     # --- the tree follows the session ---------------------------------------------------------
     def sync_tree(self) -> None:
@@ -54,68 +54,69 @@ class VariationCommands:
         self.sync_tree()
         return True
 
-    def after_branch(self, path: tuple[int, ...]) -> None:
+    def after_branch(self, path: tuple[int, ...]) -> Effects:
         try:
             path = self.tree.play(path[:-1], path[-1])
             self.session.set_continuation(self.tree.line_through(path)[len(path) :])
         except (VariationError, ValueError):
-            return
+            return []
         count = len(self.tree.alternatives(path[:-1]))
-        self.set_notice(f"A variation: {count} moves tried here (A: the next one, Ctrl+P: make it the main line)")
+        return [Notice(f"A variation: {count} moves tried here (A: the next one, Ctrl+P: make it the main line)")]
 
-    def reset_tree(self, saved_text: str = "") -> None:
+    def reset_tree(self, saved_text: str = "") -> Effects:
         sess = self.session
         self.tree = MoveTree(sess.spec, sess.line)
         if saved_text:
             try:
                 self.tree = tree_of_saved_text(sess.spec, tuple(sess.line), saved_text)
             except (VariationError, ValueError):
-                self.set_notice("The file's variations could not be read: its main line is loaded", error=True)
+                return [Notice("The file's variations could not be read: its main line is loaded", error=True)]
+        return []
 
     # --- commands -----------------------------------------------------------------------------
-    def variation_command(self, c: Command) -> None:
-        sess = self.session
+    def handle(self, c: Command) -> Effects:
         self.sync_tree()
-        path = tuple(sess.line[: sess.cursor])
         if c is Command.FOLD_VARIATIONS:
-            self.variations_folded = not self.variations_folded
-            self.set_notice(
-                "Variations folded: +n marks where (F unfolds)" if self.variations_folded else "Variations shown"
-            )
-        elif c is Command.NEXT_VARIATION:
-            if sess.at_end:
-                self.set_notice("Go to a move to see the moves tried instead of it")
-                return
-            here = path
-            moves = self.tree.alternatives(here)
-            if len(moves) < 2:
-                self.set_notice("No variation here: play another move at this position to start one")
-                return
-            nxt = moves[(moves.index(sess.line[sess.cursor]) + 1) % len(moves)]
-            line = self.tree.line_through((*here, nxt))
-            sess.set_continuation(line[len(here) :])
-            self._dirty_game = True
-            main = " (the main line)" if self.tree.is_main(line) else ""
-            self.set_notice(f"Line {moves.index(nxt) + 1} of {len(moves)} here{main}")
-        elif c is Command.PROMOTE:
-            line = tuple(sess.line)
+            self.folded = not self.folded
+            return [Notice("Variations folded: +n marks where (F unfolds)" if self.folded else "Variations shown")]
+        if c is Command.NEXT_VARIATION:
+            return self._next()
+        if c is Command.PROMOTE:
+            line = tuple(self.session.line)
             if self.tree.is_main(line):
-                self.set_notice("The shown line is the main line")
-                return
+                return [Notice("The shown line is the main line")]
             self.tree.make_main(line)
-            self._dirty_game = True
-            self.set_notice("The shown line is now the main line (saved as the game's moves)")
-        elif c is Command.DELETE_MOVE:
-            if sess.cursor == 0:
-                self.set_notice("Go to a move to delete it and what follows")
-                return
-            at = tuple(sess.line[: sess.cursor])
-            parent = self.tree.delete(at)
-            rest = self.tree.line_through(parent)[len(parent) :]
-            self.go_to(len(parent))
-            sess.set_continuation(rest)
-            self._dirty_game = True
-            self.set_notice(f"Deleted move {len(at)} and every move after it")
+            return [GameChanged(), Notice("The shown line is now the main line (saved as the game's moves)")]
+        if c is Command.DELETE_MOVE:
+            return self._delete()
+        return []
+
+    def _next(self) -> Effects:
+        sess = self.session
+        if sess.at_end:
+            return [Notice("Go to a move to see the moves tried instead of it")]
+        here = tuple(sess.line[: sess.cursor])
+        moves = self.tree.alternatives(here)
+        if len(moves) < 2:
+            return [Notice("No variation here: play another move at this position to start one")]
+        nxt = moves[(moves.index(sess.line[sess.cursor]) + 1) % len(moves)]
+        line = self.tree.line_through((*here, nxt))
+        sess.set_continuation(line[len(here) :])
+        main = " (the main line)" if self.tree.is_main(line) else ""
+        return [GameChanged(), Notice(f"Line {moves.index(nxt) + 1} of {len(moves)} here{main}")]
+
+    def _delete(self) -> Effects:
+        sess = self.session
+        if sess.cursor == 0:
+            return [Notice("Go to a move to delete it and what follows")]
+        at = tuple(sess.line[: sess.cursor])
+        parent = self.tree.delete(at)
+        rest = self.tree.line_through(parent)[len(parent) :]
+        return [
+            ShowPly(len(parent), continuation=rest),
+            GameChanged(),
+            Notice(f"Deleted move {len(at)} and every move after it"),
+        ]
 
     # --- saving -------------------------------------------------------------------------------
     def saved_text(self, text: str) -> str:
@@ -135,7 +136,7 @@ class VariationCommands:
         review = self.reviewing.review
         return self.reviewing.saved(text) if review is not None and review.moves == main else text
 
-    def loaded_text(self, text: str) -> None:
+    def loaded_text(self, text: str) -> Effects:
         """A game opened from ``text``: its variations and its review come with it (none when the text is of
         another game than the one shown, e.g. an autosave that was not restored)."""
         sess = self.session
@@ -148,10 +149,11 @@ class VariationCommands:
             and data.get("game", "connect4") == sess.spec.name
             and data.get("moves") == sess.spec.moves_to_text(sess.line)
         )
-        self.reset_tree(text if same else "")
+        effects = self.reset_tree(text if same else "")
         self.reviewing.attach(sess.spec, tuple(sess.line), text if same else "")
+        return effects
 
-    def variation_paths(self) -> list[tuple[int, tuple[int, ...]]]:
+    def paths(self) -> list[tuple[int, tuple[int, ...]]]:
         """(ply, path to its first move) of each line that leaves the shown line, in the order of the line."""
         out = []
         node = self.tree.root
@@ -164,15 +166,15 @@ class VariationCommands:
             node = child
         return out
 
-    def variation_inserts(self) -> tuple[int, ...]:
-        return () if self.variations_folded else tuple(ply // 2 for ply, _ in self.variation_paths())
+    def inserts(self) -> tuple[int, ...]:
+        return () if self.folded else tuple(ply // 2 for ply, _ in self.paths())
 
-    def variation_rows(self) -> tuple[tuple[int, str], ...]:
+    def rows(self) -> tuple[tuple[int, str], ...]:
         """(pair row, label) of each line leaving the shown one: "3… 5 4 4" (its move number and moves)."""
         rows: list[tuple[int, str]] = []
-        if self.variations_folded:
+        if self.folded:
             return ()
-        for ply, path in self.variation_paths():
+        for ply, path in self.paths():
             moves = self.tree.line_through(path)[ply:]
             number = f"{ply // 2 + 1}." if ply % 2 == 0 else f"{ply // 2 + 1}…"
             words = " ".join(self.session.spec.move_to_text(m) for m in moves[:12])
@@ -197,23 +199,20 @@ class VariationCommands:
             return ""
         return f" (better: {review.verdict(ply, score)})"
 
-    def show_variation(self, index: int) -> None:
+    def show(self, index: int) -> Effects:
         """Show the line of the move list's variation row ``index`` (at its first move)."""
-        paths = self.variation_paths()
+        paths = self.paths()
         if not 0 <= index < len(paths):
-            return
+            return []
         ply, path = paths[index]
-        self.go_to(ply)
-        self.session.set_continuation(self.tree.line_through(path)[ply:])
-        self.go_to(ply + 1)
-        self._dirty_game = True
+        return [ShowPly(ply, continuation=self.tree.line_through(path)[ply:]), ShowPly(ply + 1), GameChanged()]
 
-    def variation_frame(self, frame: Frame) -> Frame:
+    def frame(self, frame: Frame) -> Frame:
         """The frame with the move list's tree: the "+n" badges and the other lines' rows."""
-        branches = self.variation_counts()
-        return replace(frame, branches=branches, variation_rows=self.variation_rows()) if any(branches) else frame
+        branches = self.counts()
+        return replace(frame, branches=branches, variation_rows=self.rows()) if any(branches) else frame
 
-    def variation_counts(self) -> tuple[int, ...]:
+    def counts(self) -> tuple[int, ...]:
         """Per move of the shown line: how many other moves were tried at the position before it."""
         out = []
         node = self.tree.root

@@ -25,7 +25,8 @@ from game.play.settings import (
 from game.rules import get_game
 from game.rules.capabilities import capabilities
 from game.rules.errors import GameError
-from game.ui import game_app, headless
+from game.ui import app_run, game_app, headless
+from game.ui.app_probe import AppProbe
 from game.ui.display_env import disable_unusable_caches
 from game.ui.layout import MIN_SIZE
 
@@ -131,7 +132,7 @@ def _initial_session(args: argparse.Namespace, settings: Settings, headless: boo
 def start_review(app: game_app.App, wait: bool) -> None:
     """--review: the game is reviewed on opening (a screenshot waits for it and shows the first marked move)."""
     app.apply(Command.REVIEW)
-    if wait and app.reviewing.wait(REVIEW_WAIT_S):
+    if wait and app.review.reviewing.wait(REVIEW_WAIT_S):
         app.step([])
         app.go_to(0)
         app.apply(Command.NEXT_MISTAKE)
@@ -179,25 +180,25 @@ def run_app(args: argparse.Namespace) -> int:
         settings.bots = [BotSetting("custom", SMOKE_BUDGET_MS), BotSetting("custom", SMOKE_BUDGET_MS)]
         settings.heatmap = True
     try:
-        app = game_app.create_app(settings, session, persist=not is_headless, first_launch=greet, notices=notices)
+        app = app_run.create_app(settings, session, persist=not is_headless, first_launch=greet, notices=notices)
     except Exception as exc:  # no display, no video driver...
         print(
             f"connect4: error: cannot open the window: {str(exc).splitlines()[0] if str(exc) else exc!r}",
             file=sys.stderr,
         )
         return 1
-    app.loaded_text(kept_text(args, is_headless))  # the variations and the review kept with the game
+    app.carry_out(app.variations.loaded_text(kept_text(args, is_headless)))  # its variations and review come too
     if getattr(args, "review", False):
         start_review(app, wait=bool(shot))
     if getattr(args, "smoke", False):
         try:
-            return headless.smoke(app)
+            return headless.smoke(AppProbe(app))
         finally:
-            game_app.shutdown(app)
+            app_run.shutdown(app)
     if shot:
         wait = SCREENSHOT_WAIT_MS if args.screenshot_wait is None else args.screenshot_wait
         try:
-            return headless.screenshot(app, Path(shot), max(0, wait) / 1000, settings.exact)
+            return headless.screenshot(AppProbe(app), Path(shot), max(0, wait) / 1000, settings.exact)
         finally:
-            game_app.shutdown(app)
-    return game_app.main_loop(app)
+            app_run.shutdown(app)
+    return app_run.main_loop(app)

@@ -25,7 +25,7 @@ from game.play.actions import Command
 from game.play.players import BotSetting, Mode
 from game.play.session import Session
 from game.play.settings import Settings
-from game.ui import game_app
+from game.ui import app_run
 
 
 def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = (1280, 800)) -> dict[str, float]:
@@ -41,36 +41,36 @@ def measure(seconds: float = 5.0, window: bool = False, size: tuple[int, int] = 
         window=size,
         bots=[BotSetting("custom", budget_ms), BotSetting("custom", budget_ms)],
     )
-    app = game_app.create_app(settings, Session.from_text("connect4", ""), persist=False)
+    app = app_run.create_app(settings, Session.from_text("connect4", ""), persist=False)
     clock = pygame.time.Clock()
     times: list[float] = []
     cpu: list[float] = []  # CPU time of the UI thread per frame (excludes time the OS gave to others)
     iterations = 0
     try:
         deadline = time.monotonic() + 120  # the engine's start-up is not part of the budget
-        while app.running and not app.engine_ready() and time.monotonic() < deadline:
+        while app.window.running and not app.engine.ready() and time.monotonic() < deadline:
             app.step([])
             clock.tick(60)
-        if app.running and not app.engine_ready():
-            raise RuntimeError(app.engine_problem() or "the engine did not start")
+        if app.window.running and not app.engine.ready():
+            raise RuntimeError(app.engine.problem() or "the engine did not start")
         app.new_game()
         start = time.monotonic()
         thinking = 0
-        while app.running and time.monotonic() - start < seconds:  # SIGTERM / a closed window end it
+        while app.window.running and time.monotonic() - start < seconds:  # SIGTERM / a closed window end it
             t0, c0 = time.perf_counter(), time.thread_time()
             app.step()
             pygame.display.flip()
             times.append((time.perf_counter() - t0) * 1000)
             cpu.append((time.thread_time() - c0) * 1000)
-            its = app.bot_iterations()
+            its = app.turns.bot_iterations()
             if its is not None:
                 thinking += 1
                 iterations = max(iterations, its)
             clock.tick(60)
         elapsed = time.monotonic() - start
-        moves = app.moves_played()
+        moves = len(app.session.line)
     finally:
-        game_app.shutdown(app)
+        app_run.shutdown(app)
     times.sort()
     cpu.sort()
     return {
@@ -104,19 +104,19 @@ def measure_human_turn(seconds: float, ponder: bool, size: tuple[int, int] = (12
         bots=[BotSetting("custom", 3000), BotSetting("custom", 3000)],
         ponder="on" if ponder else "off",
     )
-    app = game_app.create_app(settings, Session.from_text("connect4", "4453"), persist=False)
+    app = app_run.create_app(settings, Session.from_text("connect4", "4453"), persist=False)
     clock = pygame.time.Clock()
     times: list[float] = []
     pondering = 0
     try:
         deadline = time.monotonic() + 120
-        while app.running and not app.engine_ready() and time.monotonic() < deadline:
+        while app.window.running and not app.engine.ready() and time.monotonic() < deadline:
             app.step([])
             clock.tick(60)
-        if not app.engine_ready():
-            raise RuntimeError(app.engine_problem() or "the engine did not start")
+        if not app.engine.ready():
+            raise RuntimeError(app.engine.problem() or "the engine did not start")
         start = time.monotonic()
-        while app.running and time.monotonic() - start < seconds:
+        while app.window.running and time.monotonic() - start < seconds:
             t0 = time.perf_counter()
             app.step()
             pygame.display.flip()
@@ -128,7 +128,7 @@ def measure_human_turn(seconds: float, ponder: bool, size: tuple[int, int] = (12
         elapsed = time.monotonic() - start
         restarts = len(getattr(app.turns.driver.client, "restart_log", ()))
     finally:
-        game_app.shutdown(app)
+        app_run.shutdown(app)
     times.sort()
     return {
         "restarts": restarts,
@@ -150,28 +150,28 @@ def measure_review(seconds: float, size: tuple[int, int] = (1280, 800)) -> dict[
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     settings = Settings(mode=Mode.HOTSEAT, heatmap=False, eval_bar=True, sound=False, window=size)
-    app = game_app.create_app(settings, Session.from_text("connect4", REVIEW_GAME), persist=False)
+    app = app_run.create_app(settings, Session.from_text("connect4", REVIEW_GAME), persist=False)
     clock = pygame.time.Clock()
     times: list[float] = []
     reviews, reviewing = 0, 0
     try:
-        app.reviewing.start(app.session.spec, ())  # (loads the solver once, as prepare_review does in the app)
-        app.reviewing.wait(120)
+        app.review.reviewing.start(app.session.spec, ())  # (loads the solver once, as prepare_review does in the app)
+        app.review.reviewing.wait(120)
         start = time.monotonic()
-        while app.running and time.monotonic() - start < seconds:
-            if not app.reviewing.running:
+        while app.window.running and time.monotonic() - start < seconds:
+            if not app.review.reviewing.running:
                 app.apply(Command.REVIEW)
                 reviews += 1
             t0 = time.perf_counter()
             app.step()
             pygame.display.flip()
             times.append((time.perf_counter() - t0) * 1000)
-            reviewing += app.reviewing.running
+            reviewing += app.review.reviewing.running
             clock.tick(60)
         elapsed = time.monotonic() - start
     finally:
-        app.reviewing.stop()
-        game_app.shutdown(app)
+        app.review.reviewing.stop()
+        app_run.shutdown(app)
     times.sort()
     return {
         "frames": len(times),

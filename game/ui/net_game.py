@@ -1,7 +1,8 @@
 """A network game in the app: host (start a server here) or join (HOST:PORT), then play on it.
 
 ``NetGame`` owns the pygame-free pieces of ``game.net`` (``HostedServer``, ``NetClient``), reads their
-events once per frame (never waiting on the network) and carries them out on the app: the opponent's
+events once per frame (never waiting on the network) and answers each with effects (``game.ui.effects``,
+the one way the app's handlers talk back) that the app carries out: the opponent's
 moves drop with the usual animation, our moves go to the server, a dropped connection is shown and
 resumed with the seat token. The board is the app's own session played as hot-seat (no bot ever moves
 for the remote side); only this app's player may move, only on its turn and at the latest position.
@@ -19,9 +20,8 @@ to it (a host starts its server again on the same port; the games live in the se
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Protocol
 
 from game.net import events as ev
 from game.net.client import NetClient
@@ -32,31 +32,12 @@ from game.play.net_setup import Where, clock_ms_of_room, parse_where, room_for
 from game.play.net_status import DrawOffer, GameClocks, NetState, RematchOffer
 from game.play.session import Session
 from game.play.settings import Settings
-from game.rules import GameSpec, get_game
+from game.rules import get_game
+from game.rules.capabilities import capabilities
 from game.rules.errors import GameError
 from game.ui import net_view
+from game.ui.effects import Effects, Notice, PlayOnBoard, RememberSeat, ShowPly, StartGame
 from game.ui.frame import Frame
-
-
-class NetApp(Protocol):
-    """What a network game needs of the app."""
-
-    settings: Settings
-    session: Session
-
-    def play_move(self, move: int) -> bool: ...
-
-    def go_to(self, ply: int) -> None: ...
-
-    def new_game(
-        self, spec: GameSpec | None = None, moves: tuple[int, ...] = (), cursor: int | None = None
-    ) -> None: ...
-
-    def set_notice(self, text: str, error: bool = False, about_position: bool = False) -> None: ...
-
-    def save_settings(self) -> None: ...
-
-    def player_name(self, player: int) -> str: ...
 
 
 class NetGame:
@@ -155,135 +136,138 @@ class NetGame:
         return str(Where(self.address, self.room)) if self.address is not None else ""
 
     # --- each frame --------------------------------------------------------------------------------------
-    def update(self, app: NetApp) -> None:
+    def update(self, session: Session, player_name: Callable[[int], str]) -> Iterator[Effects]:
+        """Each frame: the effects of each event of the hosted server and the client, in order (the app carries
+        out each event's effects before the next is read: a new game's board is there for the next move)."""
         for host_event in self.server.events() if self.server is not None else []:
             if isinstance(host_event, ServerReady):
                 self.share = str(Where(parse_address(host_event.share), self.room))  # HOST:PORT/ROOM
                 if self.client is None:
                     self._connect(Address("127.0.0.1", host_event.port))
                 if host_event.restarted:
-                    app.set_notice("The game server was started again: the game resumes")
+                    yield [Notice("The game server was started again: the game resumes")]
             elif isinstance(host_event, ServerFailed):
-                app.set_notice(host_event.message, error=True)
                 if host_event.for_good or self.client is None:
                     self.state, self.detail = "gone", host_event.message
+                yield [Notice(host_event.message, error=True)]
         for event in self.client.events() if self.client is not None else []:
-            self._on_event(app, event)
+            yield self._on_event(session, player_name, event)
 
-    def _on_event(self, app: NetApp, event: ev.NetEvent) -> None:
+    def _on_event(self, session: Session, player_name: Callable[[int], str], event: ev.NetEvent) -> Effects:
+        out: Effects = []
         match event:
             case ev.Seated(seat, game, token, _, room):
                 rematch = self.state == "over"  # a new game on this connection
                 self.rematched = self.rematched or rematch
                 self.you, self.token, self.state = seat - 1, token, "waiting"
                 self.room = room or self.room  # a joiner relaunched with its token learns its room here
-                self._seated(app, game, rematch)
+                out += self._seated(session, game, rematch)
             case ev.Watching(game, room):
                 rematch = self.state == "over"  # a new game on this connection
                 self.rematched = self.rematched or rematch
                 self.you, self.state = None, "waiting"
-                self._seated(app, game, rematch)
-                app.set_notice(f"Watching room {room}" + (": the rematch" if rematch else ""))
+                out += self._seated(session, game, rematch)
+                out.append(Notice(f"Watching room {room}" + (": the rematch" if rematch else "")))
             case ev.Clocks(ms, running):
                 self.clocks = GameClocks(ms, self.now(), None if running is None else running - 1)
             case ev.Rematch(news):
-                self._rematch_news(app, news)
+                out += self._rematch_news(news)
             case ev.OpponentJoined(moves):
                 self.state = "playing"
-                self._keep(app)  # from now on there is a game to come back to
-                self._sync(app, moves)
+                out += self._keep()  # from now on there is a game to come back to
+                out += self._sync(session, moves)
                 if self.role == "watch":
-                    app.set_notice("The rematch is on" if self.rematched else "The game is on")
+                    out.append(Notice("The rematch is on" if self.rematched else "The game is on"))
                 elif self.rematched:
-                    app.set_notice(f"Rematch, colours swapped: you play {app.player_name(self.you or 0)}")
+                    out.append(Notice(f"Rematch, colours swapped: you play {player_name(self.you or 0)}"))
                 else:
-                    app.set_notice(f"Your opponent is here: you play {app.player_name(self.you or 0)}")
+                    out.append(Notice(f"Your opponent is here: you play {player_name(self.you or 0)}"))
             case ev.Moved(moves, _):
                 self.draw_offered_by = None
-                self._sync(app, moves)
+                out += self._sync(session, moves)
             case ev.Resumed(moves):
                 self.state, self.detail = "playing", ""
-                self._sync(app, moves)
-                app.set_notice("Connection back: the game goes on")
+                out += self._sync(session, moves)
+                out.append(Notice("Connection back: the game goes on"))
             case ev.GameOver():
                 self.state, self.result, self.rematch = "over", event, None
                 if self.clocks is not None:
                     self.clocks = replace(self.clocks, running=None)
-                self._sync(app, event.moves)
-                self._forget(app)
+                out += self._sync(session, event.moves)
+                out += self._forget()
             case ev.Opponent("draw offer"):
                 self.draw_offered_by = "them"
-                app.set_notice("Your opponent offers a draw: Accept draw in the panel")
+                out.append(Notice("Your opponent offers a draw: Accept draw in the panel"))
             case ev.Opponent(news, grace_s):
                 self.away_until = time.monotonic() + grace_s if news == "away" else None
             case ev.Refused(kind, message):
-                app.set_notice(f"The server refused: {kind} {message}", error=True)
+                out.append(Notice(f"The server refused: {kind} {message}", error=True))
                 if kind == "illegal":
-                    self._sync(app, self.server_moves)  # a move it refused comes off the board
+                    out += self._sync(session, self.server_moves)  # a move it refused comes off the board
             case ev.ConnectionLost(reason, retry_in_s, attempt):
                 self.state, self.detail, self.retry_at = "lost", reason, time.monotonic() + retry_in_s
                 if attempt == 1:
-                    app.set_notice(f"Connection lost ({reason}): reconnecting…", error=True)
+                    out.append(Notice(f"Connection lost ({reason}): reconnecting…", error=True))
             case ev.Declined(message) | ev.Gone(message):
                 self.state, self.detail = "gone", message
-                app.set_notice(f"Network game: {message}", error=True)
-                self._forget(app)
+                out.append(Notice(f"Network game: {message}", error=True))
+                out += self._forget()
+        return out
 
-    def _seated(self, app: NetApp, game: str, fresh: bool) -> None:
+    def _seated(self, session: Session, game: str, fresh: bool) -> Effects:
         """A seat (or a spectator's place) in a game of ``game``: a joiner learns the host's game here, and a
         rematch starts on a new board."""
         self.result, self.clocks, self.rematch, self.draw_offered_by, self.away_until = None, None, None, None, None
         self.server_moves = ""
-        if game == app.session.spec.name and not fresh:
-            return
+        if game == session.spec.name and not fresh:
+            return []
         try:
-            app.new_game(get_game(game))
+            spec = get_game(game)
+            capabilities(spec)  # ValueError: a game this app cannot show
         except (GameError, ValueError):
             self.close()
             self.state, self.detail = "gone", f"this app cannot show the server's game {game}"
+            return []
+        return [StartGame(spec)]
 
-    def _rematch_news(self, app: NetApp, news: str) -> None:
+    def _rematch_news(self, news: str) -> Effects:
         if self.state != "over" or self.role == "watch":
-            return
+            return []
         if news == "offer":
             self.rematch = "them"
-            app.set_notice("Your opponent offers a rematch, colours swapped: Accept in the panel")
-        elif news == "declined":
+            return [Notice("Your opponent offers a rematch, colours swapped: Accept in the panel")]
+        if news == "declined":
             self.rematch = "off"
-            app.set_notice("Your opponent left: no rematch")
-        elif self.rematch != "off":
+            return [Notice("Your opponent left: no rematch")]
+        if self.rematch != "off":
             self.rematch = "off"
             if self.rematch_possible_label() is not None:
-                app.set_notice("The server closed the game: no rematch (start a new game with N)")
+                return [Notice("The server closed the game: no rematch (start a new game with N)")]
+        return []
 
-    def _sync(self, app: NetApp, moves: str) -> None:
+    def _sync(self, session: Session, moves: str) -> Effects:
         """Bring the board to the server's moves: a new move drops with the animation, else a reload."""
-        session = app.session
         self.server_moves = moves
         try:
             line = tuple(session.spec.parse_position(moves).history)
         except GameError:
-            return
+            return []
         if line == tuple(session.line):
-            return
+            return []
         if line[:-1] == tuple(session.line):
-            if not session.at_end:
-                app.go_to(len(session.line))  # a new move takes the view back to the game
-            app.play_move(line[-1])
-        else:
-            app.new_game(session.spec, line)
+            back = [] if session.at_end else [ShowPly(len(session.line))]  # a new move takes the view back to the game
+            return [*back, PlayOnBoard(line[-1])]
+        return [StartGame(session.spec, line)]
 
-    def _keep(self, app: NetApp) -> None:
-        s = app.settings
+    def _keep(self) -> Effects:
+        """From now on there is a game to come back to: its server and our seat token are kept in the settings."""
         where = self.address if self.address is not None else None
         if where is None or not self.token:
-            return
-        s.net_server, s.net_token = f"{where.host}:{where.port}", self.token
-        app.save_settings()
+            return []
+        return [RememberSeat(f"{where.host}:{where.port}", self.token)]
 
-    def _forget(self, app: NetApp) -> None:
-        app.settings.net_server = app.settings.net_token = ""
-        app.save_settings()
+    def _forget(self) -> Effects:
+        return [RememberSeat("", "")]
 
     # --- what the player does ------------------------------------------------------------------------------
     def may_move(self, session: Session) -> bool:
@@ -294,41 +278,40 @@ class NetGame:
             and not session.position.outcome.is_over
         )
 
-    def command(self, app: NetApp, c: Command) -> bool:
-        """Carry out a command that means something else in a network game; False: the usual meaning."""
+    def take(self, c: Command) -> Effects | None:
+        """The effects of a command that means something else in a network game; None: the usual meaning."""
         if c is Command.RESIGN:
-            if self.resign():
-                app.set_notice("You resigned")
-        elif c is Command.OFFER_DRAW:
-            self.offer_draw(app)
-        elif c is Command.REMATCH:
-            self.ask_rematch(app)
-        elif c in (Command.UNDO, Command.REDO, Command.CONTINUE) and self.state != "gone":
-            app.set_notice(
-                "Undo, redo and continue would change the shared game: resign or offer a draw "
-                "instead (the panel), or look back with the arrows",
-                error=True,
-            )
-        elif c in (Command.LOAD, Command.PASTE) and self.state not in ("over", "gone"):
-            app.set_notice("A network game is on: start a new game (N) before loading one", error=True)
-        else:
-            return False
-        return True
+            return [Notice("You resigned")] if self.resign() else []
+        if c is Command.OFFER_DRAW:
+            return self.offer_draw()
+        if c is Command.REMATCH:
+            return self.ask_rematch()
+        if c in (Command.UNDO, Command.REDO, Command.CONTINUE) and self.state != "gone":
+            return [
+                Notice(
+                    "Undo, redo and continue would change the shared game: resign or offer a draw "
+                    "instead (the panel), or look back with the arrows",
+                    error=True,
+                )
+            ]
+        if c in (Command.LOAD, Command.PASTE) and self.state not in ("over", "gone"):
+            return [Notice("A network game is on: start a new game (N) before loading one", error=True)]
+        return None
 
     def sent_move(self, moves_before: str, move: int) -> None:
         if self.client is not None:
             self.draw_offered_by = None
             self.client.play(moves_before, move)
 
-    def ask_rematch(self, app: NetApp) -> None:
+    def ask_rematch(self) -> Effects:
         if self.client is None or self.state != "over" or self.rematch in ("you", "off") or self.role == "watch":
-            return
+            return []
         accepting = self.rematch == "them"
         self.client.rematch()
         self.rematch = "you"
-        app.set_notice(
-            "Rematch accepted" if accepting else "Rematch offered (colours swapped): waiting for your opponent"
-        )
+        return [
+            Notice("Rematch accepted" if accepting else "Rematch offered (colours swapped): waiting for your opponent")
+        ]
 
     def rematch_possible_label(self) -> str | None:
         """The panel's rematch button (None: no rematch here: not over, a spectator, or no room)."""
@@ -342,13 +325,13 @@ class NetGame:
         self.client.resign()
         return True
 
-    def offer_draw(self, app: NetApp) -> None:
+    def offer_draw(self) -> Effects:
         if self.client is None or self.state != "playing" or self.draw_offered_by == "you":
-            return
+            return []
         accepting = self.draw_offered_by == "them"
         self.client.offer_draw()
         self.draw_offered_by = "you"
-        app.set_notice("Draw accepted" if accepting else "Draw offered: waiting for your opponent's answer")
+        return [Notice("Draw accepted" if accepting else "Draw offered: waiting for your opponent's answer")]
 
     def close(self) -> None:
         """Leave: the client stops (the server keeps our seat for its grace period), the hosted server stops."""

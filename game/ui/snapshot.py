@@ -9,7 +9,7 @@ from typing import cast
 from game.play.engine_driver import EngineView, Search
 from game.play.exact import Verdict
 from game.play.heat import HeatData
-from game.play.players import MODE_LABELS, BotSetting, is_bot
+from game.play.players import MODE_LABELS, BotSetting, Mode, is_bot
 from game.play.pondering import ponder_applies, ponder_on
 from game.play.session import Session
 from game.play.settings import Settings
@@ -62,7 +62,7 @@ def panel_model(
     sound_available: bool = True,
 ) -> PanelModel:
     players = tuple(_player_row(settings, p, names[p], colours[p], exact_available) for p in (0, 1))
-    bvb = settings.mode == "bot-vs-bot"
+    bvb = settings.mode == Mode.BOT_VS_BOT
     return PanelModel(
         mode_label=MODE_LABELS.get(settings.mode, settings.mode),
         players=(players[0], players[1]),
@@ -79,7 +79,7 @@ def panel_model(
         eval_bar=settings.eval_bar,
         sound=settings.sound,
         theme_label=theme.label,
-        ponder=ponder_on(settings) if settings.mode == "vs-bot" else None,
+        ponder=ponder_on(settings) if settings.mode == Mode.VS_BOT else None,
         ponder_applies=ponder_applies(settings) and not session.final_position.outcome.is_over,
         over=session.final_position.outcome.is_over,
         sound_available=sound_available,
@@ -169,7 +169,9 @@ def build_frame(f: FrameFacts) -> Frame:
         title=caps.title,
         subtitle=subtitle(s, f.names, caps.exact_solver),
         board=_board(f),
-        banner=banner_for(sess.position, f.names, f.colours, s.mode == "vs-bot", s.human_player) if settled else None,
+        banner=banner_for(sess.position, f.names, f.colours, s.mode == Mode.VS_BOT, s.human_player)
+        if settled
+        else None,
         eval_bar=eval_state,
         panel=panel_model(s, sess, f.names, f.colours, f.theme, f.paused, caps.exact_solver, f.sound_available),
         moves=tuple(sess.spec.move_to_text(m) for m in sess.line),
@@ -234,7 +236,7 @@ def _status(f: FrameFacts, settled: bool) -> Status:
         sess.at_end,
         sess.cursor,
         len(sess.line),
-        s.mode == "vs-bot",
+        s.mode == Mode.VS_BOT,
         bot(pos.to_move),
         outcome.winner is not None and not bot(outcome.winner),
         f.held,
