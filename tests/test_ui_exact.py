@@ -22,6 +22,7 @@ from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
 from game.ui import headless
+from game.ui.app_probe import AppProbe
 from game.ui.app_run import create_app, shutdown
 from tests.waiting import wait_until
 
@@ -220,7 +221,7 @@ def test_screenshot_waits_for_the_heatmap(tmp_path: Path, capsys: pytest.Capture
     app, client = make_app(moves="4453", mode=Mode.VS_BOT, heatmap=True)
     app.settings.eval_bar = True
     shot = tmp_path / "heat.png"
-    assert headless.screenshot(app, shot, 3.0, False) == 0
+    assert headless.screenshot(AppProbe(app), shot, 3.0, False) == 0
     err = capsys.readouterr().err
     assert "warning" not in err and shot.exists()
     assert app.turns.heat is not None and app.turns.heat_moves == "4453" and app.session.eval_at(4) is not None
@@ -235,7 +236,7 @@ def test_screenshot_without_an_engine_says_so(tmp_path: Path, capsys: pytest.Cap
 
     app, _ = make_app(moves="4453", client=broken, heatmap=True)
     shot = tmp_path / "noengine.png"
-    assert headless.screenshot(app, shot, 3.0, False) == 0
+    assert headless.screenshot(AppProbe(app), shot, 3.0, False) == 0
     err = capsys.readouterr().err
     assert shot.exists() and "warning" in err and "no engine here" in err
 
