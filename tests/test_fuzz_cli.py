@@ -64,12 +64,12 @@ def safe_main(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     import ai.engine_process
     import ai.mcts
     import ai.solver
-    from game.ui import game_app, headless
+    from game.ui import app_run, headless
 
     def create_app(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise WindowWouldOpen("stand-in")
 
-    monkeypatch.setattr(game_app, "create_app", create_app)
+    monkeypatch.setattr(app_run, "create_app", create_app)
     monkeypatch.setattr(headless, "smoke", lambda run: 0)
     monkeypatch.setattr(ai.engine_process, "_protocol_stdout", io.StringIO)
     monkeypatch.setattr(ai.engine_process.Engine, "serve", lambda self, stdin: 0)

@@ -272,8 +272,9 @@ class App:
                 self.overlay = overlay
             case fx.Connect(make):
                 self.net = make()
-            case fx.LeaveNetwork():
-                self.leave_network()
+            case fx.LeaveNetwork() if self.net is not None:
+                net, self.net = self.net, None
+                self.carry_out(net.leave())
             case fx.RememberSeat(server, token):
                 self.settings.net_server, self.settings.net_token = server, token
                 self.save_settings()
@@ -341,15 +342,6 @@ class App:
         self.history.started(moves)
         self._dirty_game = True
         set_caption(caps)
-
-    def leave_network(self) -> None:
-        """End this app's part in a network game (the server keeps the seat for its grace period)."""
-        if self.net is not None:
-            if self.net.resign():  # leaving a game under way is resigning it, said at once
-                self.set_notice("You resigned the network game you left")
-            self.net.close()
-            self.net = None
-            self.settings.net_server = self.settings.net_token = ""
 
     def save_settings(self) -> None:
         if self.persist:

@@ -333,6 +333,13 @@ class NetGame:
         self.draw_offered_by = "you"
         return [Notice("Draw accepted" if accepting else "Draw offered: waiting for your opponent's answer")]
 
+    def leave(self) -> Effects:
+        """This app starts another game: a network game under way is resigned (said at once), the seat forgotten
+        (the server keeps it for its grace period)."""
+        resigned = self.resign()
+        self.close()
+        return [*([Notice("You resigned the network game you left")] if resigned else []), RememberSeat("", "")]
+
     def close(self) -> None:
         """Leave: the client stops (the server keeps our seat for its grace period), the hosted server stops."""
         if self.client is not None:
