@@ -27,7 +27,7 @@ from ai import solver_kernel as kernel
 from ai.opening_book import Book, load
 from ai.solver_board import KernelBoard
 from ai.solver_watchdog import Watchdog
-from game.rules.connect4 import Connect4Position, Connect4Spec
+from game.rules.connect4 import Connect4Position, Connect4Spec, as_connect4
 from game.rules.errors import GameError
 
 DEFAULT_TT_BITS = 20  # 1M entries of 8 bytes = 8 MiB (larger tables barely save nodes, and cost cache misses)
@@ -367,7 +367,7 @@ class Solver:
             del to_search[col]
 
     def _prepare(self, position: Connect4Position) -> KernelBoard:
-        if not isinstance(position, Connect4Position):
+        if as_connect4(position) is None:
             raise GameError(f"the solver only plays Connect 4, not {type(position).__name__}")
         if position.outcome.is_over:
             raise GameError(f"position {position.to_text()!r} is already over")
