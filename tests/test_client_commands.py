@@ -105,3 +105,21 @@ def test_an_info_does_not_end_a_go_and_a_bestmove_does_not_end_a_ponder() -> Non
     ponder.deliver(bestmove(2))
     assert not go.done and not ponder.done and isinstance(go.latest, Info)
     assert "running" in repr(go)
+
+
+def test_the_play_models_driver_reads_its_search_through_its_command() -> None:
+    from test_ui_fakes import FakeEngineClient
+
+    from game.play.engine_driver import EngineDriver
+
+    fake = FakeEngineClient(polls_to_finish=2)
+    driver = EngineDriver(lambda *args: fake)
+    old = driver.begin("bot", "connect4", "44", 2, 1000)
+    assert old is not None and old.command is not None and old.command.id == old.id
+    driver.cancel()  # the fake, like the engine, still answers the stopped search on the next poll
+    new = driver.begin("bot", "connect4", "445", 3, 1000)
+    assert new is not None
+    events = driver.poll() + driver.poll()
+    assert {e.search.id for e in events if e.search is not None} == {new.id}  # the late line stayed with ``old``
+    assert [e.kind for e in events] == ["info", "bestmove"] and new.finished
+    assert isinstance(old.command.result(), BestMove)  # (delivered to the cancelled search's own command)
