@@ -46,7 +46,7 @@ class GameAdapter:
         return params
 
 
-def _connect4(spec: Any) -> GameAdapter:
+def _connect4(spec: GameSpec) -> GameAdapter:
     return GameAdapter(
         kind=KIND_CONNECT4,
         max_moves=spec.width,
@@ -68,7 +68,7 @@ MNK_VCF_DEPTH = 10  # children: VCF of either side up to this many fours (kernel
 MNK_VCF_NODES = 200  # node budget of each VCF search
 
 
-def _mnk(spec: Any) -> GameAdapter:
+def _mnk(spec: GameSpec) -> GameAdapter:
     cells = spec.width * spec.height
     small = cells <= MNK_SMALL_BOARD
 
@@ -134,7 +134,7 @@ def _uttt() -> GameAdapter:
 
 
 # one entry per game family (tests/test_game_families.py checks that none is missing)
-ADAPTERS: dict[GameFamily, Callable[[Any], GameAdapter]] = {
+ADAPTERS: dict[GameFamily, Callable[[GameSpec], GameAdapter]] = {
     GameFamily.CONNECT4: _connect4,
     GameFamily.MNK: _mnk,
     GameFamily.UTTT: lambda spec: _uttt(),
