@@ -228,7 +228,7 @@ class EngineClient:
         command = self._commands.open(self._new_id(), "ponder")
         self._active = None
         if self._unavailable or self._closed:
-            command.deliver(ErrorReply(f"the engine is not available ({self._pending_problem})", command.id))
+            self._commands.route(ErrorReply(f"the engine is not available ({self._pending_problem})", command.id))
         else:
             self._ponder = {"cmd": "ponder", "id": command.id, "exact": exact}
             self._send(self._ponder)

@@ -80,6 +80,7 @@ def test_commands_end_with_an_error_when_the_engine_is_not_available() -> None:
     assert isinstance(later.result(), ErrorReply)
     ponder = client.ponder()
     assert isinstance(ponder.result(), ErrorReply)  # nothing was sent: it ends at once
+    assert client._commands.live == 0  # and no command is left waiting
     client.close()
 
 
