@@ -11,14 +11,15 @@ import time
 from typing import Any
 
 from ai.results import SearchId, Solution, SolvedMove
-from game.rules.connect4 import Connect4Position
+from game.rules.connect4 import as_connect4
 
 
-def book_solution(spec: Any, position: Any, search_id: SearchId) -> Solution | None:
+def book_solution(spec: Any, any_position: Any, search_id: SearchId) -> Solution | None:
     """Every legal column's exact score from the book, or None when the book does not know them all."""
     from ai.opening_book import load
 
-    if not isinstance(position, Connect4Position):
+    position = as_connect4(any_position)
+    if position is None:
         return None
     started = time.perf_counter()
     scores = load().column_scores(position)
@@ -30,7 +31,7 @@ def book_solution(spec: Any, position: Any, search_id: SearchId) -> Solution | N
     return Solution(search_id, best, children, True, round((time.perf_counter() - started) * 1000, 1))
 
 
-def book_bestmove(spec: Any, position: Any, go: Any, rng: Any) -> Any | None:
+def book_bestmove(spec: Any, any_position: Any, go: Any, rng: Any) -> Any | None:
     """A level's ``bestmove`` from the opening book alone, or None when the level's rule needs a search here.
 
     A level plays the book at a book position in two cases (``ai.levels``): an exact level (its solver meets
@@ -40,8 +41,8 @@ def book_bestmove(spec: Any, position: Any, go: Any, rng: Any) -> Any | None:
     from ai import levels, protocol
     from ai.hybrid import book_result
 
-    lv = go.level
-    if lv is None or not isinstance(position, Connect4Position) or position.outcome.is_over:
+    lv, position = go.level, as_connect4(any_position)
+    if lv is None or position is None or position.outcome.is_over:
         return None
     if not (lv.exact or position.ply < lv.book_plies):
         return None

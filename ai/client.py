@@ -1,7 +1,9 @@
 """The app's side of the engine process: spawn, talk JSON lines, notice death or hangs, recover.
 
 Nothing here blocks the caller: ``poll_replies()`` (typed, see ``ai.results``) is called once per frame
-and hands over what arrived; commands take typed limits (``ai.client_api.Limit``). The client
+and hands over what arrived; commands take typed limits (``ai.client_api.Limit``). ``go``, ``solve`` and
+``ponder`` return an ``EngineCommand`` (``ai.commands``) that collects the replies of that request, so no
+caller matches ids. The process's health rules are in ``ai.client_process``. The client
 * sends ``isready`` whenever the engine has been silent for ``ping_after_s`` and counts the engine
   as hung when that heartbeat is not answered within ``hang_after_s`` (under 1 s in all), at any
   time: idle, searching or preparing; before its first line a start-up deadline applies, based on
@@ -23,12 +25,20 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ai import proc_probe, wire
+from ai import proc_probe
 from ai.client_api import EngineClientProtocol, Limit
+from ai.client_process import (
+    ActiveSearch,
+    EngineProcess,
+    backoff,
+    checked_threads,
+    decode_line,
+    startup_deadline,
+)
 from ai.client_types import EngineStatus, RestartPolicy, RestartRecord
+from ai.commands import CommandKind, CommandRouter, EngineCommand
 from ai.engine_transport import ProcessTransport, Transport, default_command
 from ai.limits import MAX_THREADS, default_threads
 from ai.proc_probe import ProcessSample
@@ -47,38 +57,18 @@ from ai.results import (
     Solution,
 )
 
-BUSY_CPU_S = 0.02  # CPU seconds used since the heartbeat that show a silent engine at work
-
 __all__ = [
     "MAX_THREADS",
     "EngineClient",
+    "EngineCommand",
     "Limit",
     "EngineStatus",
     "RestartPolicy",
     "RestartRecord",
+    "decode_line",
     "default_command",
     "default_threads",
 ]
-
-
-@dataclass
-class _Search:
-    command: dict[str, Any]
-    game: str
-    sent_at: float = 0.0
-
-
-@dataclass
-class _Process:
-    transport: Transport
-    spawned_at: float
-    first_line_at: float | None = None
-    ready: Ready | None = None
-    last_heard: float = 0.0
-    ping_sent_at: float | None = None
-    ping_cpu_s: float | None = None  # the engine's CPU time when the heartbeat was sent
-    prepared: set[str] = field(default_factory=set)
-    progress: dict[str, Preparing] = field(default_factory=dict)
 
 
 class EngineClient:
@@ -101,12 +91,13 @@ class EngineClient:
         self._clock = clock
         self._probe = probe  # the engine process's CPU time and state (a hang is not a busy machine)
         self.policy = policy or RestartPolicy()
-        self._threads = None if threads is None else _checked_threads(threads)
-        self._proc: _Process | None = None
+        self._threads = None if threads is None else checked_threads(threads)
+        self._proc: EngineProcess | None = None
         self._outbox: list[Reply] = []
         self._position: tuple[str, str] | None = None
         self._prepare_game: str | None = None
-        self._active: _Search | None = None
+        self._active: ActiveSearch | None = None
+        self._commands = CommandRouter()  # the go / solve / ponder commands still waiting for their answer
         self._ponder: dict[str, Any] | None = None  # the ponder command in force (sent again after a restart)
         self._next_id = 0
         self.heartbeats_answered = 0  # isready heartbeats the engine answered (any process of this client)
@@ -129,6 +120,7 @@ class EngineClient:
     def close(self) -> None:
         self._closed = True
         self._next_spawn_at = None
+        self._commands.end_all("the engine is closed")
         if self._proc is not None:
             with contextlib.suppress(OSError):
                 self._proc.transport.close()
@@ -202,7 +194,7 @@ class EngineClient:
 
     def set_threads(self, threads: int) -> None:
         """Search threads from the next search on (kept across restarts); 1..MAX_THREADS, else ValueError."""
-        self._threads = _checked_threads(threads)
+        self._threads = checked_threads(threads)
         self._ponder = None
         self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
 
@@ -212,31 +204,35 @@ class EngineClient:
         self._prepare_game = game
         self._send({"cmd": "prepare", "game": game})
 
-    def go(self, limit: Limit, *, info_ms: int = 100, exact: bool = True, level: str | None = None) -> int:
+    def go(self, limit: Limit, *, info_ms: int = 100, exact: bool = True, level: str | None = None) -> EngineCommand:
         """Start a search within ``limit``; a ``level`` (ai/levels.py) decides the exactness and how the move
-        is chosen (then ``exact`` is not sent)."""
+        is chosen (then ``exact`` is not sent). The command collects its ``Info`` lines and its ``BestMove``."""
         command: dict[str, Any] = {"cmd": "go", "id": self._new_id(), "info_ms": info_ms}
         command.update({"exact": exact} if level is None else {"level": level})
         if limit.time_ms is not None:
             command["time_ms"] = limit.time_ms
         if limit.iterations is not None:
             command["iterations"] = limit.iterations
-        return self._begin(command)
+        return self._begin(command, "go")
 
-    def solve(self, limit: Limit) -> int:
-        """Start the exact solver's look at the position for ``limit.time_ms`` (300 ms when not given)."""
-        return self._begin({"cmd": "solve", "id": self._new_id(), "time_ms": limit.time_ms or 300})
+    def solve(self, limit: Limit) -> EngineCommand:
+        """Start the exact solver's look at the position for ``limit.time_ms`` (300 ms when not given); the
+        command ends with its ``Solution``."""
+        return self._begin({"cmd": "solve", "id": self._new_id(), "time_ms": limit.time_ms or 300}, "solve")
 
-    def ponder(self, *, exact: bool = True) -> int:
+    def ponder(self, *, exact: bool = True) -> EngineCommand:
         """Think on the opponent's time about the current position (the opponent to move) until the next
         ``set_position``, ``go``, ``solve``, ``stop``, ``set_threads`` or ``ponder``; the engine then answers a
-        ``PonderEnd`` with this id. Ends a running search. Nothing is sent while the engine is not available."""
-        search_id = self._new_id()
+        ``PonderEnd`` (the command's result). Ends a running search. Nothing is sent while the engine is not
+        available (the command ends at once with an ``ErrorReply``)."""
+        command = self._commands.open(self._new_id(), "ponder")
         self._active = None
-        if not (self._unavailable or self._closed):
-            self._ponder = {"cmd": "ponder", "id": search_id, "exact": exact}
+        if self._unavailable or self._closed:
+            self._commands.route(ErrorReply(f"the engine is not available ({self._pending_problem})", command.id))
+        else:
+            self._ponder = {"cmd": "ponder", "id": command.id, "exact": exact}
             self._send(self._ponder)
-        return search_id
+        return command
 
     @property
     def pondering(self) -> bool:
@@ -259,16 +255,16 @@ class EngineClient:
             return self._position[0]
         return self._prepare_game or "connect4"
 
-    def _begin(self, command: dict[str, Any]) -> int:
-        search_id = int(command["id"])
-        if self._unavailable or self._closed:
-            self._outbox.append(ErrorReply(f"the engine is not available ({self._pending_problem})", search_id))
-            return search_id
+    def _begin(self, command: dict[str, Any], kind: CommandKind) -> EngineCommand:
+        handle = self._commands.open(int(command["id"]), kind)
+        if self._unavailable or self._closed:  # (the command gets it with the next poll, like an engine's error)
+            self._outbox.append(ErrorReply(f"the engine is not available ({self._pending_problem})", handle.id))
+            return handle
         game = self._position[0] if self._position is not None else "connect4"
         self._ponder = None
-        self._active = _Search(command, game, self._clock())
+        self._active = ActiveSearch(command, game, self._clock())
         self._send(command)
-        return search_id
+        return handle
 
     def _send(self, command: dict[str, Any]) -> None:
         if self._proc is None and self._next_spawn_at is None and not self._closed and not self._unavailable:
@@ -279,7 +275,14 @@ class EngineClient:
 
     # -- polling ----------------------------------------------------------------------------
     def poll_replies(self) -> list[Reply]:
-        """Everything since the last call; restarts a dead or hung engine, sends heartbeats."""
+        """Everything since the last call (also handed to the commands they answer); restarts a dead or hung
+        engine, sends heartbeats."""
+        replies = self._poll()
+        for reply in replies:
+            self._commands.route(reply)
+        return replies
+
+    def _poll(self) -> list[Reply]:
         now = self._clock()
         if self._next_spawn_at is not None and now >= self._next_spawn_at and not self._closed:
             self._next_spawn_at = None
@@ -303,17 +306,14 @@ class EngineClient:
             self._fail(problem, now)
             replies.extend(self._outbox)
             self._outbox = []
-        elif proc.first_line_at is not None and proc.ping_sent_at is None and self._silent(proc, now):
+        elif proc.first_line_at is not None and proc.ping_sent_at is None and proc.silent(self.policy, now):
             proc.ping_sent_at = now
             taken = self._sample(proc)
             proc.ping_cpu_s = taken.cpu_s if taken is not None else None
             self._send({"cmd": "isready"})
         return replies
 
-    def _silent(self, proc: _Process, now: float) -> bool:
-        return now - proc.last_heard >= self.policy.ping_after_s
-
-    def _take(self, proc: _Process, reply: Reply, now: float) -> Reply | None:
+    def _take(self, proc: EngineProcess, reply: Reply, now: float) -> Reply | None:
         """Update the state from one engine reply; None for the client's own heartbeat answers."""
         proc.last_heard = now
         if proc.first_line_at is None:
@@ -345,7 +345,7 @@ class EngineClient:
                 self._streak = 0  # it answered a search: healthy
         return reply
 
-    def _problem(self, proc: _Process, ended: bool, now: float) -> str | None:
+    def _problem(self, proc: EngineProcess, ended: bool, now: float) -> str | None:
         code = proc.transport.exit_code()
         if ended or code is not None:
             if code is None:
@@ -356,21 +356,21 @@ class EngineClient:
                         break
             return f"the engine process stopped (exit code {code})"
         if proc.first_line_at is None:
-            limit = self._startup_deadline()
+            limit = startup_deadline(self.policy, self._startup_samples, self._startup_timeouts)
             if now - proc.spawned_at > limit:
                 self._startup_timeouts += 1
                 return f"the engine did not start within {limit:.1f} s"
             return None
         if proc.ping_sent_at is not None and now - proc.ping_sent_at > self.policy.hang_after_s:
             waited = now - proc.ping_sent_at
-            if self._busy(proc) and waited <= self._busy_limit(proc):
+            if proc.is_busy(self._sample(proc)) and waited <= proc.busy_limit(self.policy):
                 return None  # compiling or starved of CPU: slow, not hung
             return f"the engine stopped answering for {now - proc.last_heard:.1f} s"
         if proc.ready is not None and self._streak and now - proc.spawned_at > self.policy.stable_after_s:
             self._streak = 0
         return None
 
-    def _sample(self, proc: _Process) -> ProcessSample | None:
+    def _sample(self, proc: EngineProcess) -> ProcessSample | None:
         pid = proc.transport.pid
         if pid is None:
             return None
@@ -378,30 +378,6 @@ class EngineClient:
             return self._probe(pid)
         except (OSError, ValueError):  # no facts (a probe that cannot read the system): the plain deadline applies
             return None
-
-    def _busy(self, proc: _Process) -> bool:
-        """Whether the silent engine is working (it used CPU since the heartbeat, or waits for a CPU) rather than
-        stopped or stuck. Without facts from the system: busy while it prepares, else not."""
-        now_sample = self._sample(proc)
-        if now_sample is None or proc.ping_cpu_s is None:
-            return self._preparing(proc)
-        if now_sample.stopped:
-            return False
-        return now_sample.runnable or now_sample.cpu_s - proc.ping_cpu_s >= BUSY_CPU_S
-
-    def _preparing(self, proc: _Process) -> bool:
-        return proc.ready is None or any(not p.finished for p in proc.progress.values())
-
-    def _busy_limit(self, proc: _Process) -> float:
-        return self.policy.busy_preparing_s if self._preparing(proc) else self.policy.busy_ready_s
-
-    def _startup_deadline(self) -> float:
-        p = self.policy
-        if self._startup_samples:
-            limit = max(p.min_startup_s, p.startup_factor * max(self._startup_samples))
-        else:
-            limit = p.first_startup_s
-        return min(limit * 2.0**self._startup_timeouts, 4 * p.first_startup_s)
 
     # -- failures ---------------------------------------------------------------------------
     def _fail(self, problem: str, now: float) -> None:
@@ -415,11 +391,12 @@ class EngineClient:
         self._streak += 1
         self._pending_problem = f"{problem}{tail}"
         self.restart_log.append(RestartRecord(self._pending_problem, now))
-        delay = self._backoff()
+        delay = backoff(self.policy, self._streak)
         if self._streak > self.policy.quick_restarts and not self._unavailable:
             self._unavailable = True
             self._active = None
             self._ponder = None
+            self._commands.end_all(f"the engine is not available ({self._pending_problem})")
             self._outbox.append(
                 EngineFailed(
                     f"{self._pending_problem}; the bot is not available (retrying every {delay:.0f} s or so)", delay
@@ -430,12 +407,6 @@ class EngineClient:
             self._next_spawn_at = None
             self._spawn()
 
-    def _backoff(self) -> float:
-        if self._streak <= 1:
-            return 0.0
-        p = self.policy
-        return min(p.max_backoff_s, p.first_backoff_s * 2.0 ** (self._streak - 2))
-
     def _spawn(self) -> None:
         now = self._clock()
         try:
@@ -444,7 +415,7 @@ class EngineClient:
             self._proc = None
             self._fail(f"cannot start the engine: {str(exc)[:200]}", now)
             return
-        self._proc = _Process(transport, spawned_at=now, last_heard=now)
+        self._proc = EngineProcess(transport, spawned_at=now, last_heard=now)
         if self.restart_log and self.restart_log[-1].spawned_at is None:
             last = self.restart_log[-1]
             self.restart_log[-1] = RestartRecord(last.problem, last.noticed_at, now)
@@ -470,20 +441,6 @@ class EngineClient:
 def _id_of(reply: Reply) -> object:
     """The search id a reply carries (None for the replies that carry none)."""
     return reply.id if isinstance(reply, Info | Solution | ErrorReply | PonderEnd) else None
-
-
-def _checked_threads(threads: int) -> int:
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
-    return threads
-
-
-def decode_line(raw: bytes) -> Reply:
-    """One engine output line as a reply; anything else becomes an ``ErrorReply`` saying so."""
-    try:
-        return wire.decode(json.loads(raw.decode("utf-8", errors="replace")))
-    except (ValueError, RecursionError) as exc:
-        return ErrorReply(f"engine wrote a non-protocol line ({str(exc)[:80]}): {raw[:80]!r}")
 
 
 if TYPE_CHECKING:  # the real client is held to the interface the play model uses

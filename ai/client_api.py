@@ -1,6 +1,7 @@
 """The engine client's interface, typed in the style of python-chess's ``chess.engine``: the search
 limits of a command (``Limit``), the errors a client raises (``CLIENT_ERRORS``) and the ``Protocol``
-that the real client (``ai.client.EngineClient``) and the test fakes satisfy (mypy checks both).
+that the real client (``ai.client.EngineClient``) and the test fakes satisfy (mypy checks both). A search
+command returns an ``EngineCommand`` (``ai.commands``): the replies of that request, never waited for.
 
 One name for a time budget everywhere: ``time_ms``, whole milliseconds of wall time a search (or a
 solver's look) may use, counted from its command (the wire protocol's field of the same name).
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ai.client_types import EngineStatus
+from ai.commands import EngineCommand
 from ai.results import Reply
 
 
@@ -67,20 +69,22 @@ class EngineClientProtocol(Protocol):
 
     def set_threads(self, threads: int) -> None: ...
 
-    def go(self, limit: Limit, *, info_ms: int = 100, exact: bool = True, level: str | None = None) -> int:
-        """Start a search; its id (the replies carry it)."""
+    def go(self, limit: Limit, *, info_ms: int = 100, exact: bool = True, level: str | None = None) -> EngineCommand:
+        """Start a search; the command collects its ``Info`` lines and ends with its ``BestMove``."""
         ...
 
-    def solve(self, limit: Limit) -> int:
-        """Start the exact solver's look at the position (``limit.time_ms``); its id."""
+    def solve(self, limit: Limit) -> EngineCommand:
+        """Start the exact solver's look at the position (``limit.time_ms``); ends with its ``Solution``."""
         ...
 
-    def ponder(self, *, exact: bool = True) -> int:
-        """Think on the opponent's time until the next command (no limit: the next command ends it)."""
+    def ponder(self, *, exact: bool = True) -> EngineCommand:
+        """Think on the opponent's time until the next command (no limit: the next command ends it); ends with
+        its ``PonderEnd``."""
         ...
 
     def stop(self) -> None: ...
 
     def poll_replies(self) -> list[Reply]:
-        """Everything that arrived since the last call, typed (``ai.results``)."""
+        """Everything that arrived since the last call, typed (``ai.results``); each reply that answers a command
+        is also handed to that command."""
         ...

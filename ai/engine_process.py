@@ -32,6 +32,7 @@ from ai.engine_prepare import Preparer
 from ai.results import OptionSet, Ready, ReadyOk, Reply, Solution, SolvedMove
 from game.rules import get_game
 from game.rules.base import GameSpec, Position
+from game.rules.connect4 import as_connect4
 
 VERSION = "0.2.0"
 NAME = "connect4-mcts"
@@ -349,8 +350,8 @@ class Engine:
     def _run_solve(self, solve: protocol.Solve, received: float) -> None:
         from ai.solver import default_threads, shared_solver
 
-        spec, position = self.spec, self.position
-        if not spec.name.startswith("connect4"):
+        spec, position = self.spec, as_connect4(self.position)
+        if position is None:
             self.emit(protocol.error(f"solve is only available for connect4, not {spec.name}", solve.search_id))
             return
         started = time.perf_counter()
@@ -360,7 +361,7 @@ class Engine:
             if self._stop_event.is_set():
                 return
             columns = solver.analyze_columns(
-                position,  # type: ignore[arg-type]
+                position,
                 time_ms=solve.limit.time_ms,
                 threads=default_threads(),
             )  # a solve has the engine to itself

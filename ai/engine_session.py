@@ -3,9 +3,9 @@ terminal client (``game.text``) and the network bot (``ai.net_bot``). They reach
 through the engine process, as the app does (doors one way: client -> engine process -> search).
 
 ``search`` sends the position and a ``go`` and polls (every 10 ms: the client's heartbeat and restarts
-keep working) until its ``bestmove``; ``ponder`` thinks on the opponent's time and ``end_ponder`` ends
-it with the opponent's move (a hit or a miss, from the engine's ``ponderend``). Results come back as
-``ai.results.SearchResult`` with moves as the game's move numbers.
+keep working) until its command (``ai.commands``) has its ``bestmove``; ``ponder`` thinks on the opponent's
+time and ``end_ponder`` ends it with the opponent's move (a hit or a miss, from the engine's ``ponderend``).
+Results come back as ``ai.results.SearchResult`` with moves as the game's move numbers.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ai.client import EngineClient, Limit, default_command
 from ai.client_api import EngineClientProtocol
+from ai.commands import EngineCommand
 from ai.results import (
     PROVEN_VALUE,
     BestMove,
@@ -24,7 +25,6 @@ from ai.results import (
     MoveStats,
     PonderEnd,
     Reply,
-    SearchId,
     SearchResult,
 )
 from game.rules import GameSpec
@@ -47,8 +47,7 @@ class EngineSession:
         self.client: EngineClientProtocol = client or EngineClient(command, threads=threads)
         self.hits = 0
         self.ponders = 0  # ponders ended by the opponent's move (hit or miss)
-        self._ponder_id: int | None = None
-        self._ends: dict[SearchId, PonderEnd] = {}
+        self._ponder: EngineCommand | None = None
 
     def start(self, timeout_s: float = START_TIMEOUT_S) -> None:
         """Launch the engine and wait for its ``ready`` line."""
@@ -76,19 +75,19 @@ class EngineSession:
         """Search ``moves`` (the game's notation) for ``time_ms``; ends a ponder first (see ``end_ponder``).
         A ``level`` (ai/levels.py) lets the engine choose the move by that level's rule (and its exactness)."""
         self.client.set_position(spec.name, moves)
-        self._ponder_id = None
+        self._ponder = None
         self.last_choice: str | None = None  # the level's rule that chose the move: "best", "book", "sampled"
-        search_id = self.client.go(Limit(time_ms=max(1, round(time_ms))), info_ms=100, exact=exact, level=level)
+        search = self.client.go(Limit(time_ms=max(1, round(time_ms))), info_ms=100, exact=exact, level=level)
         end = time.monotonic() + time_ms / 1000 + SLACK_S
         while time.monotonic() < end:
-            for reply in self._poll():
-                if isinstance(reply, ErrorReply) and reply.id == search_id:
+            self._poll()
+            for reply in search.replies():
+                if isinstance(reply, ErrorReply):
                     raise EngineUnavailable(f"the engine cannot search: {reply.message}")
-                if isinstance(reply, BestMove) and reply.id == search_id:
-                    self._ends.clear()  # reports of ponders that this search's position ended
+                if isinstance(reply, BestMove):
                     self.last_choice = reply.choice
                     return to_result(spec, reply)
-                if isinstance(reply, Info) and reply.id == search_id and on_info is not None:
+                if isinstance(reply, Info) and on_info is not None:
                     on_info(to_result(spec, reply))
             time.sleep(POLL_S)
         raise EngineUnavailable(f"no move from the engine within {time_ms / 1000 + SLACK_S:g} s")
@@ -96,34 +95,33 @@ class EngineSession:
     def ponder(self, spec: GameSpec, moves: str, *, exact: bool = False) -> None:
         """Think about ``moves`` (the opponent to move) until ``end_ponder`` or the next ``search``."""
         self.client.set_position(spec.name, moves)
-        self._ponder_id = self.client.ponder(exact=exact)
+        self._ponder = self.client.ponder(exact=exact)
 
     def end_ponder(self, spec: GameSpec, moves: str | None) -> PonderEnd | None:
         """End the ponder with the position that follows (``moves``; None: stop, e.g. after an undo)
         and return the engine's report (counted as a hit or a miss when one move was added)."""
-        ponder_id, self._ponder_id = self._ponder_id, None
-        if ponder_id is None:
+        ponder, self._ponder = self._ponder, None
+        if ponder is None:
             return None
         if moves is None:
             self.client.stop()
         else:
             self.client.set_position(spec.name, moves)
         end = time.monotonic() + PONDER_END_TIMEOUT_S
-        while ponder_id not in self._ends and time.monotonic() < end:
+        while not ponder.done and time.monotonic() < end:
             self._poll()
             time.sleep(POLL_S)
-        return self._ends.pop(ponder_id, None)
+        ended = ponder.result()
+        return ended if isinstance(ended, PonderEnd) else None
 
     def _poll(self) -> list[Reply]:
         replies = self.client.poll_replies()
         for reply in replies:
             if isinstance(reply, EngineFailed):
                 raise EngineUnavailable(reply.message)
-            if isinstance(reply, PonderEnd):
-                self._ends[reply.id] = reply
-                if reply.played is not None:
-                    self.ponders += 1
-                    self.hits += reply.hit
+            if isinstance(reply, PonderEnd) and reply.played is not None:
+                self.ponders += 1
+                self.hits += reply.hit
         return list(replies)
 
 

@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ai.solver import Solver, win_score
+from ai.solver import Solver
+from ai.solver_results import win_score
 from game.rules.connect4 import Connect4Position
 
 FIRST_PASS_NODES = 20_000  # step 4: node budget per column in the first pass (x4 per pass)

@@ -33,7 +33,9 @@ from typing import Any
 
 from ai.exact_root import RootFacts, RootSolver, bounds_class
 from ai.results import MoveStats, SearchResult
-from game.rules.connect4 import Connect4Position
+from game.rules.base import GameSpec, Position
+from game.rules.capabilities import capabilities
+from game.rules.connect4 import as_connect4
 
 SETTLED_SHARE = 0.25  # with early_stop, a search whose best move is proven ends after this share of the budget
 SOLVER_MARGIN_S = 0.003  # the solver's deadline comes this much before the search's
@@ -65,10 +67,9 @@ class _Halt(threading.Event):
         return any(e.is_set() for e in self.others)
 
 
-def solver_supports(spec: Any) -> bool:
-    from game.rules.connect4 import Connect4Spec
-
-    return isinstance(spec, Connect4Spec) and spec.width * (spec.height + 1) <= 64
+def solver_supports(spec: GameSpec) -> bool:
+    """Whether the exact solver plays this game (its capabilities say so: every Connect 4 board fits)."""
+    return capabilities(spec).exact_solver
 
 
 class HybridSearcher:
@@ -236,13 +237,14 @@ class HybridSearcher:
         return with_book(merged, position)
 
 
-def book_result(position: Any, start: float) -> SearchResult | None:
+def book_result(any_position: Position, start: float) -> SearchResult | None:
     """The exact result of a book position (every column's score known), or None.
 
     The best column is the best score's (fastest win, slowest loss); ties go to the centre."""
     from ai.opening_book import CENTRE_FIRST, load
 
-    if not isinstance(position, Connect4Position):
+    position = as_connect4(any_position)
+    if position is None:
         return None
     scores = load().column_scores(position)
     if scores is None:

@@ -66,13 +66,14 @@ def move_weights(lv: Level, children: Sequence[MoveStats], best_move: int) -> di
     return {m: (1 - lv.noise) * spread.get(m, 0.0) + uniform for m in moves}
 
 
-def book_moves(position: Any) -> tuple[int, ...]:
+def book_moves(any_position: Any) -> tuple[int, ...]:
     """The moves the opening book proves to keep the result (empty outside the book); in a lost position
     only the slowest losses (every move keeps a loss: the one that resists longest is the book's move)."""
     from ai.opening_book import load
-    from game.rules.connect4 import Connect4Position
+    from game.rules.connect4 import as_connect4
 
-    if not isinstance(position, Connect4Position):
+    position = as_connect4(any_position)
+    if position is None:
         return ()
     scores = load().column_scores(position)
     if scores is None:

@@ -25,7 +25,8 @@ from functools import cache, cached_property
 import numpy as np
 
 from game.rules.base import Position
-from game.rules.connect4 import Connect4Position
+from game.rules.capabilities import capabilities
+from game.rules.connect4 import Connect4Position, as_connect4
 
 BOOK_FILE = "opening_book.npz"
 CENTRE_FIRST = (3, 2, 4, 1, 5, 0, 6)
@@ -163,7 +164,7 @@ def ply_of_keys(keys: np.ndarray) -> np.ndarray:
 
 
 def _is_standard(position: Position) -> bool:
-    return isinstance(position, Connect4Position) and position.spec.name == "connect4"
+    return capabilities(position.spec).classic
 
 
 def to_bytes(book: Book) -> bytes:
@@ -206,9 +207,10 @@ def load() -> Book:
 
 def lookup(position: Position) -> BookEntry | None:
     """The book's entry for a 7x6 Connect 4 position (or its mirror image), else None."""
-    if not isinstance(position, Connect4Position) or not _is_standard(position):
+    connect4 = as_connect4(position)
+    if connect4 is None or not _is_standard(connect4):
         return None
-    return load().entry(position)
+    return load().entry(connect4)
 
 
 def has_four(stones: int) -> bool:

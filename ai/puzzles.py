@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from game.rules import get_game
+from game.rules.capabilities import capabilities
 from game.rules.connect4 import Connect4Position
 
 FORMAT = "connect4-mcts-puzzles"
@@ -108,7 +109,7 @@ def _wins_for_opponent(position: Connect4Position, column: int) -> bool:
     after = mask | (mask + (1 << (column * (position.spec.height + 1))))
     from ai.opening_book import has_four
 
-    return position.spec.name == "connect4" and has_four(mover | (after ^ mask))
+    return capabilities(position.spec).classic and has_four(mover | (after ^ mask))
 
 
 def generate(seed: int, count: int, *, max_nodes: int = MAX_NODES, solver: Any = None) -> Iterator[Puzzle]:

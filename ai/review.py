@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.rules import GameSpec, Position
-from game.rules.connect4 import Connect4Spec
+from game.rules.capabilities import capabilities
 
 DEFAULT_ITERATIONS = 4000  # estimate reviews: MCTS iterations per position
 DEFAULT_SEED = 39
@@ -55,7 +55,7 @@ class PositionScores:
 def is_exact_game(spec: GameSpec) -> bool:
     """Whether the solver can score this game's positions exactly (Connect 4: every board the rules allow fits
     the solver's 64-bit words). Imports nothing compiled: a model of a review may ask it without numba."""
-    return isinstance(spec, Connect4Spec)
+    return capabilities(spec).exact_solver
 
 
 def positions_of(spec: GameSpec, moves: Sequence[int]) -> list[Position]:

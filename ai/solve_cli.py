@@ -11,7 +11,7 @@ import json
 import sys
 
 from ai import limits
-from game.rules.connect4 import Connect4Spec
+from game.rules.connect4 import as_connect4_spec
 from game.rules.errors import GameError
 from game.rules.registry import get_game
 
@@ -45,9 +45,10 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.threads <= limits.MAX_THREADS:
         return _fail(f"--threads must be between 0 (every core) and {limits.MAX_THREADS}, not {args.threads}")
     try:
-        spec = get_game(args.game)
-        if not isinstance(spec, Connect4Spec):
-            return _fail(f"the solver only plays Connect 4 (connect4 or connect4:WxH), not {spec.name}")
+        game = get_game(args.game)
+        spec = as_connect4_spec(game)
+        if spec is None:
+            return _fail(f"the solver only plays Connect 4 (connect4 or connect4:WxH), not {game.name}")
         position = spec.parse_position(args.moves)
     except GameError as exc:
         return _fail(str(exc))

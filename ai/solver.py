@@ -7,87 +7,36 @@ one's n-th stone (at most 18: a win needs 4 stones). Column scores are for
 the player who plays the column (``-score`` of the position after it).
 
 ``Solver`` keeps its transposition table between calls (per board size); ``solve`` and
-``analyze_columns`` below use one shared instance. Limits (``time_ms``, ``max_nodes``) make a
-search give up cleanly: the score is then ``None`` and ``complete`` is False. ``Solver.stop``
-may be called from another thread to end a running search.
+``analyze_columns`` below use one shared instance (the results and score helpers are in
+``ai.solver_results``; how ``analyze_columns`` spreads the columns over threads in ``ai.solver_columns``).
+Limits (``time_ms``, ``max_nodes``) make a search give up cleanly: the score is then ``None`` and
+``complete`` is False. ``Solver.stop`` may be called from another thread to end a running search.
 """
 
 from __future__ import annotations
 
-import heapq
-import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import numpy as np
 
 from ai import solver_kernel as kernel
 from ai.opening_book import Book, load
 from ai.solver_board import KernelBoard
+from ai.solver_columns import HELPER_ORDERS, NEAR_SLOTS, PARALLEL_MIN_EMPTY, new_ctl, search_columns
+from ai.solver_results import ColumnScores as ColumnScores
+from ai.solver_results import SolveResult as SolveResult
+from ai.solver_results import default_threads as default_threads
+from ai.solver_results import max_score as max_score
+from ai.solver_results import win_score
 from ai.solver_watchdog import Watchdog
-from game.rules.connect4 import Connect4Position, Connect4Spec
+from game.rules.connect4 import Connect4Position, Connect4Spec, as_connect4
 from game.rules.errors import GameError
 
 DEFAULT_TT_BITS = 20  # 1M entries of 8 bytes = 8 MiB (larger tables barely save nodes, and cost cache misses)
 FIRST_PASS_NODES = 20_000  # analyze_columns under a limit: node budget per column of the first pass
-PARALLEL_MIN_EMPTY = 22  # helper threads join only searches with at least this many empty cells (big ones)
 NO_FLOOR = kernel.NO_FLOOR
-NEAR_SLOTS = 8  # near tables after the main one: a thread searching at the same time as others uses its own
-HELPER_ORDERS = ((3, 4, 2, 5, 1, 6, 0), (4, 3, 2, 5, 1, 6, 0), (2, 3, 4, 1, 5, 0, 6))  # tie-breaks of helpers
-
-
-def default_threads() -> int:
-    """Threads of an all-columns analysis (``solve`` command, engine ``solve``): every core, at most 7 (a thread
-    scores one column at a time)."""
-    return max(1, min(7, os.cpu_count() or 1))
-
-
-@dataclass(frozen=True)
-class SolveResult:
-    """Exact score of a position for its side to move (None if a limit stopped the search)."""
-
-    score: int | None
-    nodes: int
-    elapsed_ms: float
-    complete: bool
-
-
-@dataclass(frozen=True)
-class ColumnScores:
-    """Score of playing each column, for the player who plays it (None: full or unknown)."""
-
-    scores: tuple[int | None, ...]
-    complete: bool
-    nodes: int
-    elapsed_ms: float
-
-    @property
-    def best_score(self) -> int | None:
-        """The position's score (the best column's), when every column is known."""
-        known = [s for s in self.scores if s is not None]
-        return max(known) if self.complete and known else None
-
-    @property
-    def best_columns(self) -> tuple[int, ...]:
-        """0-based columns with the best score (empty unless complete)."""
-        best = self.best_score
-        return tuple(c for c, s in enumerate(self.scores) if best is not None and s == best)
-
-
-def win_score(spec: Connect4Spec, ply: int) -> int:
-    """Score of the side to move at ``ply`` when it wins with its next stone."""
-    return (spec.width * spec.height + 1 - ply) // 2
-
-
-def max_score(spec: Connect4Spec) -> int:
-    """The largest score on this board: the first player wins with its 4th stone (ply 6)."""
-    return win_score(spec, 6)
-
-
-def _new_ctl() -> np.ndarray:
-    return np.zeros(kernel.CTL_SIZE, dtype=np.int64)
 
 
 class Solver:
@@ -110,7 +59,7 @@ class Solver:
         self._tt = np.zeros((1 << tt_bits) + (NEAR_SLOTS << kernel.NEAR_BITS), dtype=np.uint64)
         self._tt.fill(0)  # touch the pages now rather than during the first searches
         self._board: KernelBoard | None = None
-        self._ctl = _new_ctl()
+        self._ctl = new_ctl()
         # analyze_columns' threads: the board and flags of each (the first: the solver's own), and its pair to help
         self._column_workers: list[tuple[KernelBoard, np.ndarray, KernelBoard, np.ndarray]] = []
         self._ctls = [self._ctl]  # every flag array a stop must reach (grows with the workers)
@@ -278,96 +227,12 @@ class Solver:
         workers = 1 if max_nodes is not None else max(1, min(threads, len(to_search)))
         floors = {col: board.parent_floor(child.current, child.mask, child.ply) for col, child in to_search.items()}
         with self._watchdog.armed(time_ms):
-            self._search_columns(to_search, scores, budget, workers, floors)
+            search_columns(self, to_search, scores, budget, workers, floors)
         nodes = sum(int(ctl[kernel.NODES]) for ctl in self._ctls)
         return ColumnScores(tuple(scores), not to_search, nodes, (time.perf_counter() - start) * 1000.0)
 
-    def _search_columns(
-        self,
-        to_search: dict[int, Connect4Position],
-        scores: list[int | None],
-        budget: int,
-        workers: int,
-        floors: dict[int, int],
-    ) -> None:
-        """Score the columns of ``to_search`` (removing the ones scored) on ``workers`` threads over the shared
-        table. Each thread takes the next column in pass order: the lowest pass first (node budget
-        ``budget * 4**pass``; one unlimited pass when ``budget`` is 0), then the original order, so the easy columns
-        are known first. A thread that finds no column left helps a running one (lazy SMP: the same search with
-        other tie-breaks, the first answer wins), so no thread idles while one big column ends the analysis. One
-        thread alone keeps the lazy-SMP helpers for its big searches. ``floors``: a lower bound on each column's
-        child's score (from the book's scores of its parents, this position among them)."""
-        assert self._board is not None
-        spec, book = self._board.spec, self._board.book
-        while len(self._column_workers) < workers:
-            index = len(self._column_workers)
-            slot = index % NEAR_SLOTS  # the thread's own near table, for its board and its board to help others with
-            board, ctl = (self._board, self._ctl) if index == 0 else (KernelBoard(spec, book, None, slot), _new_ctl())
-            tail = (KernelBoard(spec, book, HELPER_ORDERS[index % len(HELPER_ORDERS)], slot), _new_ctl())
-            self._column_workers.append((board, ctl, *tail))
-            self._ctls.extend([ctl, tail[1]] if index else [tail[1]])
-        queue = [(0, rank, col) for rank, col in enumerate(to_search)]
-        lock = threading.Lock()
-        owners: dict[int, np.ndarray] = {}  # running column -> its owner's flags
-        helpers: dict[int, list[np.ndarray]] = {}  # running column -> its helpers' flags
-        helped: dict[int, int] = {}  # scores found by a helper first
-        big = spec.width * spec.height - PARALLEL_MIN_EMPTY
-        worth_help = {c for c, child in to_search.items() if child.ply <= big}  # helpers join big searches only
-
-        def own(board: KernelBoard, ctl: np.ndarray | None, col: int, pass_index: int) -> None:
-            result = self._score(board, to_search[col], budget * 4**pass_index, ctl, floors[col])
-            with lock:
-                del owners[col]
-                for helper_ctl in helpers.pop(col):
-                    helper_ctl[kernel.PEER_DONE] = 1
-                result = helped.pop(col, None) if result is None else result
-                if result is not None:
-                    scores[col] = -result
-                elif not self._out_of_budget():
-                    heapq.heappush(queue, (pass_index + 1, rank_of[col], col))
-
-        def help_column(board: KernelBoard, ctl: np.ndarray, col: int) -> None:
-            result = self._kernel_solve(board, to_search[col], ctl, floors[col])
-            with lock:
-                if result != kernel.UNKNOWN and col in owners:
-                    helped[col] = result
-                    owners[col][kernel.PEER_DONE] = 1
-
-        def work(index: int, only_thread: bool) -> None:
-            board, ctl, tail_board, tail_ctl = self._column_workers[index]
-            while not self._out_of_budget():
-                with lock:
-                    running = [c for c in owners if c in worth_help and c not in helped]
-                    if queue:
-                        pass_index, _, col = heapq.heappop(queue)
-                        owners[col], helpers[col] = ctl, []
-                    elif running and not only_thread:
-                        col = min(running, key=lambda c: len(helpers[c]))
-                        tail_ctl[kernel.MAX_NODES] = tail_ctl[kernel.ABORTED] = tail_ctl[kernel.PEER_DONE] = 0
-                        helpers[col].append(tail_ctl)
-                        pass_index = -1
-                    else:
-                        return
-                if pass_index >= 0:
-                    own(board, None if only_thread else ctl, col, pass_index)
-                else:
-                    help_column(tail_board, tail_ctl, col)
-
-        rank_of = {col: rank for rank, col in enumerate(to_search)}
-        threads = [
-            threading.Thread(target=work, args=(index, False), name="solver-column", daemon=True)
-            for index in range(1, workers)
-        ]
-        for thread in threads:
-            thread.start()
-        work(0, workers == 1)
-        for thread in threads:
-            thread.join()
-        for col in [c for c in to_search if scores[c] is not None]:
-            del to_search[col]
-
     def _prepare(self, position: Connect4Position) -> KernelBoard:
-        if not isinstance(position, Connect4Position):
+        if as_connect4(position) is None:
             raise GameError(f"the solver only plays Connect 4, not {type(position).__name__}")
         if position.outcome.is_over:
             raise GameError(f"position {position.to_text()!r} is already over")
@@ -379,7 +244,7 @@ class Solver:
             self._helpers = [
                 (
                     KernelBoard(position.spec, book, HELPER_ORDERS[i % len(HELPER_ORDERS)], (i + 1) % NEAR_SLOTS),
-                    _new_ctl(),
+                    new_ctl(),
                 )
                 for i in range(self.threads - 1)
             ]

@@ -9,23 +9,9 @@ Scores are Pons': for the side to move at ply ``p`` (stones on the board), a win
 stone played at ply ``q`` is worth ``(cells + 1 - q) // 2``, a loss the negative of the
 opponent's win, a draw 0.
 
-The search is one loop over an explicit stack (no recursion, no allocation per node).
-The transposition table is one ``uint64`` word per entry. The key ``cur + mask`` (unique per
-board) is hashed by an odd multiplication (a bijection); the top ``tt_bits`` bits of the hash
-pick the entry, which stores the low ``64 - DATA_BITS`` bits of the hash (so with
-``tt_bits >= MIN_TT_BITS`` a hit is never a different position), a lower bound, an upper
-bound and the best column. Positions with fewer than ``NEAR_EMPTY`` empty cells (most of the
-nodes) go to a small near table instead (the same one-word entries, hashed within the keys' own
-bits so that ``NEAR_BITS`` index bits suffice for exact keys), which stays in the CPU cache: on
-this machine that halves the time per node, while a larger main table barely reduces the node count.
-A near table of 2**17 entries (1 MiB) scored all columns of random ply 9-11 positions 1.05-1.09x
-faster than this one of 2**16 with two threads, but solved 0.87-0.98x as fast with one (Pons' files,
-random ply 8-12 positions); 2**18 entries were slower still (they save nodes but leave the core's
-cache). The near tables follow the main table in the same array, one per
-thread searching at once (``near_base``: where the thread's starts): threads share the main table,
-but a shared near table bounced its cache lines between the cores (two threads scored all columns
-only 1.0-1.7x faster than one; 1.9-2.0x with a near table each). Bounds are facts about a position,
-so the tables stay valid across searches and windows (for one board size).
+The search is one loop over an explicit stack (no recursion, no allocation per node). Its bound table
+(one ``uint64`` word per entry, a main table and per-thread near tables) is in ``ai.solver_table``; the names
+the solver's Python side reads are re-exported here.
 
 The same source runs as plain Python (``CONNECT4_NO_NUMBA=1``), only much slower.
 """
@@ -35,23 +21,17 @@ from __future__ import annotations
 import numpy as np
 
 from ai.jit import jit
-
-U0 = np.uint64(0)
-U1 = np.uint64(1)
-HASH_MUL = np.uint64(0x9E3779B97F4A7C15)  # odd: key -> key * HASH_MUL is a bijection of 64-bit words
-# table entry (one uint64): low DATA_BITS bits = data, the rest = the low 64 - DATA_BITS bits of the hash
-BOUND_OFFSET = 64  # a bound b is stored as b + 64 in 7 bits; |score| <= 32 on every supported board
-NO_LOWER = -63
-NO_UPPER = 63
-BOUND_BITS = np.uint64(0x7F)
-COL_BITS = np.uint64(0xF)
-VALID = np.uint64(1 << 18)
-DATA_BITS = 19
-DATA_MASK = np.uint64((1 << DATA_BITS) - 1)
-NEAR_BITS = 16  # a second, small (cache-sized) table of 2**NEAR_BITS one-word entries ...
-NEAR_EMPTY = 20  # ... holds the positions with fewer empty cells than this (the most numerous)
-MIN_TT_BITS = DATA_BITS  # index bits + the 64 - DATA_BITS stored bits cover the whole hash: no false hits
-STORED_BITS = 64 - DATA_BITS  # hash bits an entry keeps: the near table needs keys of NEAR_BITS + this at most
+from ai.solver_table import HASH_MUL as HASH_MUL  # (the bound table's names the Python side reads)
+from ai.solver_table import MIN_TT_BITS as MIN_TT_BITS
+from ai.solver_table import NEAR_BITS as NEAR_BITS
+from ai.solver_table import NO_LOWER, NO_UPPER, U0, U1
+from ai.solver_table import STORED_BITS as STORED_BITS
+from ai.solver_table import near_shift_of as near_shift_of
+from ai.solver_table import tt_column as tt_column
+from ai.solver_table import tt_lower as tt_lower
+from ai.solver_table import tt_probe as tt_probe
+from ai.solver_table import tt_store as tt_store
+from ai.solver_table import tt_upper as tt_upper
 
 # ctl (int64 array) slots: shared with Python, STOP may be set from another thread.
 NODES = 0
@@ -128,65 +108,6 @@ def non_losing_moves(cur, mask, h, bottom, board):
 @jit
 def can_win_now(cur, mask, h, bottom, board):
     return (winning_spots(cur, mask, h, board) & (mask + bottom) & board) != U0
-
-
-@jit
-def _tt_slot(tt, tt_bits, key, near_shift, near_base):
-    """(index, whether it holds ``key``'s entry, the hash whose low bits the entry stores) for ``key`` in the
-    main table (``near_shift < 0``) or the near table at ``near_base``. The near table hashes within the
-    keys' own ``near_shift + NEAR_BITS`` bits (an odd multiplication modulo that power of two, a bijection),
-    so its index and the stored bits together still name one position."""
-    if near_shift >= 0:
-        hashed = (key * HASH_MUL) & ((U1 << (near_shift + NEAR_BITS)) - U1)
-        i = near_base + np.int64(hashed >> near_shift)
-    else:
-        hashed = key * HASH_MUL
-        i = np.int64(hashed >> (64 - tt_bits))
-    entry = tt[i]
-    return i, (entry & VALID) != U0 and (entry & ~DATA_MASK) == (hashed << DATA_BITS), hashed
-
-
-@jit
-def tt_probe(tt, tt_bits, key, near_shift, near_base):
-    """The entry for ``key`` (0 if absent); decode with ``tt_lower``, ``tt_upper``, ``tt_column``."""
-    i, found, _ = _tt_slot(tt, tt_bits, key, near_shift, near_base)
-    return tt[i] if found else U0
-
-
-@jit
-def tt_lower(data):
-    return np.int64(data & BOUND_BITS) - BOUND_OFFSET
-
-
-@jit
-def tt_upper(data):
-    return np.int64((data >> 7) & BOUND_BITS) - BOUND_OFFSET
-
-
-@jit
-def tt_column(data):
-    return np.int64((data >> 14) & COL_BITS) - 1
-
-
-@jit
-def tt_store(tt, tt_bits, key, near_shift, near_base, lo, hi, col):
-    """Record ``lo <= score <= hi`` (and the best column, -1 if unknown), merging with the entry (one word:
-    a single store, so threads sharing the table never see half an entry)."""
-    i, found, hashed = _tt_slot(tt, tt_bits, key, near_shift, near_base)
-    if found:
-        entry = tt[i]
-        lo = max(lo, tt_lower(entry))
-        hi = min(hi, tt_upper(entry))
-        if col < 0:
-            col = tt_column(entry)
-    data = VALID | np.uint64(lo + BOUND_OFFSET) | (np.uint64(hi + BOUND_OFFSET) << 7) | (np.uint64(col + 1) << 14)
-    tt[i] = (hashed << DATA_BITS) | data
-
-
-@jit
-def near_shift_of(near_shift, empties):
-    """The table of a position with ``empties`` empty cells: the near one (its shift) or the main one (-1)."""
-    return near_shift if empties < NEAR_EMPTY else -1
 
 
 @jit

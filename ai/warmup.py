@@ -19,6 +19,7 @@ import numpy as np
 from ai.jit import compilations
 from game.rules import get_game
 from game.rules.base import GameSpec
+from game.rules.capabilities import capabilities
 
 SOLVER_UNIT = "connect4 solver"
 
@@ -95,7 +96,7 @@ def _units(spec: GameSpec, exact: bool) -> list[tuple[str, list[PrepareStep]]]:
     search = _search_unit(spec)
     if search is not None:
         units.append(search)
-    if exact and spec.name.startswith("connect4"):
+    if exact and capabilities(spec).exact_solver:
         units.append((SOLVER_UNIT, [PrepareStep(SOLVER_UNIT, _warm_solver)]))
     return units
 

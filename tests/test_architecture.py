@@ -20,6 +20,7 @@ PROBES: list[tuple[str, str, str]] = [
     ("game/ui/side_panel.py", "import ai.client", "The desktop app never imports the engine package"),
     ("game/play/turns.py", "import ai.client", "The engine client is imported by one adapter"),
     ("game/play/heat.py", "import ai.engine_transport", "Only the engine client spawns the engine process"),
+    ("game/play/engine_driver.py", "import ai.client_process", "The engine client's process record"),
     ("game/rules/connect4.py", "import game.net.server", "The layers"),
     ("game/rules/connect4.py", "import rich", "The rules import no third-party package"),
     ("game/rules/connect4.py", "import numpy", "The rules import no third-party package"),

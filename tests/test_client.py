@@ -56,20 +56,20 @@ def client():  # type: ignore[no-untyped-def]
 
 def test_search_reports_info_and_bestmove(client: EngineClient) -> None:
     client.set_position("connect4", "44")
-    search_id = client.go(Limit(time_ms=300), info_ms=50)
+    search = client.go(Limit(time_ms=300), info_ms=50)
     best, seen = wait_for(client, lambda m: m["type"] == "bestmove")
-    assert best["id"] == search_id
-    assert any(m["type"] == "info" and m["id"] == search_id for m in seen)
+    assert best["id"] == search.id
+    assert any(m["type"] == "info" and m["id"] == search.id for m in seen)
     assert client.status.state == "ready"
 
 
 def test_a_go_at_a_level_is_answered_by_the_levels_rule(client: EngineClient) -> None:
     client.set_position("connect4", "")
-    search_id = client.go(Limit(time_ms=20_000), level="medium")  # the level decides the exactness: no "exact" sent
+    search = client.go(Limit(time_ms=20_000), level="medium")  # the level decides the exactness: no "exact" sent
     best, _ = wait_for(client, lambda m: m["type"] in ("bestmove", "error"))
     assert (best["type"], best["id"], best["level"], best["choice"], best["move"]) == (
         "bestmove",
-        search_id,
+        search.id,
         "medium",
         "book",
         "4",
@@ -79,7 +79,7 @@ def test_a_go_at_a_level_is_answered_by_the_levels_rule(client: EngineClient) ->
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGSTOP])
 def test_engine_killed_or_hung_mid_search_is_restarted_and_search_resumed(client: EngineClient, sig) -> None:  # type: ignore[no-untyped-def]
     client.set_position("connect4", OFF_BOOK_SEARCH)  # seconds for the solver: a real search
-    search_id = client.go(Limit(time_ms=1500), info_ms=100)
+    search = client.go(Limit(time_ms=1500), info_ms=100)
     wait_for(client, lambda m: m["type"] == "info")
     old_pid = client.pid
     assert old_pid is not None
@@ -95,7 +95,7 @@ def test_engine_killed_or_hung_mid_search_is_restarted_and_search_resumed(client
     else:
         assert "stopped answering" in restarted["message"]
     best, _ = wait_for(client, lambda m: m["type"] == "bestmove")
-    assert best["id"] == search_id
+    assert best["id"] == search.id
     assert best["move"] in list("1234567")
 
 
@@ -134,9 +134,9 @@ def test_an_engine_that_cannot_start_is_reported_and_retried() -> None:
 
 def test_error_for_the_running_search_ends_it_without_a_restart(client: EngineClient) -> None:
     client.set_position("connect4", "1212121")  # game over: the engine answers go with an error
-    search_id = client.go(Limit(time_ms=300), info_ms=50)
+    search = client.go(Limit(time_ms=300), info_ms=50)
     error, _ = wait_for(client, lambda m: m["type"] == "error", timeout=10)
-    assert error.get("id") == search_id
+    assert error.get("id") == search.id
     pid = client.pid
     beats = client.heartbeats_answered
     seen: list[dict[str, Any]] = []
@@ -149,9 +149,9 @@ def test_error_for_the_running_search_ends_it_without_a_restart(client: EngineCl
     assert [m for m in seen if m["type"].startswith("engine_")] == []
     assert client.pid == pid
     client.set_position("connect4", "44")
-    next_id = client.go(Limit(iterations=500))
+    then = client.go(Limit(iterations=500))
     best, _ = wait_for(client, lambda m: m["type"] == "bestmove")
-    assert best["id"] == next_id
+    assert best["id"] == then.id
 
 
 def test_an_engine_that_dies_at_start_is_reported_in_one_line_with_its_last_words() -> None:
@@ -170,9 +170,9 @@ def test_an_engine_that_dies_at_start_is_reported_in_one_line_with_its_last_word
 def test_the_real_engine_reports_preparing_and_the_client_ends_ready(client: EngineClient) -> None:
     client.set_position("mnk:5x4:3", "")  # a game outside the background list: prepared on demand
     assert client.status.state == "preparing"  # nothing said about it yet
-    search_id = client.go(Limit(iterations=300))
+    search = client.go(Limit(iterations=300))
     best, seen = wait_for(client, lambda m: m["type"] == "bestmove")
-    assert best["id"] == search_id
+    assert best["id"] == search.id
     steps = [m for m in seen if m["type"] == "preparing" and m["game"] == "mnk:5x4:3"]
     assert steps and steps[-1]["done"] == steps[-1]["total"]
     status = client.status  # a new name: mypy would keep client.status.state narrowed by the check above

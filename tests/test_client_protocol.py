@@ -43,7 +43,7 @@ def test_a_hang_mid_search_restarts_and_resumes_the_same_search(rig) -> None:  #
     client, spawner, clock = rig
     client.set_threads(3)
     client.set_position("connect4", "4453")
-    search_id = client.go(Limit(time_ms=5000), info_ms=100)
+    search = client.go(Limit(time_ms=5000), info_ms=100)
     run_for(client, clock, 0.5)
     spawner.last.hang()
     seen = run_for(client, clock, 1.5)
@@ -51,9 +51,9 @@ def test_a_hang_mid_search_restarts_and_resumes_the_same_search(rig) -> None:  #
     new = spawner.last
     assert [c["cmd"] for c in new.sent[:3]] == ["setoption", "position", "go"]
     assert new.commands("setoption")[0]["value"] == 3 and new.commands("position")[0]["moves"] == "4453"
-    assert new.commands("go")[0]["id"] == search_id
-    new.say(bestmove(search_id))
-    assert first(client.poll_replies(), BestMove).id == search_id
+    assert new.commands("go")[0]["id"] == search.id
+    new.say(bestmove(search.id))
+    assert first(client.poll_replies(), BestMove).id == search.id
 
 
 def test_start_up_deadline_follows_the_measured_start_up_time() -> None:
@@ -93,9 +93,9 @@ def test_restarts_back_off_then_report_unavailable_and_keep_trying() -> None:
     failed = [r for r in seen if isinstance(r, EngineFailed)]
     assert len(failed) == 1 and "exit code 3" in failed[0].message and "not available" in failed[0].message
     assert client.failed and client.status.state == "unavailable"
-    search_id = client.go(Limit(time_ms=100))  # never a silent random move: the search fails, saying why
+    search = client.go(Limit(time_ms=100))  # never a silent random move: the search fails, saying why
     error = first(client.poll_replies(), ErrorReply)
-    assert error.id == search_id and "not available" in error.message
+    assert error.id == search.id and "not available" in error.message
     attempts = len(spawner.attempts)
     run_for(client, clock, 60.0)
     assert len(spawner.attempts) > attempts + 4, "it must keep trying in the background"
@@ -133,7 +133,7 @@ def test_preparing_state_with_a_real_fraction_and_no_false_hang() -> None:
     run_for(client, clock, 0.1)
     assert client.status.state == "preparing" and client.status.preparing is not None
     assert client.status.message == "preparing the engine"
-    search_id = client.go(Limit(time_ms=500))  # waits in the engine while it compiles
+    search = client.go(Limit(time_ms=500))  # waits in the engine while it compiles
     engine.say(preparing("connect4", 1, 4, True))
     run_for(client, clock, 30.0)  # a long compile: the heartbeat keeps it alive
     status = client.status
@@ -141,17 +141,17 @@ def test_preparing_state_with_a_real_fraction_and_no_false_hang() -> None:
     assert status.preparing is not None and status.preparing.fraction == 0.25
     assert status.message == "preparing the engine, first launch only"
     engine.say(preparing("connect4", 4, 4, True))
-    engine.say(bestmove(search_id))
+    engine.say(bestmove(search.id))
     seen = run_for(client, clock, 0.1)
-    assert client.status.state == "ready" and first(seen, BestMove).id == search_id
+    assert client.status.state == "ready" and first(seen, BestMove).id == search.id
     client.set_position("gomoku", "")  # another game not prepared yet
     assert client.status.state == "preparing"
 
 
 def test_an_error_for_another_id_does_not_end_the_search(rig) -> None:  # type: ignore[no-untyped-def]
     client, spawner, clock = rig
-    search_id = client.go(Limit(time_ms=10_000), info_ms=100)
-    spawner.last.say(ErrorReply("late error of an old search", search_id - 1))
+    search = client.go(Limit(time_ms=10_000), info_ms=100)
+    spawner.last.say(ErrorReply("late error of an old search", search.id - 1))
     run_for(client, clock, 0.2)
     spawner.last.die(-9)
     seen = run_for(client, clock, 0.2)
@@ -181,10 +181,10 @@ def test_threads_setting_is_sent_and_reported(rig) -> None:  # type: ignore[no-u
 
 def test_poll_replies_gives_typed_replies(rig) -> None:  # type: ignore[no-untyped-def]
     client, spawner, clock = rig
-    search_id = client.go(Limit(time_ms=100))
-    spawner.last.say(bestmove(search_id, "3"))
+    search = client.go(Limit(time_ms=100))
+    spawner.last.say(bestmove(search.id, "3"))
     reply = client.poll_replies()[-1]
-    assert isinstance(reply, BestMove) and reply.id == search_id and reply.move == "3"
+    assert isinstance(reply, BestMove) and reply.id == search.id and reply.move == "3"
 
 
 def test_a_policy_can_be_given() -> None:
@@ -197,15 +197,15 @@ def test_a_policy_can_be_given() -> None:
 
 def test_lines_of_a_replaced_engine_never_arrive(rig) -> None:  # type: ignore[no-untyped-def]
     client, spawner, clock = rig
-    search_id = client.go(Limit(time_ms=5000), info_ms=100)
+    search = client.go(Limit(time_ms=5000), info_ms=100)
     run_for(client, clock, 0.1)
     old = spawner.last
     old.hang()
     run_for(client, clock, 1.5)
     assert len(spawner.engines) == 2
     old.hung = False
-    old.say(bestmove(search_id, "1"))  # the stopped engine wakes up and answers late
-    spawner.last.say(bestmove(search_id, "5"))
+    old.say(bestmove(search.id, "1"))  # the stopped engine wakes up and answers late
+    spawner.last.say(bestmove(search.id, "5"))
     moves = [r.move for r in run_for(client, clock, 0.2) if isinstance(r, BestMove)]
     assert moves == ["5"]
 

@@ -3,10 +3,14 @@ differently: a new family that misses one fails here, not in front of a player."
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-from ai.mcts.games import adapter_for
-from game.net.states import action_to_move, move_to_action, state_of
+from ai.mcts.games import ADAPTERS, adapter_for
+from ai.mcts.layout import P_KIND
+from game.net.states import NET_GAMES, action_to_move, move_to_action, points_of, state_of
 from game.rules import get_game
 from game.rules.base import GameFamily, GameSpec
 from game.rules.capabilities import RECORDS, capabilities
@@ -31,7 +35,11 @@ def test_every_family_has_a_sample_and_every_name_a_family() -> None:
         assert get_game(name).family in GameFamily
 
 
-@pytest.mark.parametrize("table", [RECORDS, DRAWERS, LANDING], ids=["capabilities", "text render", "landing"])
+@pytest.mark.parametrize(
+    "table",
+    [RECORDS, DRAWERS, LANDING, NET_GAMES, ADAPTERS],
+    ids=["capabilities", "text render", "landing", "network states", "search kernels"],
+)
 def test_the_family_tables_cover_every_family(table: dict[GameFamily, object]) -> None:
     assert set(table) == set(GameFamily)
 
@@ -42,11 +50,13 @@ def test_each_floor_handles_each_family(family: GameFamily) -> None:
     position = spec.start().play(spec.start().legal_moves()[0])
     assert capabilities(spec).name == spec.name
     assert render(position).plain.strip()
-    state = state_of(position)  # the network states (their own table; edited elsewhere)
-    assert isinstance(state, dict)
+    state = state_of(position)  # the network states
+    assert isinstance(state, dict) and state["player"] == 2 and len(state["pieces"]) == 1
     move = position.legal_moves()[0]
     assert action_to_move(spec, move_to_action(spec, move)) == move
-    assert adapter_for(spec) is not None  # the search kernels (their own table)
+    assert set(points_of(spec, {"1": 1, "2": 0})) == {"1", "2"}
+    adapter = adapter_for(spec)  # the search kernels
+    assert adapter is not None and adapter.make_params(spec)[P_KIND] == adapter.kind
     landed = last_cell(position)
     assert landed is not None and position.cell(landed) == 0  # the first player's piece, where it lies
 
@@ -55,3 +65,53 @@ def test_a_connect4_disc_lands_on_top_of_its_column() -> None:
     position = get_game("connect4").parse_position("444")  # three discs in column 4 (index 3)
     assert last_cell(position) == 2 * 7 + 3
     assert last_cell(get_game("gomoku").start()) is None
+
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_CLASSES = r"(Connect4Spec|Connect4Position|MnkSpec|MnkPosition|UtttSpec|UtttPosition)"
+GAME_NAMES = r"(connect4|tictactoe|gomoku|uttt|mnk)"
+# A game is told apart by its family's entry on each floor, never by probing its class or its name.
+TELLING_APART = [
+    re.compile(r"isinstance\([^)]*\b" + RULE_CLASSES + r"\b"),  # isinstance(spec, Connect4Spec)
+    re.compile(r"(==|!=)\s*[\"']" + GAME_NAMES + r"[\"':]"),  # spec.name == "connect4"
+    re.compile(r"[\"']" + GAME_NAMES + r"[\"']\s*(==|!=)"),  # "connect4" != spec.name
+    re.compile(r"\.name\.startswith\("),  # spec.name.startswith("connect4")
+]
+# the rules modules own their classes (their ``as_connect4`` ... narrow a position for the other floors); the
+# benchmark scripts pick their experiments by the game argument
+OWNERS = {"game/rules/connect4.py", "game/rules/mnk.py", "game/rules/uttt.py", "game/rules/registry.py"}
+# being rewritten by another branch (the app's messages): move these to capabilities there, then drop them here
+NOT_YET = {"game/ui/game_app.py", "game/ui/app_files.py", "game/ui/app_commands.py"}
+
+
+def telling_apart(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if any(p.search(line) for p in TELLING_APART)]
+
+
+def test_no_floor_tells_the_games_apart_by_class_or_name() -> None:
+    found = []
+    for package in ("game", "ai"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel in OWNERS or rel in NOT_YET or rel.startswith("ai/benchmarks/"):
+                continue
+            found += [f"{rel}: {line}" for line in telling_apart(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "if isinstance(spec, Connect4Spec):",
+        'if spec.name == "connect4":',
+        'exact = spec.name.startswith("connect4")',
+        'if "gomoku" != game:',
+        'return s if game != "mnk:6x6:4" else t',
+    ],
+)
+def test_the_guard_sees_each_way_of_telling_apart(line: str) -> None:
+    assert telling_apart(line) == [line]
+
+
+def test_the_guard_passes_family_lookups() -> None:
+    assert telling_apart('if capabilities(spec).classic:\n    NET_GAMES[spec.family]\nname = "connect4"') == []

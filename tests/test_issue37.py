@@ -11,6 +11,7 @@ import pytest
 from test_ui_fakes import fresh_pygame, make_test_app
 
 from ai.client_api import Limit
+from ai.commands import EngineCommand
 from game.play.actions import Command
 from game.play.engine_driver import Search
 from game.play.exact import LEGEND_VARIANTS, Verdict
@@ -316,13 +317,13 @@ def test_7_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made
     class HardSolver(FakeEngineClient):  # type: ignore[misc]  # the fake is imported untyped
         """Its solver settles columns 3 and 4 only (a hard position under load)."""
 
-        def solve(self, limit: Limit) -> int:
-            search_id: int = super().solve(limit)
+        def solve(self, limit: Limit) -> EngineCommand:
+            command: EngineCommand = super().solve(limit)
             for line in self._late:
                 if line.get("type") == "solution":
                     for child in line["children"]:
                         child["score"] = child["score"] if child["move"] in ("4", "5") else None
-            return search_id
+            return command
 
     app, fake = made("connect4", "57167231176", mode=Mode.HOTSEAT, exact=True, client=HardSolver())
     now = app.now

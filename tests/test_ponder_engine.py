@@ -71,13 +71,13 @@ def test_ponderend_round_trips_and_a_malformed_one_is_refused() -> None:
 def test_the_opponents_move_ends_the_ponder_with_a_hit_or_a_miss(rig, moves: str, hit: bool) -> None:  # type: ignore[no-untyped-def]
     client, spawner, clock = rig
     client.set_position("connect4", "1212")
-    ponder_id = client.ponder(exact=False)
-    assert spawner.last.commands("ponder") == [{"cmd": "ponder", "id": ponder_id, "exact": False}]
+    ponder = client.ponder(exact=False)
+    assert spawner.last.commands("ponder") == [{"cmd": "ponder", "id": ponder.id, "exact": False}]
     assert client.pondering
     assert not ends(run_for(client, clock, 0.5))  # it keeps thinking
     client.set_position("connect4", moves)
     (end,) = ends(run_for(client, clock, 0.1))
-    assert (end.id, end.played, end.hit) == (ponder_id, moves[-1], hit)
+    assert (end.id, end.played, end.hit) == (ponder.id, moves[-1], hit)
     assert not client.pondering
 
 
@@ -85,7 +85,7 @@ def test_the_opponents_move_ends_the_ponder_with_a_hit_or_a_miss(rig, moves: str
 def test_every_other_command_ends_the_ponder(rig, command: str) -> None:  # type: ignore[no-untyped-def]
     client, _spawner, clock = rig
     client.set_position("connect4", "44")
-    ponder_id = client.ponder()
+    ponder = client.ponder()
     run_for(client, clock, 0.1)
     {
         "stop": client.stop,
@@ -96,14 +96,14 @@ def test_every_other_command_ends_the_ponder(rig, command: str) -> None:  # type
         "ponder": client.ponder,
     }[command]()
     (end,) = ends(run_for(client, clock, 0.1))
-    assert end.id == ponder_id and end.played is None and not end.hit
+    assert end.id == ponder.id and end.played is None and not end.hit
     assert client.pondering == (command == "ponder")
 
 
 def test_the_heartbeat_runs_while_pondering_and_a_hang_restarts_the_ponder(rig) -> None:  # type: ignore[no-untyped-def]
     client, spawner, clock = rig
     client.set_position("connect4", "44")
-    ponder_id = client.ponder(exact=False)
+    ponder = client.ponder(exact=False)
     run_for(client, clock, 5.0)
     assert len(spawner.engines) == 1 and len(spawner.last.commands("isready")) >= 5  # pinged, answered
     spawner.last.hang()
@@ -113,7 +113,7 @@ def test_the_heartbeat_runs_while_pondering_and_a_hang_restarts_the_ponder(rig) 
     fresh = spawner.last
     assert len(spawner.engines) == 2
     assert [c["cmd"] for c in fresh.sent if c["cmd"] != "isready"] == ["position", "ponder"]
-    assert fresh.commands("ponder")[0]["id"] == ponder_id and client.pondering
+    assert fresh.commands("ponder")[0]["id"] == ponder.id and client.pondering
 
 
 def test_no_ponder_is_sent_while_the_engine_is_not_available() -> None:

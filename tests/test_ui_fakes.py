@@ -10,6 +10,7 @@ import pygame
 from ai import wire
 from ai.client_api import EngineClientProtocol, Limit
 from ai.client_types import EngineStatus
+from ai.commands import CommandRouter, EngineCommand
 from ai.results import Info, Reply, Solution
 from game.play.book_facts import BookFacts
 from game.play.engine_driver import EngineDriver
@@ -50,6 +51,7 @@ class FakeEngineClient:
         self._late: list[dict[str, Any]] = []
         self.ponders: list[dict[str, Any]] = []  # every ponder asked for, with what ended it ("ended_by")
         self._ponder: dict[str, Any] | None = None
+        self._commands = CommandRouter()  # like the real client: each reply also goes to its command
 
     def start(self) -> None:
         self.started = True
@@ -73,14 +75,14 @@ class FakeEngineClient:
         self._end_ponder("position", (game, moves))
         self.position = (game, moves)
 
-    def ponder(self, *, exact: bool = True) -> int:
+    def ponder(self, *, exact: bool = True) -> EngineCommand:
         """Like the engine: ponders the current position until the next command (a ``ponderend`` then)."""
         self._end_ponder("ponder")
         self._next_id += 1
         game, moves = self.position
         self._ponder = {"id": self._next_id, "game": game, "moves": moves, "exact": exact, "ended_by": None}
         self.ponders.append(self._ponder)
-        return self._next_id
+        return self._commands.open(self._next_id, "ponder")
 
     @property
     def pondering(self) -> bool:
@@ -112,7 +114,7 @@ class FakeEngineClient:
             }
         )
 
-    def go(self, limit: Limit, *, info_ms: int = 100, exact: bool = True, level: str | None = None) -> int:
+    def go(self, limit: Limit, *, info_ms: int = 100, exact: bool = True, level: str | None = None) -> EngineCommand:
         time_ms = limit.time_ms
         self._end_ponder("go")
         self._next_id += 1
@@ -130,11 +132,11 @@ class FakeEngineClient:
                     "message": f"search failed: ValueError: the MCTS search has no kernel for {game!r}",
                 }
             )
-            return self._next_id
+            return self._commands.open(self._next_id, "go")
         self._active = {"id": self._next_id, "pos": pos, "spec": spec, "polls": 0, "time_ms": time_ms}
-        return self._next_id
+        return self._commands.open(self._next_id, "go")
 
-    def solve(self, limit: Limit) -> int:
+    def solve(self, limit: Limit) -> EngineCommand:
         """Scores every legal column: the preferred one +5, the others -1 (answers on the next poll)."""
         time_ms = limit.time_ms
         self._end_ponder("solve")
@@ -156,7 +158,7 @@ class FakeEngineClient:
                 }
             )
         self.searches.append({"id": self._next_id, "moves": moves, "solve_ms": time_ms})
-        return self._next_id
+        return self._commands.open(self._next_id, "solve")
 
     def stop(self) -> None:
         self._end_ponder("stop")
@@ -216,7 +218,10 @@ class FakeEngineClient:
         return out
 
     def poll_replies(self) -> list[Reply]:
-        return [wire.decode(line) for line in self.poll()]
+        replies = [wire.decode(line) for line in self.poll()]
+        for reply in replies:
+            self._commands.route(reply)
+        return replies
 
     def close(self) -> None:
         self.closed = True

@@ -22,14 +22,14 @@ import sys
 from ai.opening_book import load
 from ai.solver import Solver, default_threads, warm_up
 from game.rules import get_game
-from game.rules.connect4 import Connect4Position, Connect4Spec
+from game.rules.connect4 import Connect4Position, as_connect4_spec
 
 
 def sample(ply: int, rnd: random.Random, perfect_side: int | None) -> Connect4Position | None:
     """A position after ``ply`` moves that is not over (None if the game ended first)."""
     book = load()
-    spec = get_game("connect4")
-    assert isinstance(spec, Connect4Spec)
+    spec = as_connect4_spec(get_game("connect4"))
+    assert spec is not None
     position = spec.start()
     while position.ply < ply:
         moves = [c for c in position.legal_moves() if not position.play(c).outcome.is_over]

@@ -34,20 +34,22 @@ from ai.benchmarks.solver_files import DEFAULT_FILES, _load, _resolve
 from game.rules.connect4 import Connect4Position, Connect4Spec
 
 ROOT = Path(__file__).resolve().parents[2]
+SPLIT_PARTS = ("solver_table", "solver_board", "solver_results", "solver_columns")  # modules split off the two
 ALL_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 
 
 def load_baseline(rev: str, folder: Path) -> ModuleType:
-    """``ai.solver`` as of ``rev``, importing its own copies of the kernel and of the board (whose geometry
-    words follow the kernel's constants: a board of one revision with the kernel of another can read wrong
-    entries)."""
-    for name in ("solver_kernel", "solver_board", "solver"):
+    """``ai.solver`` as of ``rev``, importing its own copies of the kernel, its table and of the board (whose
+    geometry words follow the kernel's constants: a board of one revision with the kernel of another can read
+    wrong entries), and of the other parts split off the solver."""
+    for name in ("solver_table", "solver_kernel", "solver_board", "solver_results", "solver_columns", "solver"):
         shown = subprocess.run(["git", "show", f"{rev}:ai/{name}.py"], cwd=ROOT, capture_output=True, text=True)
-        if shown.returncode != 0 and name == "solver_board":
-            continue  # older revisions kept the board in solver.py
+        if shown.returncode != 0 and name not in ("solver_kernel", "solver"):
+            continue  # older revisions kept the table, the board, the results and the columns in those two
         shown.check_returncode()
         text = shown.stdout.replace("from ai import solver_kernel as kernel", "import baseline_solver_kernel as kernel")
-        text = text.replace("from ai.solver_board import", "from baseline_solver_board import")
+        for part in SPLIT_PARTS:
+            text = text.replace(f"from ai.{part} import", f"from baseline_{part} import")
         (folder / f"baseline_{name}.py").write_text(text)
     sys.path.insert(0, str(folder))
     spec = importlib.util.spec_from_file_location("baseline_solver", folder / "baseline_solver.py")

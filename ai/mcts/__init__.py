@@ -60,9 +60,9 @@ Adding a game kernel (e.g. m,n,k or Ultimate TTT)
    sub-board). ``state`` must fully describe the position, because the core replays moves
    from a copy of the root state along the selected path.
 2. In ``kernels.py`` add ``KIND_<GAME> = n`` and its row ``(gen_children, play, playout)`` to ``KERNELS``.
-3. In ``games.py`` add an adapter in ``adapter_for``: ``kind``, ``max_moves`` (largest number
-   of legal moves, e.g. width * height), ``state_len``, ``fill_params(spec, params)`` and
-   ``encode(position) -> state`` (int64 array).
+3. In ``games.py`` add the family's adapter to ``ADAPTERS`` (keyed by ``GameFamily``): ``kind``,
+   ``max_moves`` (largest number of legal moves, e.g. width * height), ``state_len``,
+   ``fill_params(spec, params)`` and ``encode(position) -> state`` (int64 array).
 4. Moves must fit in int16 (cell indices up to 32767) and ``max_moves`` children per node are
    allocated at each expansion, so ``max_nodes`` bounds memory for every game.
 Nothing in ``core.py``, ``tree.py`` or ``search.py`` changes; the whole core recompiles once

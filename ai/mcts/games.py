@@ -1,7 +1,7 @@
 """From a game spec / position to the kernel's ``params`` and ``state`` arrays.
 
 Each supported game has an adapter: ``kind`` (kernels.KIND_*), ``make_params(spec)`` and
-``encode(position) -> int64 state``. Add one adapter per new kernel in ``adapter_for``.
+``encode(position) -> int64 state``: one entry per game family in ``ADAPTERS``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ai.mcts.kernel_uttt import uttt_state
 from ai.mcts.kernels import KIND_CONNECT4, KIND_MNK, KIND_UTTT
 from ai.mcts.layout import P_EXPAND, P_KIND, P_MAX_MOVES, P_PLAYOUT, P_STATE_LEN, PARAMS_LEN
 from ai.mcts.mnk_root import root_threat_proofs
+from game.rules.base import GameFamily, GameSpec
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class GameAdapter:
         return params
 
 
-def _connect4(spec: Any) -> GameAdapter:
+def _connect4(spec: GameSpec) -> GameAdapter:
     return GameAdapter(
         kind=KIND_CONNECT4,
         max_moves=spec.width,
@@ -67,7 +68,7 @@ MNK_VCF_DEPTH = 10  # children: VCF of either side up to this many fours (kernel
 MNK_VCF_NODES = 200  # node budget of each VCF search
 
 
-def _mnk(spec: Any) -> GameAdapter:
+def _mnk(spec: GameSpec) -> GameAdapter:
     cells = spec.width * spec.height
     small = cells <= MNK_SMALL_BOARD
 
@@ -132,16 +133,15 @@ def _uttt() -> GameAdapter:
     )
 
 
-def adapter_for(spec: Any) -> GameAdapter | None:
-    """The adapter of ``spec``'s game, or None if no kernel plays it."""
-    from game.rules.connect4 import Connect4Spec
-    from game.rules.mnk import MnkSpec
-    from game.rules.uttt import UtttSpec
+# one entry per game family (tests/test_game_families.py checks that none is missing)
+ADAPTERS: dict[GameFamily, Callable[[GameSpec], GameAdapter]] = {
+    GameFamily.CONNECT4: _connect4,
+    GameFamily.MNK: _mnk,
+    GameFamily.UTTT: lambda spec: _uttt(),
+}
 
-    if isinstance(spec, Connect4Spec):
-        return _connect4(spec)
-    if isinstance(spec, MnkSpec):
-        return _mnk(spec)
-    if isinstance(spec, UtttSpec):
-        return _uttt()
-    return None
+
+def adapter_for(spec: GameSpec) -> GameAdapter | None:
+    """The adapter of ``spec``'s game, or None if no kernel plays it."""
+    make = ADAPTERS.get(spec.family)
+    return None if make is None else make(spec)

@@ -12,15 +12,26 @@ Rows and columns are 0-based from the bottom-left, as in the rules (``game.rules
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from game.rules.base import GameSpec, Position, Status
-from game.rules.connect4 import Connect4Spec
+from game.rules.base import GameFamily, GameSpec, Position, Status
 from game.rules.errors import IllegalMoveError
-from game.rules.uttt import ANY_BOARD, UtttPosition, UtttSpec
+from game.rules.uttt import ANY_BOARD, UtttPosition, as_uttt
 
 MARKS = ("X", "O")
 UTTT_KEYS = ("outer-row", "outer-column", "inner-row", "inner-column")
+
+
+@dataclass(frozen=True)
+class NetGame:
+    """How one game family travels in the seed protocol: its STATE's pieces, its ACTION and its points."""
+
+    state: Callable[[Position, int], dict[str, Any]]  # (position, seat to move) -> STATE object
+    action_to_move: Callable[[GameSpec, Any], int]  # ACTION -> move (IllegalMoveError when malformed)
+    move_to_action: Callable[[GameSpec, int], dict[str, int]]
+    points: Callable[[dict[str, float]], dict[str, float]]  # winners -> points
 
 
 def _int_field(action: Any, key: str, limit: int) -> int:
@@ -34,17 +45,19 @@ def _int_field(action: Any, key: str, limit: int) -> int:
 
 def state_of(position: Position) -> dict[str, Any]:
     """The STATE object of ``position``."""
+    return NET_GAMES[position.spec.family].state(position, position.to_move + 1)
+
+
+def _connect4_state(position: Position, player: int) -> dict[str, Any]:
+    return {
+        "pieces": _connect4_pieces(position.spec.width, position.history),
+        "player": player,
+        "previous_player": 3 - player,
+    }
+
+
+def _marks_state(position: Position, player: int) -> dict[str, Any]:
     spec = position.spec
-    player = position.to_move + 1
-    if isinstance(spec, Connect4Spec):
-        return {
-            "pieces": _connect4_pieces(spec.width, position.history),
-            "player": player,
-            "previous_player": 3 - player,
-        }
-    if isinstance(spec, UtttSpec):
-        assert isinstance(position, UtttPosition)
-        return _uttt_state(position, player)
     pieces = [
         {"type": MARKS[owner], "player": owner + 1, "row": r, "column": c}
         for r in range(spec.height)
@@ -67,7 +80,14 @@ def _connect4_pieces(width: int, history: tuple[int, ...]) -> list[dict[str, Any
     ]
 
 
-def _uttt_state(position: UtttPosition, player: int) -> dict[str, Any]:
+def _uttt_state(any_position: Position, player: int) -> dict[str, Any]:
+    position = as_uttt(any_position)
+    if position is None:  # (the family says it is one; this tells mypy about the local boards)
+        raise TypeError(f"not an Ultimate tic-tac-toe position: {any_position.spec.name}")
+    return _uttt_state_of(position, player)
+
+
+def _uttt_state_of(position: UtttPosition, player: int) -> dict[str, Any]:
     pieces = []
     for cell in range(81):
         owner = position.cell(cell)
@@ -112,21 +132,38 @@ def _uttt_state(position: UtttPosition, player: int) -> dict[str, Any]:
 
 def action_to_move(spec: GameSpec, action: Any) -> int:
     """The move an ACTION names; IllegalMoveError if it is malformed or off the board (not legality)."""
-    if isinstance(spec, Connect4Spec):
-        return _int_field(action, "column", spec.width)
-    if isinstance(spec, UtttSpec):
-        orow, ocol, irow, icol = (_int_field(action, key, 3) for key in UTTT_KEYS)
-        return (orow * 3 + irow) * 9 + ocol * 3 + icol
-    return _int_field(action, "row", spec.height) * spec.width + _int_field(action, "column", spec.width)
+    return NET_GAMES[spec.family].action_to_move(spec, action)
 
 
 def move_to_action(spec: GameSpec, move: int) -> dict[str, int]:
-    if isinstance(spec, Connect4Spec):
-        return {"column": move}
+    return NET_GAMES[spec.family].move_to_action(spec, move)
+
+
+def _column_of(spec: GameSpec, action: Any) -> int:
+    return _int_field(action, "column", spec.width)
+
+
+def _cell_of(spec: GameSpec, action: Any) -> int:
+    return _int_field(action, "row", spec.height) * spec.width + _int_field(action, "column", spec.width)
+
+
+def _uttt_cell_of(spec: GameSpec, action: Any) -> int:
+    orow, ocol, irow, icol = (_int_field(action, key, 3) for key in UTTT_KEYS)
+    return (orow * 3 + irow) * 9 + ocol * 3 + icol
+
+
+def _column_action(spec: GameSpec, move: int) -> dict[str, int]:
+    return {"column": move}
+
+
+def _cell_action(spec: GameSpec, move: int) -> dict[str, int]:
     row, col = divmod(move, spec.width)
-    if isinstance(spec, UtttSpec):
-        return {"outer-row": row // 3, "outer-column": col // 3, "inner-row": row % 3, "inner-column": col % 3}
     return {"row": row, "column": col}
+
+
+def _uttt_action(spec: GameSpec, move: int) -> dict[str, int]:
+    row, col = divmod(move, spec.width)
+    return {"outer-row": row // 3, "outer-column": col // 3, "inner-row": row % 3, "inner-column": col % 3}
 
 
 def winners_of(position: Position, loser_seat: int | None = None) -> dict[str, float] | None:
@@ -144,6 +181,20 @@ def winners_of(position: Position, loser_seat: int | None = None) -> dict[str, f
 
 def points_of(spec: GameSpec, winners: dict[str, float]) -> dict[str, float]:
     """Connect 4: the winners' numbers; the other games +1 / -1, a draw 0 / 0."""
-    if isinstance(spec, Connect4Spec):
-        return dict(winners)
+    return NET_GAMES[spec.family].points(winners)
+
+
+def _winners_as_points(winners: dict[str, float]) -> dict[str, float]:
+    return dict(winners)
+
+
+def _plus_minus_points(winners: dict[str, float]) -> dict[str, float]:
     return {seat: round((value - 0.5) * 2) for seat, value in winners.items()}
+
+
+# one entry per game family (tests/test_game_families.py checks that none is missing)
+NET_GAMES: dict[GameFamily, NetGame] = {
+    GameFamily.CONNECT4: NetGame(_connect4_state, _column_of, _column_action, _winners_as_points),
+    GameFamily.MNK: NetGame(_marks_state, _cell_of, _cell_action, _plus_minus_points),
+    GameFamily.UTTT: NetGame(_uttt_state, _uttt_cell_of, _uttt_action, _plus_minus_points),
+}

@@ -14,7 +14,8 @@ from typing import Any
 
 from game.play.exact import ExactCache
 from game.play.session import Session
-from game.rules.connect4 import Connect4Position
+from game.rules.capabilities import capabilities
+from game.rules.connect4 import as_connect4
 
 BOOK_BUDGET_MS = 10**9  # the budget an answer from the book stands for: no solver look will add to it
 _RESULTS = {1: "win", 0: "draw", -1: "loss"}
@@ -56,7 +57,7 @@ class BookFacts:
     def fill(self, session: Session, cache: ExactCache) -> None:
         """Record what the book knows about the line's positions: the shown position's column scores (for the
         verdicts) and every book position's proven result (for the eval bar and graph)."""
-        if session.spec.name != "connect4" or not self.enabled:
+        if not capabilities(session.spec).classic or not self.enabled:
             return
         self.start()
         if not self.ready:
@@ -69,8 +70,8 @@ class BookFacts:
             self._checked.add((game, moves))
             if len(self._checked) > 50_000:
                 self._checked.clear()
-            position = session.position_at(ply)
-            if not isinstance(position, Connect4Position) or position.outcome.is_over:
+            position = as_connect4(session.position_at(ply))
+            if position is None or position.outcome.is_over:
                 continue
             scores = self._book.column_scores(position)
             if scores is not None:

@@ -1,4 +1,5 @@
-"""The app's side of the engine process: one search at a time, stale lines dropped by id.
+"""The app's side of the engine process: one search at a time; its lines come through its command (a cancelled
+search's late lines stay in its own command, dropped with it).
 
 The engine adapter: the only play-model module that imports the engine client (``ai.client``), so the
 client's API is met in one place. No pygame and no waiting: ``poll`` is called once per frame and returns
@@ -16,6 +17,7 @@ from typing import Literal
 
 from ai.client import EngineClient
 from ai.client_api import CLIENT_ERRORS, EngineClientProtocol, Limit
+from ai.commands import EngineCommand
 from ai.results import (
     BestMove,
     EngineAvailable,
@@ -46,6 +48,7 @@ class Search:
     exact: bool = True  # the go command's "exact" flag
     level: str | None = None  # the go command's playing level (a bot's search)
     failed: str | None = None  # the engine's error for this search (it will never answer)
+    command: EngineCommand | None = None  # the client's command: this search's lines (``ai.commands``)
 
     @property
     def key(self) -> tuple[SearchKind, str, str, int]:
@@ -113,6 +116,7 @@ class EngineDriver:
         self.refused: dict[str, str] = {}
         self.ponder: PonderWant | None = None  # the ponder asked of the engine and not ended since
         self.ponder_ends: list[PonderEnd] = []  # the engine's ponderend lines (hit or miss), latest last
+        self._ponder_command: EngineCommand | None = None  # the client's command of that ponder
 
     # --- lifetime --------------------------------------------------------------------------
     def start(self) -> bool:
@@ -190,13 +194,15 @@ class EngineDriver:
             self.client.set_position(game, moves)  # ends a ponder (the engine reports a hit or a miss)
             self.ponder = None
             if kind in ("solve", "exact"):
-                search_id = self.client.solve(Limit(time_ms=time_ms))
+                command = self.client.solve(Limit(time_ms=time_ms))
             else:
-                search_id = self.client.go(Limit(time_ms=time_ms), info_ms=INFO_MS, exact=exact, level=level)
+                command = self.client.go(Limit(time_ms=time_ms), info_ms=INFO_MS, exact=exact, level=level)
         except CLIENT_ERRORS as exc:
             self.unavailable = f"engine failed ({exc})"
             return None
-        self.search = Search(search_id, kind, game, moves, ply, time_ms, time.monotonic(), exact=exact, level=level)
+        self.search = Search(
+            command.id, kind, game, moves, ply, time_ms, time.monotonic(), exact=exact, level=level, command=command
+        )
         return self.search
 
     def can_search(self, game: str, kind: SearchKind) -> bool:
@@ -219,7 +225,7 @@ class EngineDriver:
             return  # (an engine that is not available gets no ponder; it is asked again once back)
         try:
             self.client.set_position(want.game, want.moves)
-            self.client.ponder(exact=want.exact)
+            self._ponder_command = self.client.ponder(exact=want.exact)
         except CLIENT_ERRORS:  # a dead engine is restarted; the next frame asks again
             return
         self.ponder = want
@@ -235,7 +241,7 @@ class EngineDriver:
                 pass
 
     def cancel(self) -> None:
-        """Stop the running search; its late bestmove is ignored by id."""
+        """Stop the running search; its late bestmove goes to its own command, which nobody reads."""
         if self.search is not None and not self.search.finished and self.client is not None:
             try:
                 self.client.stop()
@@ -250,7 +256,16 @@ class EngineDriver:
             replies = self.client.poll_replies()
         except CLIENT_ERRORS as exc:
             return [EngineEvent("error", None, f"engine: {exc}")]
-        events = []
+        # the running search's lines (the replies were handed to their commands by now); not when the engine
+        # failed: then the client ended every command with an error that is no refusal of this search
+        failed = any(isinstance(reply, EngineFailed) for reply in replies)
+        events = [] if failed else self._search_events(self.search)
+        ponder = self._ponder_command
+        if ponder is not None and ponder.done:  # its ponderend is in ``replies`` too (the pondering record)
+            self._ponder_command = None
+            ended = ponder.result()
+            if isinstance(ended, ErrorReply) and not failed:
+                events.append(EngineEvent("error", self.search, ended.message))
         for reply in replies:
             s = self.search
             if isinstance(reply, EngineRestarted):
@@ -265,19 +280,26 @@ class EngineDriver:
                 self.unavailable = None
                 self.refused.clear()
                 events.append(EngineEvent("restarted", None, "the engine is back"))
-            elif isinstance(reply, ErrorReply):
-                if s is not None and not s.finished and reply.id is not None and reply.id == s.id:
-                    s.finished = True  # this search will never answer
-                    s.failed = reply.message
-                    self.refused[_refusal_key(s.game, s.kind)] = s.failed
-                    events.append(EngineEvent("error", s, reply.message))
-                elif reply.id is None or s is None or reply.id == s.id:
-                    events.append(EngineEvent("error", s, reply.message))
+            elif isinstance(reply, ErrorReply) and reply.id is None:  # an error of no command
+                events.append(EngineEvent("error", s, reply.message))
             elif isinstance(reply, PonderEnd):
                 self.ponder_ends = [*self.ponder_ends[-99:], reply]
+        return events
+
+    def _search_events(self, s: Search | None) -> list[EngineEvent]:
+        """The running search's new lines (from its command) as events."""
+        if s is None or s.command is None:
+            return []
+        events = []
+        for reply in s.command.replies():
+            if s.finished:
+                break
+            if isinstance(reply, ErrorReply):
+                s.finished = True  # this search will never answer
+                s.failed = reply.message
+                self.refused[_refusal_key(s.game, s.kind)] = s.failed
+                events.append(EngineEvent("error", s, reply.message))
             elif isinstance(reply, Info | Solution):
-                if s is None or s.finished or reply.id != s.id:
-                    continue  # a stale line of a cancelled search
                 s.last_info = reply
                 kind: Literal["info", "bestmove", "solution"] = (
                     "bestmove" if isinstance(reply, BestMove) else "solution" if isinstance(reply, Solution) else "info"

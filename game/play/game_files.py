@@ -17,6 +17,7 @@ from pathlib import Path
 from game.play.savefile import SUFFIX, SaveFileError, game_to_json, load_game, parse_game_text, read_evals, write_atomic
 from game.play.session import Session
 from game.rules import GameSpec
+from game.rules.capabilities import capabilities
 
 MAX_TEXT = 100_000
 
@@ -115,7 +116,7 @@ def copy_position(session: Session, copy_text: Callable[[str], bool]) -> tuple[s
     """Put the shown position on the clipboard with ``copy_text`` (False: no clipboard), Connect 4 plain,
     other games as ``game: moves``."""
     moves = session.moves_text
-    text = moves if session.spec.name == "connect4" else f"{session.spec.name}: {moves}"
+    text = moves if capabilities(session.spec).classic else f"{session.spec.name}: {moves}"
     if copy_text(text):
         return f"Copied position {text or '(empty board)'}", True
     return f"No clipboard here; the position is {text or '(empty board)'}", False

@@ -17,6 +17,7 @@ from game.play.exact import score_verdict
 from game.play.review import GameReview
 from game.play.review_model import INACCURACY_POINTS, MARKS
 from game.rules import GameSpec
+from game.rules.capabilities import capabilities
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Hint:
 
 def _centre_key(spec: GameSpec, move: int) -> float:
     """Distance of a move from the board's centre (columns for Connect 4, cells elsewhere)."""
-    if spec.name.startswith("connect4"):
+    if capabilities(spec).gravity:
         return abs(move - (spec.width - 1) / 2)
     row, col = divmod(move, spec.width)
     return abs(row - (spec.height - 1) / 2) + abs(col - (spec.width - 1) / 2)

@@ -43,6 +43,7 @@ from game.play.review_model import (
 from game.play.savefile import SaveFileError, load_game, read_small_text
 from game.play.variations import MoveTree, tree_of_saved_text
 from game.rules import GameSpec, Position, get_game
+from game.rules.capabilities import capabilities
 from game.rules.errors import GameError
 
 FORMAT = "connect4-mcts-review"
@@ -296,7 +297,7 @@ def share_text(review: GameReview) -> str:
     marked = [f"{p + 1}. {review.spec.move_to_text(review.moves[p])}{review.reviews[p].mark}" for p in review.marked()]
     if marked:
         lines.append("marked: " + " ".join(marked))
-    if review.spec.name == "connect4":
+    if capabilities(review.spec).classic:
         lines.append(GAMESOLVER_URL + moves)
     return "\n".join(lines)
 

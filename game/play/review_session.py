@@ -20,6 +20,7 @@ from game.play.review import BIG_BOARD_MS, GameReview, prepare_review, share_tex
 from game.play.review_model import BEST, GOOD, exact_chance
 from game.play.review_store import review_from_text, with_review
 from game.rules import GameSpec
+from game.rules.capabilities import capabilities
 
 REVIEW_NICE = 10  # the review's thread gives way to the frames (the machine may have two cores)
 HINT_SECONDS = 4.0  # how long the hint's ghost disc stays on the board
@@ -56,7 +57,7 @@ _PREPARED: set[bool] = set()  # exact (True) and estimated (False) reviews prepa
 
 def prepare_once(spec: GameSpec) -> None:
     """``prepare_review`` the first time a game of its kind starts (the book and the solver load once)."""
-    exact = spec.name.startswith("connect4")
+    exact = capabilities(spec).exact_solver
     if exact not in _PREPARED:
         _PREPARED.add(exact)
         prepare_review(spec)

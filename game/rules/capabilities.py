@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from game.rules.base import GameFamily, GameSpec
-from game.rules.mnk import MnkSpec
+from game.rules.mnk import MnkSpec, as_mnk_spec
 
 PieceStyle = Literal["discs", "marks", "stones"]
 
@@ -27,6 +27,9 @@ class GameCapabilities:
     exact_solver: bool  # the engine's exact solver covers this game (exact verdicts, Perfect play)
     pieces: PieceStyle
     player_names: tuple[str, str] | None  # fixed names (X and O); None: the theme's colour names
+    # the classic 7x6 Connect 4 (the default game): the opening book, the puzzles and connect4.gamesolver.org
+    # know its positions, and a position of it is written without the game's name ("4453")
+    classic: bool = False
 
     @property
     def cells(self) -> int:
@@ -45,6 +48,7 @@ def _connect4(spec: GameSpec) -> GameCapabilities:
         exact_solver=True,
         pieces="discs",
         player_names=None,
+        classic=(spec.width, spec.height) == (7, 6),
     )
 
 
@@ -63,18 +67,19 @@ def _uttt(spec: GameSpec) -> GameCapabilities:
 
 
 def _mnk(spec: GameSpec) -> GameCapabilities:
-    if not isinstance(spec, MnkSpec):  # (the family says it is one; this tells mypy about ``k``)
+    mnk = as_mnk_spec(spec)  # (the family says it is one; this tells mypy about ``k``)
+    if mnk is None:
         raise ValueError(f"the app cannot show the game {spec.name!r}")
     return GameCapabilities(
         spec.name,
-        _mnk_title(spec),
+        _mnk_title(mnk),
         spec.width,
         spec.height,
         gravity=False,
         local_boards=False,
         exact_solver=False,
-        pieces=_mnk_pieces(spec),
-        player_names=("X", "O") if _mnk_pieces(spec) == "marks" else None,
+        pieces=_mnk_pieces(mnk),
+        player_names=("X", "O") if _mnk_pieces(mnk) == "marks" else None,
     )
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 
-from game.rules.base import DRAW, ONGOING, GameFamily, Outcome, Status
+from game.rules.base import DRAW, ONGOING, GameFamily, GameSpec, Outcome, Position, Status
 from game.rules.errors import IllegalMoveError, NotationError
 
 MIN_SIZE = 4
@@ -197,3 +197,14 @@ def _winning_cells(spec: Connect4Spec, stones: int) -> tuple[int, ...]:
             cells.update(spec.cell_of_bit(start + i * step) for i in range(4))
             fours ^= low
     return tuple(sorted(cells))
+
+
+def as_connect4(position: Position) -> Connect4Position | None:
+    """``position`` with its bitboards (the solver, the book and the search need them), or None for a position
+    of another game. The other floors ask this instead of ``isinstance`` of this module's classes."""
+    return position if isinstance(position, Connect4Position) else None
+
+
+def as_connect4_spec(spec: GameSpec) -> Connect4Spec | None:
+    """``spec`` as a Connect 4 rule set (its size), or None for another game."""
+    return spec if isinstance(spec, Connect4Spec) else None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 
-from game.rules.base import DRAW, ONGOING, GameFamily, Outcome, Status
+from game.rules.base import DRAW, ONGOING, GameFamily, GameSpec, Outcome, Status
 from game.rules.errors import IllegalMoveError, NotationError
 from game.rules.grid import MAX_SIDE, GridNotation, TwoStoneSets
 
@@ -164,3 +164,9 @@ def _bit_indices(bits: int) -> list[int]:
         out.append(low.bit_length() - 1)
         bits ^= low
     return out
+
+
+def as_mnk_spec(spec: GameSpec) -> MnkSpec | None:
+    """``spec`` as an m,n,k rule set (its ``k``), or None for another game; the other floors ask this instead of
+    ``isinstance`` of this module's classes."""
+    return spec if isinstance(spec, MnkSpec) else None

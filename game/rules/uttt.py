@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 
-from game.rules.base import DRAW, ONGOING, GameFamily, Outcome, Status
+from game.rules.base import DRAW, ONGOING, GameFamily, Outcome, Position, Status
 from game.rules.errors import IllegalMoveError
 from game.rules.grid import GridNotation, TwoStoneSets, cell_name
 
@@ -205,3 +205,9 @@ def _closed(won: int, occupied: int) -> int:
         if occupied & mask == mask:
             closed |= 1 << b
     return closed
+
+
+def as_uttt(position: Position) -> UtttPosition | None:
+    """``position`` with its local boards, or None for a position of another game; the other floors ask this
+    instead of ``isinstance`` of this module's classes."""
+    return position if isinstance(position, UtttPosition) else None

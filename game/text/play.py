@@ -24,6 +24,7 @@ from game.play.players import DIFFICULTY_KEYS, MODE_SPELLINGS, Mode, difficulty,
 from game.play.savefile import game_to_json
 from game.play.settings import load_autosave, write_autosave
 from game.rules.base import Position, Status
+from game.rules.capabilities import capabilities
 from game.rules.errors import GameError
 from game.rules.registry import get_game
 from game.text.render import SYMBOLS, book_verdicts, render, shares_of, top_moves
@@ -137,7 +138,7 @@ class TextGame:
         return line
 
     def notation(self) -> str:
-        if self.spec.name.startswith("connect4"):
+        if capabilities(self.spec).gravity:
             return f"a column 1-{self.spec.width}"
         return f"a cell like {self.spec.move_to_text(self.position.legal_moves()[0])}"
 

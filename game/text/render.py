@@ -13,9 +13,10 @@ from typing import Any
 from rich.text import Text
 
 from game.rules.base import GameFamily, Position
+from game.rules.capabilities import capabilities
 from game.rules.grid import COLUMN_LETTERS
 from game.rules.landing import last_cell
-from game.rules.uttt import UtttPosition, board_name, board_of
+from game.rules.uttt import as_uttt, board_name, board_of
 
 SYMBOLS = ("X", "O")
 STYLES = ("bold red", "bold yellow")
@@ -87,9 +88,10 @@ def _grid(position: Position, shares: dict[int, float] | None = None) -> Text:
     return text
 
 
-def _uttt(position: Position, shares: dict[int, float] | None = None) -> Text:
-    if not isinstance(position, UtttPosition):
-        raise TypeError(f"not an Ultimate tic-tac-toe position: {position.spec.name}")
+def _uttt(any_position: Position, shares: dict[int, float] | None = None) -> Text:
+    position = as_uttt(any_position)
+    if position is None:
+        raise TypeError(f"not an Ultimate tic-tac-toe position: {any_position.spec.name}")
     text = Text()
     allowed = set(position.allowed_boards())
     last = index_of_last(position)
@@ -143,7 +145,7 @@ def top_moves(spec: Any, children: Sequence[Any], count: int = 4) -> str:
 def book_verdicts(spec: Any, position: Any) -> str | None:
     """``1 loss in 18, 2 draw, …``: every column's exact verdict from the opening book (for the side to move),
     or None when the book does not know them all (a 7x6 Connect 4 position near the start only)."""
-    if spec.name != "connect4":
+    if not capabilities(spec).classic:
         return None
     from ai.opening_book import load  # (a few MB, read once at the first need)
     from game.play.exact import score_verdict
