@@ -130,6 +130,6 @@ class NewGameDialog:
             joined = net
             effects.append(Connect(lambda: joined or NetGame.host(spec.name, choice.lan, choice.clock_min)))
         effects.append(SaveSettings())
-        if pasted is not None and spec.name == "connect4":
+        if pasted is not None and capabilities(spec).classic:
             effects.append(LoadText(pasted))
         return effects

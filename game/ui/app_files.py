@@ -57,7 +57,7 @@ class FileCommands:
         """Open a saved game or a position; on failure keep the game and say why. A bare Connect 4 position
         pasted over another game asks first, as a new game does (the new-game dialog: Start or Esc)."""
         source = path.name if path is not None else "the clipboard"
-        if text is not None and self.session.spec.name != "connect4" and is_connect4_text(text):
+        if text is not None and not capabilities(self.session.spec).classic and is_connect4_text(text):
             return [OfferSwitch(text)]
         try:
             game = read_game(self.session.spec.name, text=text, path=path)

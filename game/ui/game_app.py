@@ -438,4 +438,4 @@ class App:
 
 
 def set_caption(caps: GameCapabilities) -> None:
-    pygame.display.set_caption(caps.title if caps.name == "connect4" else f"{caps.title} · Connect 4 MCTS")
+    pygame.display.set_caption(caps.title if caps.classic else f"{caps.title} · Connect 4 MCTS")
