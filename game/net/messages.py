@@ -221,7 +221,7 @@ ServerMessage = (
 
 # -- decoding -----------------------------------------------------------------------------------------
 def _bad(kind: str, key: str, want: str, value: Any) -> ServerLineError:
-    return ServerLineError(f"the server sent a {kind} whose {key} is not {want}: {json.dumps(value)[:40]}")
+    return ServerLineError(f"the server sent {kind} whose {key} is not {want}: {json.dumps(value)[:40]}")
 
 
 def _seat(value: Any) -> int:
@@ -267,10 +267,10 @@ def _last_action(value: Any) -> LastAction | None:
     if value is None:
         return None
     if not isinstance(value, dict) or "action" not in value:
-        raise _bad("update", "last_action", "an object with an action", value)
+        raise _bad("an update", "last_action", "an object with an action", value)
     sequence = value.get("sequence")
     if sequence is not None and (isinstance(sequence, bool) or not isinstance(sequence, int)):
-        raise _bad("update", "last_action", "numbered", value)
+        raise _bad("an update", "last_action", "numbered", value)
     return LastAction(_seat(value.get("player")), value["action"], sequence)
 
 
@@ -280,62 +280,62 @@ def _clocks(value: Any) -> tuple[int, int] | None:
     try:
         ms = (value["1"], value["2"])
     except (KeyError, TypeError):
-        raise _bad("update", "clocks_ms", "an object of both seats", value) from None
+        raise _bad("an update", "clocks_ms", "an object of both seats", value) from None
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in ms):
-        raise _bad("update", "clocks_ms", "whole milliseconds", value)
+        raise _bad("an update", "clocks_ms", "whole milliseconds", value)
     return ms[0], ms[1]
 
 
 def _player(data: dict[str, Any]) -> Player:
     extensions = data.get("extensions")
     if extensions is not None and not (isinstance(extensions, list) and all(isinstance(e, str) for e in extensions)):
-        raise _bad("player line", "extensions", "a list of names", extensions)
+        raise _bad("a player line", "extensions", "a list of names", extensions)
     return Player(_seat(data.get("message")), None if extensions is None else tuple(extensions))
 
 
 def _update(data: dict[str, Any]) -> Update:
     state = data.get("state")
     if not isinstance(state, dict):
-        raise _bad("update", "state", "an object", state)
+        raise _bad("an update", "state", "an object", state)
     return Update(
         state,
         _last_action(data.get("last_action")),
-        _scores("update", data, "winners"),
-        _scores("update", data, "points"),
-        _text("update", data, "game"),
-        _text("update", data, "moves"),
+        _scores("an update", data, "winners"),
+        _scores("an update", data, "points"),
+        _text("an update", data, "game"),
+        _text("an update", data, "moves"),
         _clocks(data.get("clocks_ms")),
-        _text("update", data, "reason"),
+        _text("an update", data, "reason"),
     )
 
 
 def _welcome(data: dict[str, Any]) -> Welcome:
     role = data.get("message")
     if role not in ("player", "spectator"):
-        raise _bad("welcome", "message", "player or spectator", role)
+        raise _bad("a welcome", "message", "player or spectator", role)
     clock = data.get("clock_ms")
     if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int)):
-        raise _bad("welcome", "clock_ms", "whole milliseconds", clock)
+        raise _bad("a welcome", "clock_ms", "whole milliseconds", clock)
     game_id = data.get("game_id")
     return Welcome(
         role,
-        _text("welcome", data, "game", optional=False) or "",
-        _text("welcome", data, "room"),
+        _text("a welcome", data, "game", optional=False) or "",
+        _text("a welcome", data, "room"),
         None if game_id is None else str(game_id),
         _optional_seat(data.get("seat")) if role == "player" else None,
-        _text("welcome", data, "token"),
-        _number("welcome", data, "grace_s") or 0.0,
+        _text("a welcome", data, "token"),
+        _number("a welcome", data, "grace_s") or 0.0,
         clock,
     )
 
 
 def _opponent(data: dict[str, Any]) -> OpponentNews:
-    news = _text("opponent line", data, "message", optional=False) or ""
-    return OpponentNews(news, _optional_seat(data.get("seat")), _number("opponent line", data, "grace_s"))
+    news = _text("an opponent line", data, "message", optional=False) or ""
+    return OpponentNews(news, _optional_seat(data.get("seat")), _number("an opponent line", data, "grace_s"))
 
 
 def _rematch(data: dict[str, Any]) -> RematchNews:
-    news = _text("rematch line", data, "message", optional=False) or ""
+    news = _text("a rematch line", data, "message", optional=False) or ""
     return RematchNews(news, _optional_seat(data.get("seat")))
 
 
@@ -344,7 +344,7 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], ServerMessage]] = {
     "update": _update,
     "welcome": _welcome,
     "illegal": lambda data: Illegal(data.get("message")),
-    "error": lambda data: Error(data.get("message"), _text("error line", data, "reason")),
+    "error": lambda data: Error(data.get("message"), _text("an error line", data, "reason")),
     "decline": lambda data: Decline(str(data.get("message"))[:200]),
     "opponent": _opponent,
     "draw_offer": lambda data: DrawOffer(_optional_seat(data.get("message"))),

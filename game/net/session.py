@@ -20,9 +20,10 @@ import contextlib
 import queue
 import threading
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Coroutine
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Any, TypeVar
 
 from game.net.messages import (
     SERVER_LINE_LIMIT,
@@ -74,6 +75,17 @@ class Unreachable:
 
 
 SessionEvent = ServerMessage | Opened | Dropped | Ended | Unreachable
+T = TypeVar("T")
+
+
+def run_blocking(main: Coroutine[Any, Any, T]) -> T:
+    """Run a client whose handlers block (a terminal reading the player's move, the bot's search) on a
+    fresh event loop. No asyncio signal handler: Ctrl-C raises KeyboardInterrupt where the client waits."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(main)
+    finally:
+        loop.close()
 
 
 class Patience:

@@ -26,12 +26,6 @@ BASE_TYPES = frozenset({"player", "update", "illegal", "error", "decline"})
 EXTENSIONS = ("hello", "room", "token", "spectate", "clock", "resign", "draw", "ping")
 
 
-def offers_hello(message: dict[str, Any]) -> bool:
-    """True when ``message`` (a server's ``player`` line) announces our extensions."""
-    extensions = message.get("extensions")
-    return isinstance(extensions, list) and "hello" in extensions
-
-
 class LineTooLong(ValueError):
     """A line longer than the limit (it was dropped up to its end)."""
 
