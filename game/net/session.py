@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import threading
 import time
@@ -225,7 +226,8 @@ class ClientSession:
             try:
                 stream = await ServerStream.open(self.address, self.connect_timeout_s, self.line_limit)
             except OSError as exc:
-                reason = f"cannot reach {self.address.host}:{self.address.port}: {exc.strerror or exc or 'timed out'}"
+                why = os.strerror(exc.errno) if exc.errno else str(exc) or "timed out"
+                reason = f"cannot reach {self.address.host}:{self.address.port}: {why}"
                 first_failure = first_failure or self.clock()
                 if not ever and not self.returning:
                     yield Unreachable(reason)  # a wrong address: said at once
