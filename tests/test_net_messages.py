@@ -132,7 +132,6 @@ def _play_a_room(tmp_path: Path) -> tuple[Room, FakeClient, FakeClient, FakeClie
         room.act(ann, {"column": 3})
         room.offer_draw(bob)
         room.resign(ann)
-        await asyncio.sleep(0)
         store.close()
         return room, ann, bob, eve
 

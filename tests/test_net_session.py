@@ -96,9 +96,13 @@ def test_an_announcing_server_gets_the_hello_then_the_queued_lines_and_a_drop_is
     assert lines[0] == [b'{"type": "hello", "token": "first"}\r\n', b'{"type": "action", "message": {"column": 0}}\r\n']
 
 
+async def _hang_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    writer.close()
+
+
 def test_a_wrong_address_is_said_at_once_and_a_gone_server_after_the_patience() -> None:
     async def main() -> tuple[list[SessionEvent], list[SessionEvent]]:
-        server, address = await _serve(lambda reader, writer: asyncio.sleep(0))
+        server, address = await _serve(_hang_up)
         server.close()
         await server.wait_closed()
         at_once = await _events(ClientSession(address, lambda: None), lambda e: False)

@@ -18,7 +18,9 @@ from game.net.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "network-protocol.md").read_text(encoding="utf-8")
-SOURCES = "".join((ROOT / "game" / "net" / name).read_text(encoding="utf-8") for name in ("server.py", "room.py"))
+SOURCES = "".join(
+    (ROOT / "game" / "net" / name).read_text(encoding="utf-8") for name in ("server.py", "lobby.py", "room.py")
+)
 
 
 def _doc_row(first_cell: str) -> list[str]:
