@@ -86,7 +86,10 @@ def run_blocking(main: Coroutine[Any, Any, T]) -> T:
     try:
         return loop.run_until_complete(main)
     finally:
-        loop.close()
+        try:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
 
 
 class Patience:
