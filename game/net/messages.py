@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.net.wire import EXTENSIONS, Action, Command, Hello, encode
+from game.net.wire import Action, Command, Hello, encode
 
 SERVER_LINE_LIMIT = 1 << 20  # a Gomoku update is a few KB; no server line of ours comes near this
 
@@ -397,8 +397,3 @@ def client_json(message: ClientLine) -> dict[str, Any]:
 def encode_client(message: ClientLine) -> bytes:
     """One client line (``\\r\\n`` at its end)."""
     return encode(client_json(message))
-
-
-def announcement(seat: int) -> Player:
-    """The first ``player`` line of our server: a provisional seat, and the extensions a hello may ask for."""
-    return Player(seat, EXTENSIONS)
