@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +19,7 @@ import pytest
 from game.net.messages import Player, ServerLineError, Update
 from game.net.session import ClientSession, Dropped, Ended, Opened, Patience, SessionEvent, Unreachable
 from game.net.wire import EXTENSIONS, Action, Address, Hello
+from tests.net_helpers import ROOT, start_server
 
 pytestmark = pytest.mark.timeout(30)
 Handler = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
@@ -130,3 +135,34 @@ def test_a_line_longer_than_the_limit_stops_the_session_with_one_line() -> None:
 
     with pytest.raises(ServerLineError, match="^the server sent a line longer than 1000 bytes$"):
         asyncio.run(main())
+
+
+@pytest.mark.timeout(90)
+def test_ctrl_c_while_waiting_on_the_network_leaves_cleanly(tmp_path: Path) -> None:
+    """The terminal client waits for its opponent inside the session's event loop: Ctrl-C there closes
+    the session (no asyncio noise on stderr) and prints how to come back."""
+    server, port = start_server(tmp_path / "games.db")
+    command = [sys.executable, str(ROOT / "main.py"), "play", "--text", "--connect", f"127.0.0.1:{port}"]
+    client = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a background child ignores it
+    )
+    try:
+        assert client.stdout is not None
+        seen = ""
+        while "waiting for the game" not in seen:
+            line = client.stdout.readline()
+            assert line, seen
+            seen += line
+        client.send_signal(signal.SIGINT)
+        out, err = client.communicate(timeout=30)
+    finally:
+        client.kill()
+        server.kill()
+        server.communicate(timeout=10)
+    assert client.returncode == 0 and err == "", err
+    assert "left the game; your seat is kept" in out

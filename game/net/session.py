@@ -83,8 +83,15 @@ def run_blocking(main: Coroutine[Any, Any, T]) -> T:
     """Run a client whose handlers block (a terminal reading the player's move, the bot's search) on a
     fresh event loop. No asyncio signal handler: Ctrl-C raises KeyboardInterrupt where the client waits."""
     loop = asyncio.new_event_loop()
+    task = loop.create_task(main)
     try:
-        return loop.run_until_complete(main)
+        return loop.run_until_complete(task)
+    except BaseException:  # Ctrl-C while the loop waited on the network: unwind the client (its connection closes)
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                loop.run_until_complete(task)
+        raise
     finally:
         try:
             loop.run_until_complete(loop.shutdown_asyncgens())
