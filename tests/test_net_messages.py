@@ -23,6 +23,7 @@ from game.net.messages import (
     Player,
     Pong,
     RematchNews,
+    Sent,
     ServerLineError,
     ServerMessage,
     Unknown,
@@ -34,7 +35,7 @@ from game.net.messages import (
 )
 from game.net.room import Room
 from game.net.store import GameStore
-from game.net.wire import EXTENSIONS, Action, Command, Hello, Notice, PlayerMessage, UpdateMessage, parse_client_line
+from game.net.wire import EXTENSIONS, Action, Command, Hello, parse_client_line
 from game.rules.registry import get_game
 
 pytestmark = pytest.mark.timeout(60)
@@ -110,9 +111,8 @@ class FakeClient:
         self.extended = True
         self.lines: list[str] = []
 
-    def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
-        data = message.to_json(True) if isinstance(message, UpdateMessage) else message.to_json()
-        self.lines.append(json.dumps(data))
+    def send(self, message: Sent) -> None:
+        self.lines.append(json.dumps(message.to_json()))
 
     def close_soon(self) -> None:
         pass
@@ -156,10 +156,21 @@ def test_the_servers_lines_decode_to_what_the_server_meant(tmp_path: Path) -> No
 
 
 def test_a_public_games_first_line_announces_the_extensions() -> None:
-    line = json.dumps(PlayerMessage(2, announce=True).to_json())
+    line = json.dumps(Player(2, EXTENSIONS).to_json())
+    assert line == '{"type": "player", "message": 2, "extensions": ' + json.dumps(list(EXTENSIONS)) + "}"
     message = decode_server_line(line)
-    assert message == Player(2, EXTENSIONS) and isinstance(message, Player) and message.offers_hello
+    assert isinstance(message, Player) and message.offers_hello
     assert not Player(2).offers_hello
+
+
+def test_a_seed_client_hears_only_the_seed_fields_of_an_update() -> None:
+    update = Update(C4_STATE, LastAction(1, {"column": 3}, 1), game="connect4", moves="4", clocks_ms=(5, 6), reason="x")
+    assert update.to_json(extended=False) == {
+        "type": "update",
+        "board": None,
+        "state": C4_STATE,
+        "last_action": {"player": 1, "action": {"column": 3}, "sequence": 1},
+    }
 
 
 # -- client -> server -----------------------------------------------------------------------------------

@@ -9,10 +9,11 @@ import collections
 from dataclasses import dataclass
 
 from game.net.connection import Connection
+from game.net.messages import Decline
 from game.net.rematch import RematchDesk
 from game.net.room import DEFAULT_GRACE_S, Room
 from game.net.store import GameStore
-from game.net.wire import MAX_LINE_BYTES, Hello, Notice
+from game.net.wire import MAX_LINE_BYTES, Hello
 from game.rules.errors import GameError
 from game.rules.registry import get_game
 
@@ -124,19 +125,19 @@ class Lobby:
                 conn.room = game_room
                 game_room.rejoin(conn, seat)
                 return True
-            conn.send(Notice("decline", "unknown or expired seat token"))
+            conn.send(Decline("unknown or expired seat token"))
             return False
         try:
             game = get_game(hello.game).name if hello.game else self.default_game
         except GameError as exc:
-            conn.send(Notice("decline", str(exc)))
+            conn.send(Decline(str(exc)))
             return False
         if hello.room is None:
             if hello.spectate:
-                conn.send(Notice("decline", "name the room to watch"))
+                conn.send(Decline("name the room to watch"))
                 return False
             if hello.clock_ms is not None:  # a public game may seat a seed client, which hears of no clock
-                conn.send(Notice("decline", "a clock needs a room: both players name the room and the same clock_ms"))
+                conn.send(Decline("a clock needs a room: both players name the room and the same clock_ms"))
                 return False
             if not self.has_room_for_a_game(conn):
                 return False
@@ -145,7 +146,7 @@ class Lobby:
         room = self.rooms.get(hello.room)
         if hello.spectate:
             if room is None:
-                conn.send(Notice("decline", f"no game in room {hello.room!r}"))
+                conn.send(Decline(f"no game in room {hello.room!r}"))
                 return False
             conn.room = room
             room.watch(conn)
@@ -163,14 +164,14 @@ class Lobby:
             )
             self.register(room)
         elif room.spec.name != game and hello.game:
-            conn.send(Notice("decline", f"room {hello.room!r} plays {room.spec.name}, not {game}"))
+            conn.send(Decline(f"room {hello.room!r} plays {room.spec.name}, not {game}"))
             return False
         elif hello.clock_ms is not None and room.clock_ms != hello.clock_ms:
             have = "no clock" if room.clock_ms is None else f"clock_ms {room.clock_ms}"
-            conn.send(Notice("decline", f"room {hello.room!r} plays with {have}: ask for the same clock"))
+            conn.send(Decline(f"room {hello.room!r} plays with {have}: ask for the same clock"))
             return False
         if not room.free_seats():
-            conn.send(Notice("decline", f"no seat free in room {hello.room!r}: join as a spectator"))
+            conn.send(Decline(f"no seat free in room {hello.room!r}: join as a spectator"))
             return False
         if not self.address_may_play(conn):
             return False
@@ -193,14 +194,14 @@ class Lobby:
         """Games that started or wait in a named room count; a public game waiting for players does not.
         One address holds at most ``max_games_per_address`` games in progress."""
         if sum(1 for room in self.games.values() if room.started or room.room) >= self.limits.max_games:
-            conn.send(Notice("decline", f"the server is full ({self.limits.max_games} games): try again later"))
+            conn.send(Decline(f"the server is full ({self.limits.max_games} games): try again later"))
             return False
         return self.address_may_play(conn)
 
     def address_may_play(self, conn: Connection) -> bool:
         if self.games_per_address[conn.address] >= self.limits.max_games_per_address:
             limit = self.limits.max_games_per_address
-            conn.send(Notice("decline", f"too many games from your address ({limit}): finish one first"))
+            conn.send(Decline(f"too many games from your address ({limit}): finish one first"))
             return False
         return True
 

@@ -1,4 +1,6 @@
-"""The messages a game server sends to its clients (docs/network-protocol.md), as typed values.
+"""The messages a game server sends to its clients (docs/network-protocol.md), as typed values: the
+server builds them (``game.net.room``, ``lobby``, ``server``, ``rematch``) and writes their lines
+(``to_json``); every client reads them.
 
 A server line is decoded ONCE, here, by ``decode_server_line``: into one of the frozen dataclasses of
 ``ServerMessage``, or a ``ServerLineError`` whose message is one line (a line that is not JSON, nested
@@ -15,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from game.net.wire import Action, Command, Hello, encode
 
@@ -32,6 +34,7 @@ class Player:
     """``player``: our seat, 1 or 2 (1 moves first). A connection's first ``player`` line of our server
     also lists the extensions a ``hello`` may ask for."""
 
+    TYPE: ClassVar[str] = "player"
     seat: int
     extensions: tuple[str, ...] | None = None
 
@@ -40,7 +43,7 @@ class Player:
         return self.extensions is not None and "hello" in self.extensions
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "player", "message": self.seat}
+        data: dict[str, Any] = {"type": self.TYPE, "message": self.seat}
         if self.extensions is not None:
             data["extensions"] = list(self.extensions)
         return data
@@ -65,6 +68,7 @@ class Update:
     result. The extension fields (``game``, ``moves``, ``clocks_ms``, ``reason``) come only from our
     server to an extended client."""
 
+    TYPE: ClassVar[str] = "update"
     state: dict[str, Any]
     last_action: LastAction | None = None
     winners: dict[str, float] | None = None
@@ -88,18 +92,29 @@ class Update:
     def pieces(self) -> int:
         return len(self.state.get("pieces") or ())
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "update", "board": None, "state": self.state}
+    @property
+    def tells_moves(self) -> bool:
+        """It shows moves (which the server stores before anyone hears of them); a game's first update does not."""
+        return self.pieces > 0
+
+    def to_json(self, extended: bool = True) -> dict[str, Any]:
+        """Its line; a seed client (``extended`` False) gets only the seed protocol's fields."""
+        data: dict[str, Any] = {"type": self.TYPE, "board": None, "state": self.state}
         if self.last_action is not None:
             data["last_action"] = self.last_action.to_json()
         if self.winners is not None:
             data["winners"] = self.winners
             data["points"] = self.points
-        for key in ("game", "moves", "reason"):
-            if getattr(self, key) is not None:
-                data[key] = getattr(self, key)
+        if not extended:
+            return data
+        if self.game is not None:
+            data["game"] = self.game
+        if self.moves is not None:
+            data["moves"] = self.moves
         if self.clocks_ms is not None:
             data["clocks_ms"] = {"1": self.clocks_ms[0], "2": self.clocks_ms[1]}
+        if self.reason is not None:
+            data["reason"] = self.reason
         return data
 
 
@@ -107,6 +122,7 @@ class Update:
 class Welcome:
     """``welcome``: the answer to a ``hello`` (a seat, or a spectator's place) in a game of ``game``."""
 
+    TYPE: ClassVar[str] = "welcome"
     role: str  # "player" or "spectator"
     game: str
     room: str | None = None
@@ -121,7 +137,7 @@ class Welcome:
         return self.role == "spectator"
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "welcome", "message": self.role, "game": self.game, "room": self.room}
+        data: dict[str, Any] = {"type": self.TYPE, "message": self.role, "game": self.game, "room": self.room}
         data |= {"game_id": self.game_id, "seat": self.seat, "grace_s": self.grace_s}
         if self.token is not None:
             data["token"] = self.token
@@ -134,21 +150,23 @@ class Welcome:
 class Illegal:
     """``illegal``: the server refused an action (``message`` is it) or a command (its name)."""
 
+    TYPE: ClassVar[str] = "illegal"
     message: Any
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "illegal", "message": self.message}
+        return {"type": self.TYPE, "message": self.message}
 
 
 @dataclass(frozen=True)
 class Error:
     """``error``: a line the server could not take (``message``: its start); ``reason`` for extended clients."""
 
+    TYPE: ClassVar[str] = "error"
     message: Any
     reason: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data = {"type": "error", "message": self.message}
+        data = {"type": self.TYPE, "message": self.message}
         return data if self.reason is None else data | {"reason": self.reason}
 
 
@@ -156,22 +174,24 @@ class Error:
 class Decline:
     """``decline``: no seat (the server is full, an expired token...); the server closes the connection."""
 
+    TYPE: ClassVar[str] = "decline"
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "decline", "message": self.message}
+        return {"type": self.TYPE, "message": self.message}
 
 
 @dataclass(frozen=True)
 class OpponentNews:
     """``opponent``: the other player ``disconnected`` (its seat kept ``grace_s``) or is ``back``."""
 
+    TYPE: ClassVar[str] = "opponent"
     news: str
     seat: int | None = None
     grace_s: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "opponent", "message": self.news, "seat": self.seat}
+        data: dict[str, Any] = {"type": self.TYPE, "message": self.news, "seat": self.seat}
         return data if self.grace_s is None else data | {"grace_s": self.grace_s}
 
 
@@ -179,27 +199,31 @@ class OpponentNews:
 class DrawOffer:
     """``draw_offer``: the player of ``seat`` offers a draw."""
 
+    TYPE: ClassVar[str] = "draw_offer"
     seat: int | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "draw_offer", "message": self.seat}
+        return {"type": self.TYPE, "message": self.seat}
 
 
 @dataclass(frozen=True)
 class Pong:
+    TYPE: ClassVar[str] = "pong"
+
     def to_json(self) -> dict[str, Any]:
-        return {"type": "pong", "message": None}
+        return {"type": self.TYPE, "message": None}
 
 
 @dataclass(frozen=True)
 class RematchNews:
     """``rematch``: after a game in a room, the player of ``seat`` ``offer``s one, or the other ``declined``."""
 
+    TYPE: ClassVar[str] = "rematch"
     news: str
     seat: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "rematch", "message": self.news}
+        data: dict[str, Any] = {"type": self.TYPE, "message": self.news}
         return data if self.seat is None else data | {"seat": self.seat}
 
 
@@ -217,6 +241,8 @@ class Unknown:
 ServerMessage = (
     Player | Update | Welcome | Illegal | Error | Decline | OpponentNews | DrawOffer | Pong | RematchNews | Unknown
 )
+Sent = Player | Update | Welcome | Illegal | Error | Decline | OpponentNews | DrawOffer | Pong | RematchNews
+"""What our server sends."""
 
 
 # -- decoding -----------------------------------------------------------------------------------------

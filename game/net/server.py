@@ -33,6 +33,7 @@ from game.net.descriptors import (
     quiet_accept_errors,
 )
 from game.net.lobby import Limits, Lobby
+from game.net.messages import Decline, Error, Illegal, Pong
 from game.net.room import Room
 from game.net.store import GameStore
 from game.net.wire import (
@@ -41,7 +42,6 @@ from game.net.wire import (
     Command,
     Hello,
     LineTooLong,
-    Notice,
     parse_client_line,
 )
 
@@ -111,7 +111,7 @@ class GameServer:
         conn = Connection(reader, writer, self.limits.max_line_bytes, self.store)
         conn.address = address
         if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
-            conn.send(Notice("decline", "the server is full: too many connections, try again later"))
+            conn.send(Decline("the server is full: too many connections, try again later"))
             writer.transport.abort()  # its file descriptor is free at once (the line is in the kernel)
             return
         self.per_address[address] += 1
@@ -180,7 +180,7 @@ class GameServer:
                 except TimeoutError:
                     if self._may_idle(conn):
                         continue
-                    conn.send(Notice("error", f"idle for {self.limits.idle_s:g} s: closing"))
+                    conn.send(Error(f"idle for {self.limits.idle_s:g} s: closing"))
                     return
                 if line is None:
                     return
@@ -214,7 +214,7 @@ class GameServer:
 
     def _dispatch(self, conn: Connection, line: str | LineTooLong) -> None:
         if isinstance(line, LineTooLong):
-            conn.send(Notice("error", str(line)))
+            conn.send(Error(str(line)))
             return
         if not line.strip():
             return
@@ -226,14 +226,14 @@ class GameServer:
             return
         if isinstance(message, BadLine) or (isinstance(message, Command | Hello) and not conn.extended):
             conn.send(
-                Notice("error", line[:200])
+                Error(line[:200])
                 if not conn.extended
-                else Notice("error", line[:200], {"reason": getattr(message, "reason", "not allowed now")})
+                else Error(line[:200], getattr(message, "reason", "not allowed now"))
             )
         elif isinstance(message, Hello):
-            conn.send(Notice("error", line[:200], {"reason": "hello only as the first line"}))
+            conn.send(Error(line[:200], "hello only as the first line"))
         elif room is None:
-            conn.send(Notice("illegal", getattr(message, "action", None)))
+            conn.send(Illegal(getattr(message, "action", None)))
         elif isinstance(message, Action):
             before, start = room.position.ply, time.perf_counter()
             room.act(conn, message.action, message.seat)
@@ -252,7 +252,7 @@ class GameServer:
         elif message.name == "rematch":
             self.lobby.rematches.ask(conn)
         else:
-            conn.send(Notice("pong", None))
+            conn.send(Pong())
 
     def _trace_move(self, room: str, ply: int, read_at: float) -> None:
         assert self.trace is not None
