@@ -2,8 +2,10 @@
 
 It speaks the seed protocol (docs/network-protocol.md) and so plays on any server that does; on
 our server its opening ``hello`` also gets it a seat token, and a dropped connection is resumed
-with it. It searches through the engine process (``ai.engine_session`` over ``ai.client``, as the app
-does), thinking on the opponent's time with its ``ponder`` command. It prints each move
+with it. It talks to the server through the one client session (``game.net.session``) and reads
+its typed messages (``game.net.messages``). It searches through the engine process
+(``ai.engine_session`` over ``ai.client``, as the app does), thinking on the opponent's time with
+its ``ponder`` command. It prints each move
 and the result, and exits 0 when the game ends, 2 on bad arguments, 1 when the server cannot be
 reached or the game cannot go on.
 """
@@ -12,14 +14,28 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import sys
-import time
 from typing import Any
 
 from ai.engine_session import EngineSession, EngineUnavailable
 from ai.level_table import LEVEL_NAMES, level
 from ai.limits import MAX_THREADS, MAX_TIME_MS, check_range
+from game.net.messages import (
+    Decline,
+    Error,
+    Illegal,
+    OpponentNews,
+    Player,
+    ServerLineError,
+    ServerMessage,
+    Update,
+    Welcome,
+)
+from game.net.session import ClientSession, Dropped, Ended, Opened, Patience, Unreachable, run_blocking
+from game.net.states import action_to_move, move_to_action
+from game.net.wire import Action, Hello, parse_address
+from game.rules import get_game
+from game.rules.errors import GameError
 
 RECONNECT_FOR_S = 30.0
 
@@ -78,157 +94,117 @@ class NetBot:
         self.position = spec.start()
         self.seat: int | None = None
         self.token: str | None = None
-        self.result: dict[str, Any] | None = None
+        self.result: Update | None = None
         self.warm = False
         self.hello_pending = False  # sent a hello that neither a welcome nor an error answered yet
+        self.plain_first = False  # no hello said on this connection: the server's first line is still to come
         self.ponder = ponder
 
     def say(self, text: str) -> None:
         if not self.args.quiet:
             print(text, flush=True)
 
-    # -- connection -----------------------------------------------------------------------------------
-    def play(self, address: Any) -> int:
-        sock = socket.create_connection((address.host, address.port), timeout=10.0)
-        while True:
-            try:
-                self._session(sock)
-            except OSError as exc:
-                if self.token is None or self.result is not None:
-                    raise BotError(f"connection lost: {exc.strerror or exc}") from None
-                sock = self._reconnect(address)
-                continue
-            if self.result is not None:
-                return 0
-            if self.token is None:
-                raise BotError("the server closed the connection before the game ended")
-            sock = self._reconnect(address)
+    # -- the session ----------------------------------------------------------------------------------
+    def hello(self) -> Hello | None:
+        """Our hello, said only when the server's first line announces it: with our seat token to come
+        back; None (no hello) with ``--plain``."""
+        if self.token is not None:
+            return Hello(token=self.token)
+        return None if self.args.plain else Hello(self.spec.name, self.args.room or None)
 
-    def _reconnect(self, address: Any) -> socket.socket:
-        end = time.monotonic() + RECONNECT_FOR_S
-        while time.monotonic() < end:
-            try:
-                sock = socket.create_connection((address.host, address.port), timeout=10.0)
-            except OSError:
-                time.sleep(0.5)
-                continue
-            self.say("reconnected; resuming with our seat token")
-            return sock
-        raise BotError(f"could not reconnect within {RECONNECT_FOR_S:g} s")
+    async def play(self, session: ClientSession) -> int:
+        async with session:
+            async for event in session:
+                match event:
+                    case Opened(extended, resuming):
+                        self.plain_first = not extended  # the server's first line comes next
+                        self.hello_pending = extended
+                        if resuming:
+                            self.say("reconnected; resuming with our seat token")
+                        if extended:
+                            self._warm_up()
+                    case Unreachable(reason):
+                        raise BotError(reason)
+                    case Ended(reason):
+                        raise BotError(f"{reason} before the game ended")
+                    case Dropped():
+                        pass
+                    case _:
+                        if self.plain_first:
+                            self.plain_first = False
+                            self._seed_opening(event)
+                        reply = self._handle(event)
+                        if reply is not None:
+                            session.send(reply)
+                        if self.result is not None:
+                            return 0
+        raise BotError("the server closed the connection before the game ended")
 
-    def _session(self, sock: socket.socket) -> None:
-        """One connection. Nothing is sent before the server's first line: our server's first ``player``
-        line announces the extensions, and only then do we say ``hello`` (a seed-only server never
-        gets a line it cannot parse)."""
-        from game.net.lines import ServerLineError, ServerLines
-
-        sock.settimeout(None)
-        first = True
-        try:
-            for message in ServerLines(sock):
-                if first:
-                    first = False
-                    if self._opening(sock, message):
-                        continue
-                reply = self._handle(message)
-                if reply is not None:
-                    self._send(sock, reply)
-                if self.result is not None:
-                    return
-        except ServerLineError as exc:
-            raise BotError(str(exc)) from None
-        finally:
-            sock.close()
-
-    def _opening(self, sock: socket.socket, message: dict[str, Any]) -> bool:
-        """The server's first line; True when it was only the announcement (our hello answers it)."""
-        from game.net.wire import offers_hello
-
-        announced = message.get("type") == "player" and offers_hello(message)
-        if announced and (self.token is not None or not self.args.plain):
-            hello = {"type": "hello", "token": self.token}
-            if self.token is None:
-                hello = {"type": "hello", "game": self.spec.name, "room": self.args.room}
-            self._send(sock, hello)
-            self.hello_pending = True
-            self._warm_up()
-            return True
-        if message.get("type") != "player":  # e.g. decline: said as it is
-            if message.get("type") != "decline":
+    def _seed_opening(self, first: ServerMessage) -> None:
+        """The first line of a server we said no hello to (it announced none, or ``--plain``)."""
+        if not isinstance(first, Player):  # e.g. decline: said as it is
+            if not isinstance(first, Decline):
                 self._warm_up()
-            return False
+            return
         if self.token is not None:
             raise BotError("the server no longer offers seat tokens: cannot resume the game")
-        if not announced and self.args.room:
+        if not first.offers_hello and self.args.room:
             self.say("the server speaks only the seed protocol: no rooms; playing in its game")
         self._warm_up()
-        return False
 
     def _warm_up(self) -> None:
         if not self.warm:
             self.engine.start()  # the engine process says ready (the server's lines wait in the socket)
             self.warm = True
 
-    @staticmethod
-    def _send(sock: socket.socket, obj: dict[str, Any]) -> None:
-        sock.sendall(json.dumps({k: v for k, v in obj.items() if v is not None}).encode() + b"\r\n")
-
     # -- messages -------------------------------------------------------------------------------------
-    def _handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
-        kind = message.get("type")
-        if kind == "welcome":
-            self.hello_pending = False
-            self.token = message.get("token") or self.token
-        elif kind == "player":
-            from game.net.lines import seat_of
-
-            self.seat = seat_of(message)
-            self.say(f"seated as player {self.seat} ({'first' if self.seat == 1 else 'second'} to move)")
-        elif kind == "update":
-            return self._update(message)
-        elif kind == "illegal":
-            raise BotError(f"the server refused our move {json.dumps(message.get('message'))}")
-        elif kind == "error":
-            if self.hello_pending:
+    def _handle(self, message: ServerMessage) -> Action | None:
+        match message:
+            case Welcome(token=token):
                 self.hello_pending = False
-                return None  # a seed-only server does not read our hello: play on without it
-            raise BotError(f"the server did not understand us: {message.get('message')}")
-        elif kind == "decline":
-            raise BotError(f"the server declined: {message.get('message')}")
-        elif kind == "opponent":
-            self.say(f"opponent {message.get('message')}")
+                self.token = token or self.token
+            case Player(seat):
+                self.seat = seat
+                self.say(f"seated as player {seat} ({'first' if seat == 1 else 'second'} to move)")
+            case Update():
+                return self._update(message)
+            case Illegal(action):
+                raise BotError(f"the server refused our move {json.dumps(action)}")
+            case Error(line):
+                if self.hello_pending:
+                    self.hello_pending = False
+                    return None  # a seed-only server does not read our hello: play on without it
+                raise BotError(f"the server did not understand us: {line}")
+            case Decline(text):
+                raise BotError(f"the server declined: {text}")
+            case OpponentNews(news):
+                self.say(f"opponent {news}")
         return None
 
-    def _update(self, message: dict[str, Any]) -> dict[str, Any] | None:
-        from game.net.states import action_to_move
-        from game.rules.errors import GameError
-
-        state = message.get("state") or {}
+    def _update(self, update: Update) -> Action | None:
+        last = update.last_action
         try:
-            last = message.get("last_action")
-            if isinstance(message.get("moves"), str):  # our server: the whole game
-                self.position = self.spec.parse_position(message["moves"])
-            elif last:
-                self.position = self.position.play(action_to_move(self.spec, last["action"]))
-            if last and last.get("player") != self.seat:
-                move = action_to_move(self.spec, last["action"])
+            if update.moves is not None:  # our server: the whole game
+                self.position = self.spec.parse_position(update.moves)
+            elif last is not None:
+                self.position = self.position.play(action_to_move(self.spec, last.action))
+            if last is not None and last.player != self.seat:
+                move = action_to_move(self.spec, last.action)
                 self.say(f"opponent plays {self.spec.move_to_text(move)}{self._ponder_stop(move)}")
         except (GameError, KeyError, TypeError) as exc:
             raise BotError(f"cannot follow the game: {exc}") from None
-        if len(state.get("pieces", ())) != self.position.ply:
+        if update.pieces != self.position.ply:
             raise BotError("cannot follow the game: the server's board does not match the moves it sent")
-        if "winners" in message:
+        if update.winners is not None:
             self._ponder_stop()
-            self.result = message
-            self._print_result(message)
+            self.result = update
+            self._print_result(update)
             return None
-        if state.get("player") != self.seat or self.position.outcome.is_over:
+        if update.to_move != self.seat or self.position.outcome.is_over:
             return None
-        return {"type": "action", "message": self._think()}
+        return Action(self._think())
 
     def _think(self) -> dict[str, int]:
-        from game.net.states import move_to_action
-
         self._ponder_stop()  # still pondering if the opponent's move came without last_action (a rejoin)
         try:
             result = self.engine.search(
@@ -252,11 +228,11 @@ class NetBot:
             return ""
         return f" (pondered {end.iterations:,} iterations; {'expected' if end.hit else 'not expected'})"
 
-    def _print_result(self, message: dict[str, Any]) -> None:
-        winners = message["winners"]
-        mine = winners.get(str(self.seat))
-        outcome = {1: "we won", 0: "we lost", 0.5: "draw"}.get(mine, f"result {winners}")
-        reason = f" ({message['reason']})" if message.get("reason") else ""
+    def _print_result(self, update: Update) -> None:
+        winners = update.winners or {}
+        mine = winners.get(str(self.seat), -1.0)
+        outcome = {1.0: "we won", 0.0: "we lost", 0.5: "draw"}.get(mine, f"result {winners}")
+        reason = f" ({update.reason})" if update.reason else ""
         print(
             f"game over after {self.position.ply} moves: {outcome}{reason}; moves {self.position.to_text() or '-'}",
             flush=True,
@@ -266,10 +242,6 @@ class NetBot:
 
 
 def run(args: argparse.Namespace) -> int:
-    from game.net.wire import parse_address
-    from game.rules import get_game
-    from game.rules.errors import GameError
-
     try:
         spec = get_game(args.game)
         address = parse_address(args.connect)
@@ -290,10 +262,18 @@ def run(args: argparse.Namespace) -> int:
     bot = NetBot(
         args, spec, engine, time_ms, exact=args.level == "perfect", ponder=ponder and uncapped, level_name=args.level
     )
+    # after a drop, the seat token brings us back: tried every 0.5 s for RECONNECT_FOR_S
+    session = ClientSession(
+        address,
+        bot.hello,
+        resumable=lambda: bot.token is not None and bot.result is None,
+        patience=Patience(RECONNECT_FOR_S, (0.5,)),
+        connect_timeout_s=10.0,
+    )
     try:
-        return bot.play(address)
-    except OSError as exc:
-        print(f"error: cannot reach {address.host}:{address.port}: {exc.strerror or exc}", file=sys.stderr)
+        return run_blocking(bot.play(session))
+    except ServerLineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     except BotError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -14,7 +14,8 @@ import pytest
 
 from game.net.client import NetClient
 from game.net.events import ConnectionLost, GameOver, Gone, Moved, NetEvent, OpponentJoined, Resumed, Seated
-from game.net.wire import Address
+from game.net.messages import LastAction, Update, Welcome
+from game.net.wire import Action, Address
 from tests.net_helpers import start_server
 from tests.waiting import WaitTimeout, wait_until
 
@@ -150,9 +151,10 @@ def test_the_hosted_server_ends_with_the_app_even_when_the_app_is_killed(tmp_pat
 
 def test_a_move_the_server_never_answered_is_sent_again_after_a_resume() -> None:
     client = NetClient(Address("127.0.0.1", 1), "connect4")  # never started: its reading code alone
-    client.seat = 2
-    client._pending = ("4", {"type": "action", "message": {"column": 3}})
-    client._update({"type": "update", "moves": "4", "state": {"player": 2}})  # the server still waits for it
-    assert client._outbox.get_nowait()["message"] == {"column": 3}
-    client._update({"type": "update", "moves": "44", "state": {"player": 1}, "last_action": {"player": 2}})
+    assert client.on_event(Welcome("player", "connect4", seat=2, token="t"))
+    client.play("4", 3)
+    assert client.session._outbox.get_nowait() == Action({"column": 3})
+    assert client.on_event(Update({"player": 2}, moves="4"))  # the server still waits for it
+    assert client.session._outbox.get_nowait() == Action({"column": 3})
+    assert client.on_event(Update({"player": 1}, LastAction(2, {"column": 3}), moves="44"))
     assert client._pending is None  # it arrived: nothing more to send

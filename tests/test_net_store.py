@@ -123,7 +123,7 @@ def test_the_server_writes_no_update_before_its_move_is_committed(
     def watched_write(self: Connection, message: object) -> None:
         last = getattr(message, "last_action", None)
         if last is not None:
-            events.append(("update", last["sequence"]))
+            events.append(("update", last.sequence))
         real_write(self, message)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Connection, "_write", watched_write)

@@ -7,18 +7,22 @@ import argparse
 import asyncio
 import json
 import re
+import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from game.net import connection, room, serve_cli, server, wire
+from game.net import connection, messages, room, serve_cli, server, wire
 from game.net.server import GameServer, Limits
 from game.net.store import GameStore
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "network-protocol.md").read_text(encoding="utf-8")
-SOURCES = "".join((ROOT / "game" / "net" / name).read_text(encoding="utf-8") for name in ("server.py", "room.py"))
+SOURCES = "".join(
+    (ROOT / "game" / "net" / name).read_text(encoding="utf-8")
+    for name in ("server.py", "lobby.py", "room.py", "rematch.py")
+)
 
 
 def _doc_row(first_cell: str) -> list[str]:
@@ -28,8 +32,9 @@ def _doc_row(first_cell: str) -> list[str]:
 
 
 def test_every_message_type_the_server_sends_is_documented() -> None:
-    sent = set(re.findall(r'Notice\("([a-z_]+)"', SOURCES)) | {"player", "update"}
-    assert {"decline", "error", "illegal", "welcome", "opponent", "draw_offer", "pong"} <= sent
+    classes = {cls.__name__: cls.TYPE for cls in typing.get_args(messages.Sent)}
+    sent = {classes[name] for name in re.findall(r"\b(" + "|".join(classes) + r")\(", SOURCES)}
+    assert {"decline", "error", "illegal", "welcome", "opponent", "draw_offer", "pong", "rematch"} <= sent
     missing = sorted(kind for kind in sent if f'"type": "{kind}"' not in DOC)
     assert not missing, f"sent by the server, not in the doc: {missing}"
     assert sent >= wire.BASE_TYPES

@@ -12,9 +12,10 @@ import collections
 import time
 from functools import partial
 
+from game.net.messages import Sent, Update
 from game.net.room import Room
 from game.net.store import GameStore
-from game.net.wire import LineBuffer, LineTooLong, Notice, PlayerMessage, UpdateMessage, encode
+from game.net.wire import LineBuffer, LineTooLong, encode
 
 MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
 # Per connection: lines taken at most RATE_LINES_PER_S on average, in bursts of RATE_BURST (a line
@@ -47,7 +48,7 @@ class Connection:
         self._allowance = RATE_BURST
         self._allowance_at = time.monotonic()
 
-    def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
+    def send(self, message: Sent) -> None:
         """Write ``message`` once the writes queued before it are committed (at once if none is).
 
         Only an update with moves needs its commit: anything else (pong, illegal, error, notices, a
@@ -64,11 +65,11 @@ class Connection:
         self.waiting += 1
         self.store.after_write(partial(self._write_waited, message))
 
-    def _write_waited(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
+    def _write_waited(self, message: Sent) -> None:
         self.waiting -= 1
         self._write(message)
 
-    def _write(self, message: PlayerMessage | UpdateMessage | Notice) -> None:
+    def _write(self, message: Sent) -> None:
         transport = self.writer.transport
         if transport.is_closing():
             return
@@ -110,20 +111,20 @@ class Connection:
         return self.reader.at_eof()
 
 
-def _tells_moves(message: PlayerMessage | UpdateMessage | Notice) -> bool:
-    return isinstance(message, UpdateMessage) and message.tells_moves
+def _tells_moves(message: Sent) -> bool:
+    return isinstance(message, Update) and message.tells_moves
 
 
 _last_encoded: tuple[object, bool, bytes] | None = None
 
 
-def _encoded(message: PlayerMessage | UpdateMessage | Notice, extended: bool) -> bytes:
+def _encoded(message: Sent, extended: bool) -> bytes:
     """The line of ``message``; a broadcast sends one message object to every player and spectator,
     so the last one is encoded once per client kind."""
     global _last_encoded
     if _last_encoded is not None and _last_encoded[0] is message and _last_encoded[1] == extended:
         return _last_encoded[2]
-    data = message.to_json(extended) if isinstance(message, UpdateMessage) else message.to_json()
+    data = message.to_json(extended) if isinstance(message, Update) else message.to_json()
     line = encode(data)
     _last_encoded = (message, extended, line)
     return line

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, cast
 
+from game.net.messages import Illegal, RematchNews
 from game.net.room import Room, Seated
-from game.net.wire import Notice
 
 REMATCH_WINDOW_S = 60.0
 
@@ -65,17 +65,17 @@ class RematchDesk:
         entry = self._finished.get(room) if room is not None else None
         seat = room.seat_of(who) if room is not None else None
         if room is None or entry is None or seat is None:
-            who.send(Notice("illegal", "rematch"))
+            who.send(Illegal("rematch"))
             return
         other = room.seats[3 - seat]
         if other is None:
-            who.send(Notice("rematch", "declined"))
+            who.send(RematchNews("declined"))
             return
         entry.asked.add(seat)
         if entry.asked == {1, 2}:
             self._start(room)
         else:
-            other.send(Notice("rematch", "offer", {"seat": seat}))
+            other.send(RematchNews("offer", seat))
 
     def left(self, who: Player) -> None:
         """``who``'s connection closed: if it was a player of a finished room, the other hears the rematch is off."""
@@ -85,7 +85,7 @@ class RematchDesk:
         seat = room.seat_of(who)
         other = room.seats[3 - seat] if seat is not None else None
         if other is not None:
-            other.send(Notice("rematch", "declined"))
+            other.send(RematchNews("declined"))
 
     def _start(self, room: Room) -> None:
         entry = self._finished.pop(room)

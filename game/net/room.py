@@ -12,9 +12,20 @@ import secrets
 import time
 from typing import Any, Protocol
 
+from game.net.messages import (
+    DrawOffer,
+    Error,
+    Illegal,
+    LastAction,
+    OpponentNews,
+    Player,
+    Sent,
+    Update,
+    Welcome,
+)
 from game.net.states import action_to_move, move_to_action, points_of, state_of, winners_of
 from game.net.store import GameStore, StoredGame
-from game.net.wire import Notice, PlayerMessage, UpdateMessage
+from game.net.wire import EXTENSIONS
 from game.rules.base import GameSpec, Position
 from game.rules.errors import GameError
 
@@ -25,7 +36,7 @@ DEFAULT_MOVE_LIMIT_S = 600.0
 class Seated(Protocol):
     extended: bool
 
-    def send(self, message: PlayerMessage | UpdateMessage | Notice) -> None: ...
+    def send(self, message: Sent) -> None: ...
 
     def close_soon(self) -> None: ...
 
@@ -109,7 +120,7 @@ class Room:
             self.unsettled.add(who)
         elif who.extended:
             who.send(self._welcome(seat))
-        who.send(PlayerMessage(seat, announce=provisional))
+        who.send(Player(seat, EXTENSIONS if provisional else None))
         self._start_if_ready()
         return seat
 
@@ -119,7 +130,7 @@ class Room:
         seat = self.seat_of(who)
         if welcome and seat is not None:
             who.send(self._welcome(seat))
-            who.send(PlayerMessage(seat))
+            who.send(Player(seat))
         self._start_if_ready()
 
     def _start_if_ready(self) -> None:
@@ -139,15 +150,15 @@ class Room:
         """A player back with its token: the old connection (if any) is replaced, the game goes on."""
         old = self.seats[seat]
         if old is not None and old is not who:
-            old.send(Notice("error", "this seat was taken over by a reconnection"))
+            old.send(Error("this seat was taken over by a reconnection"))
             old.close_soon()
         self.seats[seat] = who
         self._cancel(f"grace{seat}")
         who.send(self._welcome(seat))
-        who.send(PlayerMessage(seat))
+        who.send(Player(seat))
         if self.started:
             who.send(self._update())
-            self._tell_others(who, Notice("opponent", "back", {"seat": seat}))
+            self._tell_others(who, OpponentNews("back", seat))
 
     def watch(self, who: Seated) -> None:
         self.spectators.add(who)
@@ -166,7 +177,7 @@ class Room:
                     self._abandon(seat)  # a game without a move holds nobody's seat: it ends now
                 elif self.started and not self.over:
                     self._start_grace(seat)
-                    self._tell_others(who, Notice("opponent", "disconnected", {"seat": seat, "grace_s": self.grace_s}))
+                    self._tell_others(who, OpponentNews("disconnected", seat, self.grace_s))
 
     def seat_of(self, who: Seated) -> int | None:
         return next((seat for seat, sitting in self.seats.items() if sitting is who), None)
@@ -185,13 +196,13 @@ class Room:
             or claimed_seat not in (None, seat)
             or self.position.to_move + 1 != seat
         ):
-            who.send(Notice("illegal", action))
+            who.send(Illegal(action))
             return
         try:
             move = action_to_move(self.spec, action)
             position = self.position.play(move)
         except GameError:
-            who.send(Notice("illegal", action))
+            who.send(Illegal(action))
             return
         if self.clocks_ms is not None:
             left = self.clocks_ms[seat - 1] - self._elapsed_ms()
@@ -210,7 +221,7 @@ class Room:
             )
             self.stored = True
         self._turn_started = time.monotonic()
-        last = {"player": seat, "action": move_to_action(self.spec, move), "sequence": position.ply}
+        last = LastAction(seat, move_to_action(self.spec, move), position.ply)
         winners = winners_of(position)
         if winners is None:
             self._broadcast(self._update(last))
@@ -221,23 +232,23 @@ class Room:
     def resign(self, who: Seated) -> None:
         seat = self.seat_of(who)
         if seat is None or self.over or not self.started:
-            who.send(Notice("illegal", "resign"))
+            who.send(Illegal("resign"))
             return
         self._end(winners_of(self.position, loser_seat=seat) or {}, "resign")
 
     def offer_draw(self, who: Seated) -> None:
         seat = self.seat_of(who)
         if seat is None or self.over or not self.started:
-            who.send(Notice("illegal", "draw"))
+            who.send(Illegal("draw"))
             return
         if self.draw_offer == 3 - seat:
             self._end({"1": 0.5, "2": 0.5}, "agreed")
             return
         self.draw_offer = seat
-        self._tell_others(who, Notice("draw_offer", seat))
+        self._tell_others(who, DrawOffer(seat))
 
     # -- end ------------------------------------------------------------------------------------------
-    def _end(self, winners: dict[str, float], reason: str, last: dict[str, Any] | None = None) -> None:
+    def _end(self, winners: dict[str, float], reason: str, last: LastAction | None = None) -> None:
         self.over = True
         for key in list(self._timers):
             self._cancel(key)
@@ -287,41 +298,30 @@ class Room:
             handle.cancel()
 
     # -- messages -------------------------------------------------------------------------------------
-    def _welcome(self, seat: int | None) -> Notice:
-        extra: dict[str, Any] = {
-            "game": self.spec.name,
-            "room": self.room,
-            "game_id": self.game_id,
-            "seat": seat,
-            "grace_s": self.grace_s,
-        }
-        if seat is not None:
-            extra["token"] = self.tokens[seat - 1]
-        if self.clock_ms is not None:
-            extra["clock_ms"] = self.clock_ms
-        return Notice("welcome", "spectator" if seat is None else "player", extra)
+    def _welcome(self, seat: int | None) -> Welcome:
+        role, token = ("spectator", None) if seat is None else ("player", self.tokens[seat - 1])
+        return Welcome(role, self.spec.name, self.room, self.game_id, seat, token, self.grace_s, self.clock_ms)
 
     def _update(
-        self, last: dict[str, Any] | None = None, winners: dict[str, float] | None = None, reason: str | None = None
-    ) -> UpdateMessage:
-        extra: dict[str, Any] = {"game": self.spec.name, "moves": self.position.to_text()}
+        self, last: LastAction | None = None, winners: dict[str, float] | None = None, reason: str | None = None
+    ) -> Update:
+        clocks: tuple[int, int] | None = None
         if self.clocks_ms is not None:
             running = 0 if self.over else self._elapsed_ms()
             to_move = self.position.to_move + 1
-            extra["clocks_ms"] = {
-                str(s): max(0, self.clocks_ms[s - 1] - (running if s == to_move else 0)) for s in (1, 2)
-            }
-        if reason is not None:
-            extra["reason"] = reason
+            left = [max(0, self.clocks_ms[s - 1] - (running if s == to_move else 0)) for s in (1, 2)]
+            clocks = (left[0], left[1])
         points = None if winners is None else points_of(self.spec, winners)
-        return UpdateMessage(state_of(self.position), last, winners, points, extra)
+        return Update(
+            state_of(self.position), last, winners, points, self.spec.name, self.position.to_text(), clocks, reason
+        )
 
-    def _broadcast(self, message: UpdateMessage | Notice) -> None:
+    def _broadcast(self, message: Sent) -> None:
         for who in [*self.seats.values(), *self.spectators]:
             if who is not None:
                 who.send(message)
 
-    def _tell_others(self, me: Seated, message: Notice) -> None:
+    def _tell_others(self, me: Seated, message: Sent) -> None:
         for who in [*self.seats.values(), *self.spectators]:
             if who is not None and who is not me and who.extended:
                 who.send(message)

@@ -4,6 +4,8 @@ A connection that sends no ``hello`` within ``HELLO_WINDOW_S`` (``BURST_HELLO_WI
 connections arrive at once) is a seed-protocol client: it is
 seated in the next public game of the server's game, and hears only the five seed message types.
 A ``hello`` line makes it an extended client (game, room, token, spectators, clocks, resign, draw).
+This module reads and answers the lines of each connection; which game a connection plays in (the
+games, rooms, seat tokens and the seating rules) is ``game.net.lobby``.
 
 Every message goes out through the store's ``after_write``: nothing is sent before the writes
 queued ahead of it are committed (a move is on disk before anyone hears of it), and the messages
@@ -19,7 +21,7 @@ import contextlib
 import gc
 import os
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 
 from game.net.connection import (
@@ -30,21 +32,20 @@ from game.net.descriptors import (
     connection_cap,
     quiet_accept_errors,
 )
-from game.net.rematch import RematchDesk
-from game.net.room import DEFAULT_GRACE_S, Room
+from game.net.lobby import Limits, Lobby
+from game.net.messages import Decline, Error, Illegal, Pong
+from game.net.room import Room
 from game.net.store import GameStore
 from game.net.wire import (
-    MAX_LINE_BYTES,
     Action,
     BadLine,
     Command,
     Hello,
     LineTooLong,
-    Notice,
     parse_client_line,
 )
-from game.rules.errors import GameError
-from game.rules.registry import get_game
+
+__all__ = ["GameServer", "Limits", "fd_capped", "timing_summary", "tune_collector"]
 
 HELLO_WINDOW_S = 0.5
 # While many connections arrive at once (everyone reconnecting after a restart), clients are slow to
@@ -62,28 +63,12 @@ GC_THRESHOLDS = (5_000, 20, 50)
 TRACE_VARIABLE = "CONNECT4_SERVER_TRACE"
 
 
-@dataclass(frozen=True)
-class Limits:
-    max_line_bytes: int = MAX_LINE_BYTES
-    max_per_address: int = 32
-    max_connections: int = 4000
-    max_games: int = 1000
-    max_games_per_address: int = 16  # games in progress with a player from one address
-    idle_s: float = 600.0
-    grace_s: float = DEFAULT_GRACE_S
-
-
 class GameServer:
     def __init__(self, game: str, store: GameStore, limits: Limits | None = None) -> None:
-        self.default_game = get_game(game).name
         self.store = store
         self.limits = limits or Limits()
-        self.games: dict[str, Room] = {}
-        self.public: dict[str, list[Room]] = {}  # game name -> its public games not started yet
-        self.rooms: dict[str, Room] = {}  # room name -> its game
-        self.by_token: dict[str, Room] = {}  # seat token -> its game
+        self.lobby = Lobby(game, store, self.limits)  # the games, and who sits where
         self.per_address: collections.Counter[str] = collections.Counter()
-        self.games_per_address: collections.Counter[str] = collections.Counter()
         self.connections = 0
         self._accepted: collections.deque[float] = collections.deque()  # when the last connections came
         self.relayed = 0
@@ -94,52 +79,18 @@ class GameServer:
             self.trace = []
             atexit.register(self._write_trace, trace_path)
         self._server: asyncio.AbstractServer | None = None
-        self.rematches = RematchDesk(self._register, lambda name: name in self.rooms, self.limits.grace_s)
+
+    @property
+    def games(self) -> dict[str, Room]:
+        return self.lobby.games
+
+    @property
+    def default_game(self) -> str:
+        return self.lobby.default_game
 
     def restore(self) -> int:
         """Bring back every unfinished game from the store; returns how many."""
-        for stored in self.store.unfinished():
-            try:
-                room = Room.restore(stored, self.store, self.limits.grace_s, self.limits.idle_s)
-            except Exception as exc:  # noqa: BLE001 - a game that cannot come back costs only itself
-                self.store.set_aside(stored.game_id, str(exc) or type(exc).__name__)
-                continue
-            self._register(room)
-        return len(self.games)
-
-    def _register(self, room: Room) -> None:
-        self.games[room.game_id] = room
-        for token in room.tokens:
-            self.by_token[token] = room
-        if room.room:
-            self.rooms[room.room] = room
-            room.keep_after_end = True  # its players may ask for a rematch
-        room.on_finish = self._forget
-        room.on_start = self._started
-
-    def _forget(self, room: Room) -> None:
-        if self.games.pop(room.game_id, None) is not None:
-            self.games_per_address.subtract(room.addresses)
-            for address in room.addresses:
-                if self.games_per_address[address] <= 0:
-                    del self.games_per_address[address]
-        for token in room.tokens:
-            self.by_token.pop(token, None)
-        if room.room and self.rooms.get(room.room) is room:
-            del self.rooms[room.room]
-        self._unlist(room)
-        self.rematches.finished(room)
-
-    def _started(self, room: Room) -> None:
-        room.addresses = {getattr(who, "address", "?") for who in room.seats.values() if who is not None}
-        self.games_per_address.update(room.addresses)
-        self._unlist(room)
-
-    def _unlist(self, room: Room) -> None:
-        """A public game started or ended: no longer one to seat newcomers in."""
-        waiting = self.public.get(room.spec.name)
-        if waiting and room in waiting:
-            waiting.remove(room)
+        return self.lobby.restore()
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
         asyncio.get_running_loop().set_exception_handler(quiet_accept_errors)
@@ -160,7 +111,7 @@ class GameServer:
         conn = Connection(reader, writer, self.limits.max_line_bytes, self.store)
         conn.address = address
         if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
-            conn.send(Notice("decline", "the server is full: too many connections, try again later"))
+            conn.send(Decline("the server is full: too many connections, try again later"))
             writer.transport.abort()  # its file descriptor is free at once (the line is in the kernel)
             return
         self.per_address[address] += 1
@@ -178,9 +129,9 @@ class GameServer:
                 del self.per_address[address]
             self.connections -= 1
             if conn.room is not None:
-                self.rematches.left(conn)
+                self.lobby.rematches.left(conn)
                 conn.room.leave(conn)
-                self._drop_if_unused(conn.room)
+                self.lobby.drop_if_unused(conn.room)
             if not shutting_down:
                 try:
                     await self._close(conn)
@@ -197,13 +148,13 @@ class GameServer:
         pending: str | LineTooLong | None = None
         if isinstance(hello, Hello):
             conn.extended = True
-            if not self._enter(conn, hello):
+            if not self.lobby.enter(conn, hello):
                 return
         else:
             # Seated at once in the public game, provisionally: the ``player`` line announces the
             # extensions; a hello within the window takes the client where it asks, else it is a seed client.
             pending = first
-            self._seat_public(conn, self.default_game, provisional=True)
+            self.lobby.seat_public(conn, self.default_game, provisional=True)
             if pending is None:
                 try:
                     pending = await conn.next_line(self._hello_window())
@@ -215,9 +166,9 @@ class GameServer:
             hello = parse_client_line(pending) if isinstance(pending, str) else None
             if isinstance(hello, Hello):
                 pending = None
-                if not self._upgrade(conn, hello):
+                if not self.lobby.upgrade(conn, hello):
                     return
-            elif not self._settle_seed(conn):
+            elif not self.lobby.settle_seed(conn):
                 return
         while not conn.closing:
             line: str | LineTooLong | None
@@ -229,7 +180,7 @@ class GameServer:
                 except TimeoutError:
                     if self._may_idle(conn):
                         continue
-                    conn.send(Notice("error", f"idle for {self.limits.idle_s:g} s: closing"))
+                    conn.send(Error(f"idle for {self.limits.idle_s:g} s: closing"))
                     return
                 if line is None:
                     return
@@ -263,26 +214,26 @@ class GameServer:
 
     def _dispatch(self, conn: Connection, line: str | LineTooLong) -> None:
         if isinstance(line, LineTooLong):
-            conn.send(Notice("error", str(line)))
+            conn.send(Error(str(line)))
             return
         if not line.strip():
             return
         message = parse_client_line(line)
         room = conn.room
         if isinstance(message, Hello) and not conn.extended and room is not None and not room.started:
-            if not self._upgrade(conn, message):  # its hello came after the window (a busy client machine)
+            if not self.lobby.upgrade(conn, message):  # its hello came after the window (a busy client machine)
                 conn.close_soon()
             return
         if isinstance(message, BadLine) or (isinstance(message, Command | Hello) and not conn.extended):
             conn.send(
-                Notice("error", line[:200])
+                Error(line[:200])
                 if not conn.extended
-                else Notice("error", line[:200], {"reason": getattr(message, "reason", "not allowed now")})
+                else Error(line[:200], getattr(message, "reason", "not allowed now"))
             )
         elif isinstance(message, Hello):
-            conn.send(Notice("error", line[:200], {"reason": "hello only as the first line"}))
+            conn.send(Error(line[:200], "hello only as the first line"))
         elif room is None:
-            conn.send(Notice("illegal", getattr(message, "action", None)))
+            conn.send(Illegal(getattr(message, "action", None)))
         elif isinstance(message, Action):
             before, start = room.position.ply, time.perf_counter()
             room.act(conn, message.action, message.seat)
@@ -299,9 +250,9 @@ class GameServer:
         elif message.name == "draw":
             room.offer_draw(conn)
         elif message.name == "rematch":
-            self.rematches.ask(conn)
+            self.lobby.rematches.ask(conn)
         else:
-            conn.send(Notice("pong", None))
+            conn.send(Pong())
 
     def _trace_move(self, room: str, ply: int, read_at: float) -> None:
         assert self.trace is not None
@@ -310,128 +261,6 @@ class GameServer:
     def _write_trace(self, path: str) -> None:
         with open(path, "w", encoding="utf-8") as out:
             out.writelines(f"{room}\t{ply}\t{read:.6f}\t{done:.6f}\n" for room, ply, read, done in self.trace or ())
-
-    # -- seating --------------------------------------------------------------------------------------
-    def _upgrade(self, conn: Connection, hello: Hello) -> bool:
-        """A hello from a client seated in a public game that has not started (provisionally, or as a
-        seed client whose hello came late): it keeps its seat when it asks for nothing else, else it
-        leaves the public game and is seated as it asks."""
-        room = conn.room
-        conn.extended = True
-        plain = hello.token is None and hello.room is None and not hello.spectate and hello.clock_ms is None
-        if room is not None and plain and hello.game in (None, room.spec.name) and not room.started:
-            if room.unsettled and not self._has_room_for_a_game(conn):
-                return False
-            room.settle(conn, welcome=True)
-            return True
-        if room is not None:
-            room.leave(conn)
-            self._drop_if_unused(room)
-            conn.room = None
-        return self._enter(conn, hello)
-
-    def _settle_seed(self, conn: Connection) -> bool:
-        """The hello window passed without a hello: a seed client in its public game."""
-        room = conn.room
-        if room is None:
-            return False
-        if room.unsettled and not room.started:
-            if not self._has_room_for_a_game(conn):
-                return False
-            room.settle(conn)
-        return True
-
-    def _enter(self, conn: Connection, hello: Hello) -> bool:
-        if hello.token:
-            game_room = self.by_token.get(hello.token)
-            seat = None if game_room is None else game_room.seat_of_token(hello.token)
-            if game_room is not None and seat is not None:
-                conn.room = game_room
-                game_room.rejoin(conn, seat)
-                return True
-            conn.send(Notice("decline", "unknown or expired seat token"))
-            return False
-        try:
-            game = get_game(hello.game).name if hello.game else self.default_game
-        except GameError as exc:
-            conn.send(Notice("decline", str(exc)))
-            return False
-        if hello.room is None:
-            if hello.spectate:
-                conn.send(Notice("decline", "name the room to watch"))
-                return False
-            if hello.clock_ms is not None:  # a public game may seat a seed client, which hears of no clock
-                conn.send(Notice("decline", "a clock needs a room: both players name the room and the same clock_ms"))
-                return False
-            if not self._has_room_for_a_game(conn):
-                return False
-            self._seat_public(conn, game)
-            return True
-        room = self.rooms.get(hello.room)
-        if hello.spectate:
-            if room is None:
-                conn.send(Notice("decline", f"no game in room {hello.room!r}"))
-                return False
-            conn.room = room
-            room.watch(conn)
-            return True
-        if room is None:
-            if not self._has_room_for_a_game(conn):
-                return False
-            room = Room(
-                get_game(game),
-                self.store,
-                room=hello.room,
-                clock_ms=hello.clock_ms,
-                grace_s=self.limits.grace_s,
-                move_limit_s=self.limits.idle_s,
-            )
-            self._register(room)
-        elif room.spec.name != game and hello.game:
-            conn.send(Notice("decline", f"room {hello.room!r} plays {room.spec.name}, not {game}"))
-            return False
-        elif hello.clock_ms is not None and room.clock_ms != hello.clock_ms:
-            have = "no clock" if room.clock_ms is None else f"clock_ms {room.clock_ms}"
-            conn.send(Notice("decline", f"room {hello.room!r} plays with {have}: ask for the same clock"))
-            return False
-        if not room.free_seats():
-            conn.send(Notice("decline", f"no seat free in room {hello.room!r}: join as a spectator"))
-            return False
-        if not self._address_may_play(conn):
-            return False
-        conn.room = room
-        room.take_seat(conn)
-        return True
-
-    def _seat_public(self, conn: Connection, game: str, *, provisional: bool = False) -> None:
-        """Seat ``conn`` in a public game of ``game`` (never with a clock) that waits for players."""
-        waiting = self.public.setdefault(game, [])
-        room = next((r for r in waiting if r.free_seats()), None)
-        if room is None:
-            room = Room(get_game(game), self.store, grace_s=self.limits.grace_s, move_limit_s=self.limits.idle_s)
-            self._register(room)
-            waiting.append(room)
-        conn.room = room
-        room.take_seat(conn, provisional=provisional)
-
-    def _has_room_for_a_game(self, conn: Connection) -> bool:
-        """Games that started or wait in a named room count; a public game waiting for players does not.
-        One address holds at most ``max_games_per_address`` games in progress."""
-        if sum(1 for room in self.games.values() if room.started or room.room) >= self.limits.max_games:
-            conn.send(Notice("decline", f"the server is full ({self.limits.max_games} games): try again later"))
-            return False
-        return self._address_may_play(conn)
-
-    def _address_may_play(self, conn: Connection) -> bool:
-        if self.games_per_address[conn.address] >= self.limits.max_games_per_address:
-            limit = self.limits.max_games_per_address
-            conn.send(Notice("decline", f"too many games from your address ({limit}): finish one first"))
-            return False
-        return True
-
-    def _drop_if_unused(self, room: Room) -> None:
-        if not room.started and room.is_empty:
-            self._forget(room)
 
     async def _close(self, conn: Connection) -> None:
         conn.closing = True

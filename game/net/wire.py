@@ -1,8 +1,9 @@
 """The wire format of the game server (docs/network-protocol.md): UTF-8 JSON objects, one per line.
 
-Pure code (no sockets): a bounded line splitter, the server's messages as frozen dataclasses that
-know their line, and the parser of client lines. Lines end in ``\\r\\n`` when written; a bare
-``\\n`` is accepted when read.
+Pure code (no sockets): a bounded line splitter, the client's messages as frozen dataclasses
+(``Hello``, ``Action``, ``Command``) and the server's parser of client lines. The server's messages
+are typed in ``game.net.messages`` (built by the server, decoded by every client). Lines end in
+``\\r\\n`` when written; a bare ``\\n`` is accepted when read.
 
 The seed protocol has five server message types (``player``, ``update``, ``illegal``, ``error``,
 ``decline``) and one client type (``action``). Everything else is an extension a client gets only
@@ -12,7 +13,7 @@ after it sent a ``hello`` line.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 # A seed UCT client sends its search statistics beside every action: one entry per legal move, about
@@ -24,12 +25,6 @@ BASE_TYPES = frozenset({"player", "update", "illegal", "error", "decline"})
 # unknown fields): a client says ``hello`` only after it saw "hello" there, so a seed-only server never
 # receives a line it cannot parse.
 EXTENSIONS = ("hello", "room", "token", "spectate", "clock", "resign", "draw", "ping")
-
-
-def offers_hello(message: dict[str, Any]) -> bool:
-    """True when ``message`` (a server's ``player`` line) announces our extensions."""
-    extensions = message.get("extensions")
-    return isinstance(extensions, list) and "hello" in extensions
 
 
 class LineTooLong(ValueError):
@@ -88,60 +83,6 @@ def parse_address(text: str) -> Address:
 def encode(obj: dict[str, Any]) -> bytes:
     """One protocol line."""
     return json.dumps(obj, separators=(", ", ": ")).encode("utf-8") + EOL
-
-
-# -- server -> client -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class PlayerMessage:
-    seat: int
-    announce: bool = False  # the connection's first line: say which extensions a hello can ask for
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "player", "message": self.seat}
-        if self.announce:
-            data["extensions"] = list(EXTENSIONS)
-        return data
-
-
-@dataclass(frozen=True)
-class UpdateMessage:
-    """``extra`` holds the extension fields (moves, clocks, reason...), sent only to extended clients."""
-
-    state: dict[str, Any]
-    last_action: dict[str, Any] | None = None
-    winners: dict[str, float] | None = None
-    points: dict[str, float] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def tells_moves(self) -> bool:
-        """It shows moves (which must be stored before anyone hears of them); a game's first update does not."""
-        return bool(self.state.get("pieces"))
-
-    def to_json(self, extended: bool = False) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "update", "board": None, "state": self.state}
-        if self.last_action is not None:
-            data["last_action"] = self.last_action
-        if self.winners is not None:
-            data["winners"] = self.winners
-            data["points"] = self.points
-        if extended:
-            data.update(self.extra)
-        return data
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Any other server message: ``illegal``, ``error``, ``decline`` or an extension type."""
-
-    type: str
-    message: Any = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        data = {"type": self.type, "message": self.message}
-        data.update(self.extra)
-        return data
 
 
 # -- client -> server -------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """``play --text --connect HOST:PORT``: a human at the terminal in a game on a server.
 
-An extended client (docs/network-protocol.md): it sends a ``hello`` (game, room, or a seat token to
-come back), draws every update, and on its turn reads a move, ``resign``, ``draw`` or ``quit``.
+An extended client (docs/network-protocol.md) on the one client session (``game.net.session``): it
+sends a ``hello`` (game, room, or a seat token to come back), draws every update, and on its turn reads
+a move, ``resign``, ``draw`` or ``quit`` (the session's event loop waits while the player types: the
+server's lines wait in the socket).
 """
 
 from __future__ import annotations
@@ -9,15 +11,24 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import socket
 import sys
-from typing import Any
 
 from rich.console import Console
 
-from game.net.lines import ServerLineError, ServerLines, seat_of
+from game.net.messages import (
+    Decline,
+    DrawOffer,
+    Error,
+    Illegal,
+    OpponentNews,
+    Player,
+    ServerLineError,
+    Update,
+    Welcome,
+)
+from game.net.session import ClientSession, Ended, Opened, Unreachable, run_blocking
 from game.net.states import action_to_move, move_to_action
-from game.net.wire import MAX_CLOCK_MS, offers_hello, parse_address
+from game.net.wire import MAX_CLOCK_MS, Action, Command, Hello, parse_address
 from game.rules.errors import GameError
 from game.rules.registry import get_game
 from game.text.render import SYMBOLS, render
@@ -50,119 +61,113 @@ class NetGame:
         self.console.print(prompt + line.strip(), markup=False)
         return line.strip()
 
-    def _hello(self) -> dict[str, Any]:
-        hello: dict[str, Any] = {"type": "hello"}
+    def hello(self) -> Hello:
         if self.token:
-            hello["token"] = self.token
-        else:
-            hello.update(game=self.spec.name, **({"room": self.args.room} if self.args.room else {}))
-            if self.args.spectate:
-                hello["spectate"] = True
-            if self.args.clock_min:
-                hello["clock_ms"] = int(self.args.clock_min * 60_000)
-        return hello
+            return Hello(token=self.token)
+        clock_ms = int(self.args.clock_min * 60_000) if self.args.clock_min else None
+        return Hello(self.spec.name, self.args.room or None, spectate=bool(self.args.spectate), clock_ms=clock_ms)
 
-    def _opening(self, sock: socket.socket, message: dict[str, Any]) -> bool:
-        """The server's first line. Our server's first ``player`` line announces the extensions: we
-        answer it with our hello (True: the line is handled). A seed-only server is never sent one."""
-        if message.get("type") == "player" and offers_hello(message):
-            sock.sendall(json.dumps(self._hello()).encode() + b"\r\n")
-            return True
-        self.extended = False
+    def _opened(self, extended: bool) -> None:
+        """Greeted: our server announced the extensions and heard our hello, or it speaks only the seed protocol."""
+        self.extended = extended
+        if extended:
+            return
         if self.token or self.args.spectate:
             raise ServerLineError("the server speaks only the seed protocol: no seat tokens, no spectators")
         if self.args.room or self.args.clock_min:
             self.console.print("the server speaks only the seed protocol: no rooms, no clocks; playing in its game")
-        return False
 
-    def play(self, sock: socket.socket) -> int:
-        first = True
-        for message in ServerLines(sock):
-            if first:
-                first = False
-                if self._opening(sock, message):
-                    continue
-            kind = message.get("type")
-            if kind == "welcome":
-                self.token = message.get("token")
-                try:
-                    self.spec = get_game(str(message.get("game") or self.spec.name))
-                except GameError as exc:
-                    raise ServerLineError(f"the server plays a game this client does not know: {exc}") from None
-                self.position = self.spec.start()
-                if message.get("message") == "spectator":
-                    self.console.print(f"watching {self.spec.name} in room {message.get('room')}", markup=False)
-                    continue
-                self.console.print(
-                    f"joined {self.spec.name}, room {message.get('room') or '(public)'}; "
-                    f"seat token {self.token} (rejoin with --token within {message.get('grace_s')} s)",
-                    markup=False,
-                )
-            elif kind == "player":
-                self.seat = seat_of(message)
-                self.console.print(f"you play {SYMBOLS[self.seat - 1]} (player {self.seat}); waiting for the game...")
-            elif kind == "update":
-                if self.update(message, sock):
-                    return 0
-            elif kind in ("illegal", "error"):
-                text = json.dumps(message.get("message"))[:200]
-                self.console.print(f"server: {kind} {text}", style="red", markup=False)
-                if kind == "illegal" and self.position.to_move + 1 == self.seat:
-                    self.my_turn(sock)
-            elif kind == "decline":
-                self.console.print(f"server declined: {str(message.get('message'))[:200]}", style="red", markup=False)
-                return 1
-            elif kind == "draw_offer":
-                self.console.print("your opponent offers a draw: type draw to accept")
-            elif kind == "opponent":
-                self.console.print(f"opponent {str(message.get('message'))[:40]}", markup=False)
+    async def play(self, session: ClientSession) -> int:
+        async with session:
+            async for event in session:
+                match event:
+                    case Opened(extended):
+                        self._opened(extended)
+                    case Unreachable(reason):
+                        print(f"error: {reason}", file=sys.stderr)
+                        return 1
+                    case Ended(reason) if reason.startswith("connection lost"):
+                        self.console.print(reason[:200], style="red", markup=False)
+                        return 1
+                    case Welcome():
+                        self.welcome(event)
+                    case Player(seat):
+                        self.seat = seat
+                        self.console.print(f"you play {SYMBOLS[seat - 1]} (player {seat}); waiting for the game...")
+                    case Update():
+                        if self.update(event, session):
+                            return 0
+                    case Illegal(message) | Error(message):
+                        kind = "illegal" if isinstance(event, Illegal) else "error"
+                        self.console.print(f"server: {kind} {json.dumps(message)[:200]}", style="red", markup=False)
+                        if kind == "illegal" and self.position.to_move + 1 == self.seat:
+                            self.my_turn(session)
+                    case Decline(message):
+                        self.console.print(f"server declined: {message[:200]}", style="red", markup=False)
+                        return 1
+                    case DrawOffer():
+                        self.console.print("your opponent offers a draw: type draw to accept")
+                    case OpponentNews(news):
+                        self.console.print(f"opponent {news[:40]}", markup=False)
         self.console.print("the server closed the connection", style="red")
         return 1
 
-    def update(self, message: dict[str, Any], sock: socket.socket) -> bool:
-        last = message.get("last_action")
+    def welcome(self, welcome: Welcome) -> None:
+        self.token = welcome.token
         try:
-            if isinstance(message.get("moves"), str):  # our server: the whole game
-                self.position = self.spec.parse_position(message["moves"])
-            elif isinstance(last, dict):  # a seed server: follow the moves one by one
-                self.position = self.position.play(action_to_move(self.spec, last.get("action")))
+            self.spec = get_game(welcome.game or self.spec.name)
+        except GameError as exc:
+            raise ServerLineError(f"the server plays a game this client does not know: {exc}") from None
+        self.position = self.spec.start()
+        if welcome.spectator:
+            self.console.print(f"watching {self.spec.name} in room {welcome.room}", markup=False)
+            return
+        self.console.print(
+            f"joined {self.spec.name}, room {welcome.room or '(public)'}; "
+            f"seat token {self.token} (rejoin with --token within {welcome.grace_s:g} s)",
+            markup=False,
+        )
+
+    def update(self, update: Update, session: ClientSession) -> bool:
+        last = update.last_action
+        try:
+            if update.moves is not None:  # our server: the whole game
+                self.position = self.spec.parse_position(update.moves)
+            elif last is not None:  # a seed server: follow the moves one by one
+                self.position = self.position.play(action_to_move(self.spec, last.action))
         except GameError as exc:
             raise ServerLineError(f"cannot follow the game: {exc}") from None
-        state = message.get("state")
-        if not isinstance(state, dict) or len(state.get("pieces") or ()) != self.position.ply:
+        if update.pieces != self.position.ply:
             raise ServerLineError("cannot follow the game: the server's board does not match its moves")
         self.console.print(render(self.position))
-        clocks = message.get("clocks_ms")
-        if isinstance(clocks, dict):
+        if update.clocks_ms is not None:
             self.console.print(
-                "clocks: " + "  ".join(f"{SYMBOLS[int(seat) - 1]} {_clock(ms)}" for seat, ms in sorted(clocks.items()))
+                "clocks: " + "  ".join(f"{SYMBOLS[seat]} {_clock(ms)}" for seat, ms in enumerate(update.clocks_ms))
             )
-        if isinstance(last, dict) and last.get("player") != self.seat:
+        if last is not None and last.player != self.seat:
             move = self.position.history[-1]
             who = "opponent" if self.seat else SYMBOLS[1 - self.position.to_move]
             self.console.print(f"{who} played {self.spec.move_to_text(move)}")
-        if "winners" in message and not isinstance(message["winners"], dict):
-            raise ServerLineError("the server sent a result that is not an object")
-        if "winners" in message and self.seat is None:
-            self.console.print(f"Game over: {message['winners']} ({message.get('reason', 'rules')}).", style="bold")
+        if update.winners is not None and self.seat is None:
+            self.console.print(f"Game over: {update.winners} ({update.reason or 'rules'}).", style="bold")
             return True
-        if "winners" in message:
-            mine = message["winners"].get(str(self.seat))
-            verdict = {1: "You win", 0: "You lose", 0.5: "Draw"}.get(mine, "Game over")
-            self.console.print(f"{verdict} ({message.get('reason', 'rules')}).", style="bold")
+        if update.winners is not None:
+            mine = update.winners.get(str(self.seat), -1.0)
+            verdict = {1.0: "You win", 0.0: "You lose", 0.5: "Draw"}.get(mine, "Game over")
+            self.console.print(f"{verdict} ({update.reason or 'rules'}).", style="bold")
             return True
-        if state.get("player") == self.seat:
-            self.my_turn(sock)
+        if update.to_move == self.seat:
+            self.my_turn(session)
         return False
 
-    def my_turn(self, sock: socket.socket) -> None:
+    def my_turn(self, session: ClientSession) -> None:
         while True:
             others = "resign / draw / quit" if self.extended else "quit"
             text = self.read_line(f"{SYMBOLS[self.seat - 1 if self.seat else 0]} (you) to move, or {others}: ").strip()
             if text.lower() in ("quit", "exit", "q"):
                 raise EOFError
             if text.lower() in ("resign", "draw") and self.extended:
-                sock.sendall(json.dumps({"type": text.lower()}).encode() + b"\r\n")
+                session.send(Command(text.lower()))
                 return
             try:
                 move = self.spec.parse_move(text)
@@ -170,8 +175,7 @@ class NetGame:
             except GameError as exc:
                 self.console.print(str(exc), style="red", markup=False)
                 continue
-            action = {"type": "action", "message": move_to_action(self.spec, move)}
-            sock.sendall(json.dumps(action).encode() + b"\r\n")
+            session.send(Action(move_to_action(self.spec, move)))
             return
 
 
@@ -196,14 +200,9 @@ def play_network(console: Console, args: argparse.Namespace, interactive: bool) 
     except (ValueError, GameError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    session = ClientSession(address, game.hello, connect_timeout_s=10.0)
     try:
-        sock = socket.create_connection((address.host, address.port), timeout=10.0)
-    except OSError as exc:
-        print(f"error: cannot reach {address.host}:{address.port}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    sock.settimeout(None)
-    try:
-        return game.play(sock)
+        return run_blocking(game.play(session))
     except (EOFError, KeyboardInterrupt):
         if game.token is None:  # left before the server gave a seat
             console.print("\nleft the game", markup=False)
@@ -217,8 +216,3 @@ def play_network(console: Console, args: argparse.Namespace, interactive: bool) 
     except ServerLineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except (OSError, ValueError) as exc:
-        console.print(f"connection lost: {str(exc)[:200]}", style="red", markup=False)
-        return 1
-    finally:
-        sock.close()
