@@ -267,6 +267,7 @@ def result_message(
         exact=bool(getattr(result, "exact", False)),
         proven=PROVEN_TEXT.get(getattr(result, "proven", None)),
         children=children,
+        forced=result.forced if result.proven in (1, -1) else None,
     )
     if kind == "bestmove":
         played = result.best_move if move is None else move

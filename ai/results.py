@@ -26,6 +26,26 @@ class MoveStats:
 
 
 @dataclass(frozen=True)
+class ForcedLine:
+    """How a proven win is forced, when the search knows its line: ``plies`` from the searched position to
+    the winning stone (the winner's last move included) and ``kind``: "VCF" (every winner move a four),
+    "VCT" (threes and fours) or "search" (a forced win found by the search's own proof)."""
+
+    plies: int
+    kind: str
+
+    @property
+    def winner_moves(self) -> int:
+        """The winner's moves in the line (the side to move wins when ``plies`` is odd)."""
+        return (self.plies + 1) // 2
+
+    def describe(self) -> str:
+        """E.g. "VCF in 7" (the winner's moves), "in 4" for a plain forced win."""
+        prefix = f"{self.kind} " if self.kind in ("VCF", "VCT") else ""
+        return f"{prefix}in {self.winner_moves}"
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """What a search found. ``value`` and ``proven`` are for the side to move at the root."""
 
@@ -38,6 +58,7 @@ class SearchResult:
     pv: tuple[int, ...]
     exact: bool = False
     proven: int | None = None
+    forced: ForcedLine | None = None  # with a proven win or loss: its forced line's length, when known
 
 
 @dataclass(frozen=True)
@@ -101,6 +122,7 @@ class Info:
     exact: bool
     proven: str | None
     children: tuple[ChildLine, ...]
+    forced: ForcedLine | None = None  # a proven result's forced line (e.g. a VCF in 7), when the search knows it
     TYPE: ClassVar[str] = "info"
 
 

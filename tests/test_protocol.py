@@ -121,6 +121,7 @@ def _samples() -> list[object]:
         r.ReadyOk(),
         r.Info(7, 100, 12.0, 0.25, 5, ("4", "4"), False, None, (child,)),
         r.BestMove("x", 100, 12.0, 1.0, 5, (), True, "win", (child,), move="4"),
+        r.Info(8, 50, 3.0, 1.0, 7, ("h8", "h9"), False, "win", (), forced=r.ForcedLine(13, "VCF")),
         r.Solution(8, -2, (r.SolvedMove("1", None), r.SolvedMove("4", -2)), True, 3.5),
         r.ErrorReply("bad line"),
         r.ErrorReply("bad go", 9),

@@ -58,7 +58,7 @@ def _record_proofs(session: Session, moves: tuple[int, ...], mover: int, line: I
     children: list[tuple[int, ChildLine | SolvedMove]] = []
     if isinstance(line, Info):
         if line.proven in RESULTS:
-            session.record_proof(moves, mover, line.proven)
+            session.record_proof(moves, mover, line.proven, line.forced)
         children.extend(engine_children(session.spec, line.children))
     else:
         if line.score is not None:

@@ -9,16 +9,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ai.results import PovValue
+from ai.results import ForcedLine, PovValue
 from game.rules import GameSpec, Position, get_game
 
 
 @dataclass(frozen=True)
+class ForcedNote:
+    """A proven win whose forced line the engine knows: who wins and how ("Red wins: VCF in 7")."""
+
+    winner: int
+    line: ForcedLine
+
+
+@dataclass(frozen=True)
 class EvalPoint:
-    """The first player's winning chance (draws count half) after some moves; ``exact`` when proven."""
+    """The first player's winning chance (draws count half) after some moves; ``exact`` when proven,
+    ``forced`` when the proof came with its forced line."""
 
     value: float
     exact: bool = False
+    forced: ForcedNote | None = None
 
 
 @dataclass
@@ -30,6 +40,8 @@ class Session:
     evals: dict[int, float] = field(default_factory=dict)
     # proven values for the first player, by position text: exact results outrank every estimate
     proofs: dict[str, float] = field(default_factory=dict)
+    # the forced lines of proven wins, by position text (a subset of ``proofs``' positions)
+    forced: dict[str, ForcedNote] = field(default_factory=dict)
     _positions: list[Position] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -82,9 +94,10 @@ class Session:
         outcome = pos.outcome
         if outcome.is_over:
             return EvalPoint(0.5 if outcome.winner is None else (1.0 if outcome.winner == 0 else 0.0), True)
-        proof = self.proofs.get(self.spec.moves_to_text(self.line[:ply]))
+        key = self.spec.moves_to_text(self.line[:ply])
+        proof = self.proofs.get(key)
         if proof is not None:
-            return EvalPoint(proof, True)
+            return EvalPoint(proof, True, self.forced.get(key))
         value = self.evals.get(ply)
         return EvalPoint(value) if value is not None else None
 
@@ -135,6 +148,7 @@ class Session:
         self.cursor = 0
         self.evals = {}
         self.proofs = {}
+        self.forced = {}
         self._rebuild()
 
     def load(self, spec: GameSpec, moves: tuple[int, ...], cursor: int | None = None) -> None:
@@ -144,6 +158,7 @@ class Session:
         self.cursor = len(moves) if cursor is None else cursor
         self.evals = {}
         self.proofs = {}
+        self.forced = {}
         self._rebuild()
 
     def record_estimate(self, ply: int, value: PovValue) -> None:
@@ -156,9 +171,19 @@ class Session:
         if 0 <= ply < len(self._positions):
             self.record_estimate(ply, PovValue(value_for_mover, self._positions[ply].to_move))
 
-    def record_proof(self, moves: tuple[int, ...] | list[int], mover: int, result: str) -> None:
-        """Store a proven ``result`` ("win" | "draw" | "loss") for ``mover`` at the position after ``moves``."""
+    def record_proof(
+        self, moves: tuple[int, ...] | list[int], mover: int, result: str, forced: ForcedLine | None = None
+    ) -> None:
+        """Store a proven ``result`` ("win" | "draw" | "loss") for ``mover`` at the position after ``moves``;
+        ``forced``: the proven win's forced line, when the engine knows it."""
         value = {"win": 1.0, "draw": 0.5, "loss": 0.0}[result]
         if len(self.proofs) > 20000:
             self.proofs.clear()
-        self.proofs[self.spec.moves_to_text(list(moves))] = PovValue(value, mover).for_player(0)
+            self.forced.clear()
+        key = self.spec.moves_to_text(list(moves))
+        self.proofs[key] = PovValue(value, mover).for_player(0)
+        winner = {"win": mover, "loss": 1 - mover}.get(result)
+        if forced is not None and winner is not None:
+            self.forced[key] = ForcedNote(winner, forced)
+        elif forced is None and key in self.forced and self.forced[key].winner != winner:
+            del self.forced[key]

@@ -11,7 +11,7 @@ from game.play.exact import Verdict
 from game.play.heat import HeatData
 from game.play.players import MODE_LABELS, BotSetting, Mode, is_bot
 from game.play.pondering import ponder_applies, ponder_on
-from game.play.session import Session
+from game.play.session import EvalPoint, Session
 from game.play.settings import Settings
 from game.play.themes import Color, Theme
 from game.rules import Position
@@ -178,12 +178,20 @@ def build_frame(f: FrameFacts) -> Frame:
         cursor=sess.cursor,
         move_scroll=f.move_scroll,
         graph=sess.eval_series(),
-        graph_label=f"{f.names[0]}'s winning chance",
+        graph_label=graph_label(point, f.names),
         status=_status(f, settled),
         overlay=f.overlay,
         mouse=f.mouse,
         panel_open=f.panel_open,
     )
+
+
+def graph_label(point: EvalPoint | None, names: tuple[str, str]) -> str:
+    """The evaluation's heading: whose chance the graph shows, or a proven win's forced line where the
+    engine found one for the shown position ("Red wins: VCF in 7")."""
+    if point is not None and point.forced is not None:
+        return f"{names[point.forced.winner]} wins: {point.forced.line.describe()}"
+    return f"{names[0]}'s winning chance"
 
 
 def settled_now(f: FrameFacts) -> bool:

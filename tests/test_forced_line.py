@@ -1,0 +1,70 @@
+"""A proven win's forced line ("Red wins: VCF in 7") from the search result to the evaluation's heading."""
+
+from __future__ import annotations
+
+from ai import protocol
+from ai.results import ForcedLine, Info, MoveStats, SearchResult
+from game.play.engine_driver import Search
+from game.play.engine_events import absorb
+from game.play.session import Session
+from game.rules import get_game
+from game.ui.snapshot import graph_label
+
+NAMES = ("Red", "Yellow")
+
+
+def _analysis(session: Session, ply: int) -> Search:
+    moves = session.spec.moves_to_text(session.line[:ply])
+    return Search(id=1, kind="analysis", game=session.spec.name, moves=moves, ply=ply, time_ms=100, started=0.0)
+
+
+def _proof(spec_name: str, moves: str, forced: ForcedLine | None, proven: int = 1) -> tuple[Session, Info]:
+    session = Session.from_text(spec_name, moves)
+    spec = session.spec
+    best = spec.parse_position(moves).legal_moves()[0]
+    result = SearchResult(
+        best, 1.0, (MoveStats(best, 1, 1.0, proven),), 10, 1.0, 3, (best,), proven=proven, forced=forced
+    )
+    return session, protocol.result_message("info", spec, result, 1)
+
+
+def test_a_vcf_reaches_the_heading_with_the_winners_name_and_moves() -> None:
+    session, line = _proof("gomoku", "h8 h9 i9", ForcedLine(7, "VCF"))
+    search = _analysis(session, 3)
+    absorb(session, search, line)
+    point = session.eval_at(3)
+    assert point is not None and point.exact and point.forced is not None
+    assert point.forced.winner == 1  # Yellow is to move after three stones and wins
+    assert graph_label(point, NAMES) == "Yellow wins: VCF in 4"
+
+
+def test_a_plain_proof_keeps_the_usual_heading() -> None:
+    session, line = _proof("gomoku", "h8 h9 i9", None)
+    search = _analysis(session, 3)
+    absorb(session, search, line)
+    point = session.eval_at(3)
+    assert point is not None and point.exact and point.forced is None
+    assert graph_label(point, NAMES) == "Red's winning chance"
+
+
+def test_a_proven_loss_names_the_opponent_as_the_winner() -> None:
+    session, line = _proof("gomoku", "h8 h9", ForcedLine(4, "search"), proven=-1)
+    search = _analysis(session, 2)
+    absorb(session, search, line)
+    point = session.eval_at(2)
+    assert point is not None and point.forced is not None
+    assert graph_label(point, NAMES) == "Yellow wins: in 2"
+
+
+def test_an_unproven_result_sends_no_forced_line() -> None:
+    spec = get_game("gomoku")
+    result = SearchResult(112, 0.6, (), 10, 1.0, 3, (112,), proven=None, forced=ForcedLine(5, "VCF"))
+    assert protocol.result_message("info", spec, result, 1).forced is None
+
+
+def test_a_new_game_forgets_the_forced_lines() -> None:
+    session, line = _proof("gomoku", "h8 h9 i9", ForcedLine(7, "VCF"))
+    search = _analysis(session, 3)
+    absorb(session, search, line)
+    session.reset()
+    assert session.forced == {}
