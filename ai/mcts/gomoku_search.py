@@ -1,0 +1,240 @@
+"""The Gomoku searcher (k = 5 on boards larger than ``MNK_SMALL_BOARD``): a VCF check of the side to
+move (``mnk_threats.vcf``: a proven win, "VCF in N"), then iterative deepening of the alpha-beta search
+(``gomoku_ab``) until the deadline, the node budget or a stop request. ``ai.mcts.Searcher`` hands its
+searches here for these games; the small m,n,k boards keep the MCTS-Solver.
+
+What the result carries (``SearchResult``, as the MCTS one): ``children`` are the root's candidate
+moves with ``visits`` = nodes searched under the move (all iterations) and ``value`` = the logistic of
+its score from the last depth that scored it (exact for the best move, an upper bound for the others:
+PVS proves only that they are not better); ``value`` the best move's; ``proven`` = +1 only for a VCF
+(a proof: every defence is forced) or a win in one, -1 when the opponent has two win cells; the
+alpha-beta's own "mate" scores (which rest on the cut candidate lists) show as values 0.99 / 0.01.
+``iterations`` counts nodes, ``max_depth`` the deepest ply reached, ``pv`` the principal variation
+(the VCF line for a VCF). An ``iterations`` budget is a node budget of ``NODES_PER_ITERATION`` each.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ai.jit import jit
+from ai.mcts.gomoku_ab import C_LIMIT, C_NODES, C_ROOT_N, C_SELDEPTH, C_WIDTH, INF, MATE, MAXM, MAXPLY, _gen, alphabeta
+from ai.mcts.gomoku_board import geometry, make, new_state, win_cells
+from ai.mcts.mnk_threats import vcf_line
+from ai.results import MoveStats, SearchResult
+
+WIDTH = 12  # candidates searched at an inner node when the opponent does not threaten
+TT_BITS = 20
+NODES_PER_ITERATION = 20  # an ``iterations`` budget, in nodes
+VCF_DEPTH = 16  # our VCF at the root: fours
+VCF_NODES_PER_MS = 60  # its node budget per ms of the search's time (at most VCF_NODES_MAX)
+VCF_NODES_MAX = 40_000
+SCALE = 400.0  # score -> win chance: 1 / (1 + exp(-score / SCALE))
+
+
+def is_gomoku(spec: Any) -> bool:
+    """True for the m,n,k games this searcher plays: five in a row on a board larger than 8x8."""
+    return getattr(spec, "k", 0) == 5 and spec.width * spec.height > 64
+
+
+def _chance(score: int) -> float:
+    if score > MATE:
+        return 0.99
+    if score < -MATE:
+        return 0.01
+    return 1.0 / (1.0 + math.exp(-score / SCALE))
+
+
+@jit
+def _root_moves(g, cwin, wcell, board, cnt, near, p, out, mv, sc):  # type: ignore[no-untyped-def]
+    """The root's candidates (every near cell, or the defences against a threat) into ``out``."""
+    killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
+    hist = np.zeros(board.shape[0], dtype=np.int64)
+    info = np.empty(2, dtype=np.int64)
+    n = _gen(g, cwin, wcell, board, cnt, near, p, 0, -1, killers, hist, MAXM, mv, sc, info)
+    order = np.argsort(-sc[0, :n])
+    for i in range(n):
+        out[i] = mv[0, order[i]]
+    return n
+
+
+class GomokuSearcher:
+    """Alpha-beta search of Gomoku positions (one thread; not re-entrant; ``stop()`` from any thread)."""
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+        self.g, self.cwin, self.wcell, self._empty = geometry(spec.width, spec.height, spec.k)
+        self.pad = spec.k
+        rng = np.random.default_rng(0x5EED)
+        self.zob = rng.integers(1, 2**62, size=(self._empty.shape[0], 2), dtype=np.int64)
+        self.tt_key = np.zeros(1 << TT_BITS, dtype=np.int64)
+        self.tt_val = np.zeros(1 << TT_BITS, dtype=np.int64)
+        self.tt_meta = np.zeros(1 << TT_BITS, dtype=np.int64)
+        self._stop = threading.Event()
+
+    def padded(self, cell: int) -> int:
+        row, col = divmod(cell, self.spec.width)
+        return (row + self.pad) * int(self.g[0]) + col + self.pad
+
+    def cell(self, padded: int) -> int:
+        row, col = divmod(padded, int(self.g[0]))
+        return (row - self.pad) * self.spec.width + col - self.pad
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def clear(self) -> None:
+        self.tt_key[:] = 0
+
+    def _board(self, position: Any) -> tuple[Any, ...]:
+        board = self._empty.copy()
+        cnt, ev, n4, near, hsh = new_state(self.g)
+        for player, stones in ((1, position.stones0), (2, position.stones1)):
+            for cell in range(self.spec.width * self.spec.height):
+                if stones >> cell & 1:
+                    make(self.g, self.cwin, board, cnt, ev, n4, near, hsh, self.zob, self.padded(cell), player)
+        return board, cnt, ev, n4, near, hsh
+
+    def search(
+        self,
+        position: Any,
+        *,
+        time_ms: float | None = None,
+        iterations: int | None = None,
+        on_info: Callable[[SearchResult], None] | None = None,
+        stop_event: threading.Event | None = None,
+    ) -> SearchResult:
+        self._stop.clear()
+        start = time.perf_counter()
+        deadline = None if time_ms is None else start + time_ms / 1000.0
+        board, cnt, ev, n4, near, hsh = self._board(position)
+        p = 1 if position.stones0.bit_count() == position.stones1.bit_count() else 2
+        last = self.padded(position.history[-1]) if position.history else -1
+        g, cwin, wcell = self.g, self.cwin, self.wcell
+        tmp = np.empty(2, dtype=np.int64)
+        if n4[p - 1] > 0:  # a win in one
+            win_cells(g, cwin, wcell, board, cnt, p, -1, tmp)
+            return self._proof(int(tmp[0]), 1, (int(tmp[0]),), start)
+        theirs = int(win_cells(g, cwin, wcell, board, cnt, 3 - p, -1, tmp)) if n4[2 - p] > 0 else 0
+        if theirs == 0:
+            budget = VCF_NODES_MAX if time_ms is None else min(VCF_NODES_MAX, int(time_ms * VCF_NODES_PER_MS))
+            line = np.empty(2 * VCF_DEPTH + 4, dtype=np.int64)
+            code = int(vcf_line(board, g[0], g[1], p, VCF_DEPTH, max(100, budget), line))
+            if code >= 0:
+                pv = tuple(int(c) for c in line[1 : 1 + line[0] - 1])
+                return self._proof(code // 256, 1, pv, start, length=code % 256)
+        if theirs >= 2:  # lost: block one anyway
+            return self._proof(int(tmp[0]), -1, (int(tmp[0]),), start)
+        mv = np.zeros((MAXPLY, MAXM), dtype=np.int64)
+        sc = np.zeros((MAXPLY, MAXM), dtype=np.int64)
+        rmove = np.zeros(MAXM, dtype=np.int64)
+        if theirs == 1:
+            rmove[0] = tmp[0]
+            n = 1
+        else:
+            n = int(_root_moves(g, cwin, wcell, board, cnt, near, p, rmove, mv, sc))
+        rscore = np.zeros(MAXM, dtype=np.int64)
+        rnodes = np.zeros(MAXM, dtype=np.int64)
+        killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
+        hist = np.zeros(board.shape[0], dtype=np.int64)
+        limit = (1 << 62) if iterations is None else max(1, iterations) * NODES_PER_ITERATION
+        ctl = np.array([0, limit, WIDTH, 0, n], dtype=np.int64)
+        stop = np.zeros(1, dtype=np.int64)
+        done = threading.Event()
+        stops = [e for e in (self._stop, stop_event) if e is not None]
+        watcher = threading.Thread(target=self._watch, args=(stop, done, deadline, stops), daemon=True)
+        watcher.start()
+        scores: dict[int, int] = {}
+        best, best_score, depth_done = int(rmove[0]), 0, 0
+        try:
+            for depth in range(1, MAXPLY - 1):
+                rscore[:n] = -INF - 1
+                s = int(alphabeta(g, cwin, wcell, board, cnt, ev, n4, near, hsh, self.zob, self.tt_key, self.tt_val,
+                                  self.tt_meta, killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, depth,
+                                  -INF, INF, 0, p, last))  # fmt: skip
+                got = {int(rmove[i]): int(rscore[i]) for i in range(n) if rscore[i] > -INF - 1}
+                if stop[0]:  # a cut iteration: only a move that beat the previous best counts
+                    if best in got and got:
+                        top = max(got, key=lambda m: got[m])
+                        if got[top] > got[best]:
+                            best, best_score = top, got[top]
+                            scores.update(got)
+                    break
+                scores.update(got)
+                depth_done = depth
+                best, best_score = max(got, key=lambda m: got[m]), s
+                order = sorted(range(n), key=lambda i: -rscore[i])
+                rmove[:n] = rmove[order]
+                rnodes[:n] = rnodes[order]
+                if on_info is not None:
+                    on_info(self._result(best, best_score, scores, rmove, rnodes, n, ctl, depth, start))
+                if abs(s) > MATE or n == 1 and depth >= 2:
+                    break
+        finally:
+            done.set()
+            watcher.join()
+        return self._result(best, best_score, scores, rmove, rnodes, n, ctl, depth_done, start)
+
+    @staticmethod
+    def _watch(stop: np.ndarray, done: threading.Event, deadline: float | None, stops: list[threading.Event]) -> None:
+        """Set ``stop[0]`` at the deadline or on a stop request (the compiled search checks it)."""
+        while not done.is_set():
+            if any(e.is_set() for e in stops) or (deadline is not None and time.perf_counter() >= deadline):
+                stop[0] = 1
+                return
+            left = 0.002 if deadline is None else min(0.002, max(0.0, deadline - time.perf_counter()))
+            done.wait(left)
+
+    def _pv(self, best: int, p: int) -> tuple[int, ...]:
+        return (self.cell(best),)
+
+    def _result(
+        self,
+        best: int,
+        score: int,
+        scores: dict[int, int],
+        rmove: np.ndarray,
+        rnodes: np.ndarray,
+        n: int,
+        ctl: np.ndarray,
+        depth: int,
+        start: float,
+    ) -> SearchResult:
+        children = tuple(
+            sorted(
+                (
+                    MoveStats(self.cell(int(rmove[i])), int(rnodes[i]), _chance(scores.get(int(rmove[i]), 0)))
+                    for i in range(n)
+                ),
+                key=lambda m: m.move,
+            )
+        )
+        return SearchResult(
+            best_move=self.cell(best),
+            value=_chance(score),
+            children=children,
+            iterations=int(ctl[C_NODES]),
+            elapsed_ms=(time.perf_counter() - start) * 1000.0,
+            max_depth=max(depth, int(ctl[C_SELDEPTH])),
+            pv=(self.cell(best),),
+        )
+
+    def _proof(self, move: int, proven: int, line: tuple[int, ...], start: float, length: int = 1) -> SearchResult:
+        value = 1.0 if proven > 0 else 0.0
+        cell = self.cell(move)
+        return SearchResult(
+            best_move=cell,
+            value=value,
+            children=(MoveStats(cell, 1, value, proven),),
+            iterations=length,
+            elapsed_ms=(time.perf_counter() - start) * 1000.0,
+            max_depth=2 * length - 1,
+            pv=tuple(self.cell(c) for c in line),
+            proven=proven,
+        )
