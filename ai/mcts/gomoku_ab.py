@@ -11,7 +11,12 @@ deepens iteratively and stops it).
   double four to come) only the moves that make a four of ours or block one of its three-windows are
   searched (the only defences, counter-fours included); otherwise the best ``ctl[C_WIDTH]``.
 - Leaves: the window evaluation of the side to move (``gomoku_board.VALUE``) plus a tempo bonus.
-- Transposition table: Zobrist hash, always replaced; mate scores stored relative to the node.
+- Transposition table: Zobrist hash, always replaced; mate scores stored relative to the node; scores
+  are only taken from entries of the same search (``ctl[C_GEN]``), so the cut counters below hold.
+- Proofs: ``ctl[C_CUT]`` / ``ctl[C_CUT + 1]`` count the nodes of the root's side / of the opponent
+  whose candidates were cut to the width: a mate score for the root's side is a proof when the
+  opponent's nodes were never cut (and a loss when ours never were); forced blocks and the threat
+  filter (every move outside it lets the opponent make an open four) keep it exact.
 - Stop: ``stop[0]`` (set by the driver's watcher at the deadline or on a stop request) or the node
   limit ``ctl[C_LIMIT]``, checked every 512 nodes; a stopped call's result must be thrown away.
 
@@ -25,6 +30,7 @@ import numpy as np
 
 from ai.jit import jit
 from ai.mcts.gomoku_board import cell_score, make, makes_open_four, unmake, win_cells
+from ai.mcts.mnk_threats import vcf
 
 WIN = 1_000_000
 MATE = WIN - 1000  # scores beyond this are proven wins (and below -MATE proven losses)
@@ -34,7 +40,10 @@ MAXM = 256
 TEMPO = 60
 EXACT, LOWER, UPPER = 0, 1, 2
 # ctl fields
-C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N = 0, 1, 2, 3, 4
+C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N, C_LEAF_VCF, C_GEN, C_CUT = 0, 1, 2, 3, 4, 5, 6, 7
+# C_CUT + 0 / 1: nodes of the root's side / of the opponent whose candidates were cut to the width
+CTL_LEN = 9
+LEAF_VCF_DEPTH = 8
 
 
 @jit
@@ -81,6 +90,7 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
                 m += 1
         return m
     if n > width:  # the best ``width`` by score (partial selection)
+        info[2] = 1
         for i in range(width):
             b = i
             for j in range(i + 1, n):
@@ -98,10 +108,35 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
 
 @jit
 def alphabeta(  # type: ignore[no-untyped-def]
-    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob,
-    tt_key, tt_val, tt_meta, killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
-    depth, alpha, beta, ply, p, last,
-):  # fmt: skip
+    g,
+    cwin,
+    wcell,
+    board,
+    cnt,
+    ev,
+    n4,
+    near,
+    hsh,
+    zob,
+    tt_key,
+    tt_val,
+    tt_meta,
+    killers,
+    hist,
+    mv,
+    sc,
+    ctl,
+    stop,
+    rmove,
+    rscore,
+    rnodes,
+    depth,
+    alpha,
+    beta,
+    ply,
+    p,
+    last,
+):
     """Negamax PVS score of the position for ``p`` (1 / 2) to move, ``last`` the previous stone."""
     ctl[C_NODES] += 1
     if (ctl[C_NODES] & 511) == 0 and ctl[C_NODES] >= ctl[C_LIMIT]:
@@ -114,7 +149,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
     o = 3 - p
     if n4[q] > 0:
         return WIN - ply
-    tmp = np.empty(2, dtype=np.int64)
+    tmp = np.zeros(3, dtype=np.int64)
     forced = -1
     if n4[o - 1] > 0:
         nw = win_cells(g, cwin, wcell, board, cnt, o, last, tmp) if last >= 0 else 0
@@ -124,6 +159,10 @@ def alphabeta(  # type: ignore[no-untyped-def]
             return -(WIN - ply - 1)
         forced = tmp[0]
     if ply >= MAXPLY - 1 or (forced < 0 and depth <= 0):
+        if forced < 0 and ctl[C_LEAF_VCF] > 0:  # a VCF of the side to move (open threes included) wins
+            r = vcf(board, g[0], g[1], p, LEAF_VCF_DEPTH, ctl[C_LEAF_VCF])
+            if r >= 0:
+                return WIN - ply - 2 * (r & 255)
         return ev[q] - ev[o - 1] + TEMPO
     h = hsh[0]
     idx = h & (tt_key.shape[0] - 1)
@@ -131,7 +170,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
     if tt_key[idx] == h:
         meta = tt_meta[idx]
         ttmove = (meta >> 10) - 1
-        if ply > 0 and (meta & 255) >= depth:
+        if ply > 0 and (meta & 255) >= depth and (meta >> 30) == ctl[C_GEN]:
             s = tt_val[idx]
             if s > MATE:
                 s -= ply
@@ -151,6 +190,8 @@ def alphabeta(  # type: ignore[no-untyped-def]
         sc[ply, 0] = 0
     else:
         n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp)
+        if tmp[2]:
+            ctl[C_CUT + ply % 2] += 1
     child_depth = depth if forced >= 0 else depth - 1
     alpha0 = alpha
     best = -INF
@@ -169,15 +210,98 @@ def alphabeta(  # type: ignore[no-untyped-def]
         before = ctl[C_NODES]
         make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
         if i == 0:
-            s = -alphabeta(g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta, killers,
-                           hist, mv, sc, ctl, stop, rmove, rscore, rnodes, child_depth, -beta, -alpha, ply + 1, o, c)  # fmt: skip
+            s = -alphabeta(
+                g,
+                cwin,
+                wcell,
+                board,
+                cnt,
+                ev,
+                n4,
+                near,
+                hsh,
+                zob,
+                tt_key,
+                tt_val,
+                tt_meta,
+                killers,
+                hist,
+                mv,
+                sc,
+                ctl,
+                stop,
+                rmove,
+                rscore,
+                rnodes,
+                child_depth,
+                -beta,
+                -alpha,
+                ply + 1,
+                o,
+                c,
+            )
         else:
-            s = -alphabeta(g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta, killers,
-                           hist, mv, sc, ctl, stop, rmove, rscore, rnodes, child_depth, -alpha - 1, -alpha, ply + 1, o, c)  # fmt: skip
+            s = -alphabeta(
+                g,
+                cwin,
+                wcell,
+                board,
+                cnt,
+                ev,
+                n4,
+                near,
+                hsh,
+                zob,
+                tt_key,
+                tt_val,
+                tt_meta,
+                killers,
+                hist,
+                mv,
+                sc,
+                ctl,
+                stop,
+                rmove,
+                rscore,
+                rnodes,
+                child_depth,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                o,
+                c,
+            )
             if alpha < s < beta and stop[0] == 0:
-                s = -alphabeta(g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
-                               killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, child_depth, -beta, -alpha,
-                               ply + 1, o, c)  # fmt: skip
+                s = -alphabeta(
+                    g,
+                    cwin,
+                    wcell,
+                    board,
+                    cnt,
+                    ev,
+                    n4,
+                    near,
+                    hsh,
+                    zob,
+                    tt_key,
+                    tt_val,
+                    tt_meta,
+                    killers,
+                    hist,
+                    mv,
+                    sc,
+                    ctl,
+                    stop,
+                    rmove,
+                    rscore,
+                    rnodes,
+                    child_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    o,
+                    c,
+                )
         unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
         if stop[0] != 0:
             return 0
@@ -209,5 +333,5 @@ def alphabeta(  # type: ignore[no-untyped-def]
         stored -= ply
     tt_key[idx] = h
     tt_val[idx] = stored
-    tt_meta[idx] = max(depth, 0) | (flag << 8) | ((best_move + 1) << 10)
+    tt_meta[idx] = max(depth, 0) | (flag << 8) | ((best_move + 1) << 10) | (ctl[C_GEN] << 30)
     return best

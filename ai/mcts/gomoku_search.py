@@ -6,9 +6,10 @@ searches here for these games; the small m,n,k boards keep the MCTS-Solver.
 What the result carries (``SearchResult``, as the MCTS one): ``children`` are the root's candidate
 moves with ``visits`` = nodes searched under the move (all iterations) and ``value`` = the logistic of
 its score from the last depth that scored it (exact for the best move, an upper bound for the others:
-PVS proves only that they are not better); ``value`` the best move's; ``proven`` = +1 only for a VCF
-(a proof: every defence is forced) or a win in one, -1 when the opponent has two win cells; the
-alpha-beta's own "mate" scores (which rest on the cut candidate lists) show as values 0.99 / 0.01.
+PVS proves only that they are not better); ``value`` the best move's; ``proven`` = +1 for a VCF
+(every defence is forced) or a win in one, -1 when the opponent has two win cells, and the
+alpha-beta's "mate" scores when they are proofs (``gomoku_ab``: the losing side's candidates were never
+cut); other mate scores show as values 0.99 / 0.01.
 ``iterations`` counts nodes, ``max_depth`` the deepest ply reached, ``pv`` the principal variation
 (the VCF line for a VCF). An ``iterations`` budget is a node budget of ``NODES_PER_ITERATION`` each.
 """
@@ -24,11 +25,24 @@ from typing import Any
 import numpy as np
 
 from ai.jit import jit
-from ai.mcts.gomoku_ab import C_LIMIT, C_NODES, C_ROOT_N, C_SELDEPTH, C_WIDTH, INF, MATE, MAXM, MAXPLY, _gen, alphabeta
+from ai.mcts.gomoku_ab import (
+    C_CUT,
+    C_GEN,
+    C_NODES,
+    C_SELDEPTH,
+    CTL_LEN,
+    INF,
+    MATE,
+    MAXM,
+    MAXPLY,
+    _gen,
+    alphabeta,
+)
 from ai.mcts.gomoku_board import geometry, make, new_state, win_cells
 from ai.mcts.mnk_threats import vcf_line
 from ai.results import MoveStats, SearchResult
 
+LEAF_VCF_NODES = 30  # node budget of the VCF at each leaf (0: none)
 WIDTH = 12  # candidates searched at an inner node when the opponent does not threaten
 TT_BITS = 20
 NODES_PER_ITERATION = 20  # an ``iterations`` budget, in nodes
@@ -41,6 +55,16 @@ SCALE = 400.0  # score -> win chance: 1 / (1 + exp(-score / SCALE))
 def is_gomoku(spec: Any) -> bool:
     """True for the m,n,k games this searcher plays: five in a row on a board larger than 8x8."""
     return getattr(spec, "k", 0) == 5 and spec.width * spec.height > 64
+
+
+def _proven(score: int, ctl: np.ndarray) -> int | None:
+    """+1 / -1 when the search's mate score is a proof (see ``gomoku_ab``: no cut candidate list on the
+    losing side's nodes), else None."""
+    if score > MATE and ctl[C_CUT + 1] == 0:
+        return 1
+    if score < -MATE and ctl[C_CUT] == 0:
+        return -1
+    return None
 
 
 def _chance(score: int) -> float:
@@ -56,7 +80,7 @@ def _root_moves(g, cwin, wcell, board, cnt, near, p, out, mv, sc):  # type: igno
     """The root's candidates (every near cell, or the defences against a threat) into ``out``."""
     killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
     hist = np.zeros(board.shape[0], dtype=np.int64)
-    info = np.empty(2, dtype=np.int64)
+    info = np.zeros(3, dtype=np.int64)
     n = _gen(g, cwin, wcell, board, cnt, near, p, 0, -1, killers, hist, MAXM, mv, sc, info)
     order = np.argsort(-sc[0, :n])
     for i in range(n):
@@ -77,6 +101,7 @@ class GomokuSearcher:
         self.tt_val = np.zeros(1 << TT_BITS, dtype=np.int64)
         self.tt_meta = np.zeros(1 << TT_BITS, dtype=np.int64)
         self._stop = threading.Event()
+        self._gen = 0
 
     def padded(self, cell: int) -> int:
         row, col = divmod(cell, self.spec.width)
@@ -144,7 +169,10 @@ class GomokuSearcher:
         killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
         hist = np.zeros(board.shape[0], dtype=np.int64)
         limit = (1 << 62) if iterations is None else max(1, iterations) * NODES_PER_ITERATION
-        ctl = np.array([0, limit, WIDTH, 0, n], dtype=np.int64)
+        self._gen = (self._gen + 1) % (1 << 20)
+        ctl = np.zeros(CTL_LEN, dtype=np.int64)
+        ctl[:6] = (0, limit, WIDTH, 0, n, LEAF_VCF_NODES)
+        ctl[C_GEN] = self._gen
         stop = np.zeros(1, dtype=np.int64)
         done = threading.Event()
         stops = [e for e in (self._stop, stop_event) if e is not None]
@@ -155,9 +183,38 @@ class GomokuSearcher:
         try:
             for depth in range(1, MAXPLY - 1):
                 rscore[:n] = -INF - 1
-                s = int(alphabeta(g, cwin, wcell, board, cnt, ev, n4, near, hsh, self.zob, self.tt_key, self.tt_val,
-                                  self.tt_meta, killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, depth,
-                                  -INF, INF, 0, p, last))  # fmt: skip
+                s = int(
+                    alphabeta(
+                        g,
+                        cwin,
+                        wcell,
+                        board,
+                        cnt,
+                        ev,
+                        n4,
+                        near,
+                        hsh,
+                        self.zob,
+                        self.tt_key,
+                        self.tt_val,
+                        self.tt_meta,
+                        killers,
+                        hist,
+                        mv,
+                        sc,
+                        ctl,
+                        stop,
+                        rmove,
+                        rscore,
+                        rnodes,
+                        depth,
+                        -INF,
+                        INF,
+                        0,
+                        p,
+                        last,
+                    )
+                )
                 got = {int(rmove[i]): int(rscore[i]) for i in range(n) if rscore[i] > -INF - 1}
                 if stop[0]:  # a cut iteration: only a move that beat the previous best counts
                     if best in got and got:
@@ -206,23 +263,23 @@ class GomokuSearcher:
         depth: int,
         start: float,
     ) -> SearchResult:
-        children = tuple(
-            sorted(
-                (
-                    MoveStats(self.cell(int(rmove[i])), int(rnodes[i]), _chance(scores.get(int(rmove[i]), 0)))
-                    for i in range(n)
-                ),
-                key=lambda m: m.move,
-            )
-        )
+        children = []
+        for i in range(n):
+            sc = scores.get(int(rmove[i]), 0)
+            proven = _proven(sc, ctl)
+            value = _chance(sc) if proven is None else (1.0 if proven > 0 else 0.0)
+            children.append(MoveStats(self.cell(int(rmove[i])), int(rnodes[i]), value, proven))
+        children.sort(key=lambda m: m.move)
+        proven = _proven(score, ctl)
         return SearchResult(
             best_move=self.cell(best),
-            value=_chance(score),
-            children=children,
+            value=_chance(score) if proven is None else (1.0 if proven > 0 else 0.0),
+            children=tuple(children),
             iterations=int(ctl[C_NODES]),
             elapsed_ms=(time.perf_counter() - start) * 1000.0,
             max_depth=max(depth, int(ctl[C_SELDEPTH])),
             pv=(self.cell(best),),
+            proven=proven,
         )
 
     def _proof(self, move: int, proven: int, line: tuple[int, ...], start: float, length: int = 1) -> SearchResult:
