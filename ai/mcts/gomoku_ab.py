@@ -18,7 +18,7 @@ deepens iteratively and stops it).
   opponent's nodes were never cut (and a loss when ours never were); forced blocks and the threat
   filter (every move outside it lets the opponent make an open four) keep it exact.
 - Stop: ``stop[0]`` (set by the driver's watcher at the deadline or on a stop request) or the node
-  limit ``ctl[C_LIMIT]``, checked every 512 nodes; a stopped call's result must be thrown away.
+  limit ``ctl[C_LIMIT]``, checked at every node; a stopped call's result must be thrown away.
 
 Root moves (``ply`` 0) get their score (exact for the best, an upper bound for moves that failed low)
 and node count in ``rscore`` / ``rnodes`` (same order as ``rmove``, which the driver fills).
@@ -139,7 +139,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
 ):
     """Negamax PVS score of the position for ``p`` (1 / 2) to move, ``last`` the previous stone."""
     ctl[C_NODES] += 1
-    if (ctl[C_NODES] & 511) == 0 and ctl[C_NODES] >= ctl[C_LIMIT]:
+    if ctl[C_NODES] > ctl[C_LIMIT]:
         stop[0] = 1
     if stop[0] != 0:
         return 0
