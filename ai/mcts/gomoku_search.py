@@ -43,7 +43,7 @@ from ai.mcts.mnk_threats import vcf_line
 from ai.results import MoveStats, SearchResult
 
 LEAF_VCF_NODES = 30  # node budget of the VCF at each leaf (0: none)
-WIDTH = 12  # candidates searched at an inner node when the opponent does not threaten
+WIDTH = 8  # candidates searched at an inner node when the opponent does not threaten
 TT_BITS = 20
 NODES_PER_ITERATION = 20  # an ``iterations`` budget, in nodes
 VCF_DEPTH = 16  # our VCF at the root: fours
