@@ -49,6 +49,7 @@ NODES_PER_ITERATION = 20  # an ``iterations`` budget, in nodes
 VCF_DEPTH = 16  # our VCF at the root: fours
 VCF_NODES_PER_MS = 60  # its node budget per ms of the search's time (at most VCF_NODES_MAX)
 VCF_NODES_MAX = 40_000
+VCF_STONES = 20  # ... with up to this many attacker stones (fewer nodes for more stones)
 SCALE = 400.0  # score -> win chance: 1 / (1 + exp(-score / SCALE))
 
 
@@ -148,7 +149,10 @@ class GomokuSearcher:
             return self._proof(int(tmp[0]), 1, (int(tmp[0]),), start)
         theirs = int(win_cells(g, cwin, wcell, board, cnt, 3 - p, -1, tmp)) if n4[2 - p] > 0 else 0
         if theirs == 0:
-            budget = VCF_NODES_MAX if time_ms is None else min(VCF_NODES_MAX, int(time_ms * VCF_NODES_PER_MS))
+            own = max(VCF_STONES, (position.stones0, position.stones1)[p - 1].bit_count())
+            # a VCF node costs about the attacker's stones: the budget shrinks as the board fills
+            budget = VCF_NODES_MAX if time_ms is None else int(time_ms * VCF_NODES_PER_MS * VCF_STONES / own)
+            budget = min(VCF_NODES_MAX, budget)
             line = np.empty(2 * VCF_DEPTH + 4, dtype=np.int64)
             code = int(vcf_line(board, g[0], g[1], p, VCF_DEPTH, max(100, budget), line))
             if code >= 0:
