@@ -38,6 +38,7 @@ INF = 2 * WIN
 MAXPLY = 64
 MAXM = 256
 TEMPO = 60
+LMR_AFTER = 3  # moves searched at full depth before the reduction
 EXACT, LOWER, UPPER = 0, 1, 2
 # ctl fields
 C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N, C_LEAF_VCF, C_GEN, C_CUT = 0, 1, 2, 3, 4, 5, 6, 7
@@ -209,99 +210,34 @@ def alphabeta(  # type: ignore[no-untyped-def]
         sc[ply, i] = t
         before = ctl[C_NODES]
         make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
+        # fmt: off
         if i == 0:
             s = -alphabeta(
-                g,
-                cwin,
-                wcell,
-                board,
-                cnt,
-                ev,
-                n4,
-                near,
-                hsh,
-                zob,
-                tt_key,
-                tt_val,
-                tt_meta,
-                killers,
-                hist,
-                mv,
-                sc,
-                ctl,
-                stop,
-                rmove,
-                rscore,
-                rnodes,
-                child_depth,
-                -beta,
-                -alpha,
-                ply + 1,
-                o,
-                c,
+                g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                child_depth, -beta, -alpha, ply + 1, o, c,
             )
         else:
+            # late moves that make no four and block no three: one ply less first (re-searched if better)
+            r = 1 if depth >= 3 and i >= LMR_AFTER and ply > 0 and (t & 3) == 0 else 0
             s = -alphabeta(
-                g,
-                cwin,
-                wcell,
-                board,
-                cnt,
-                ev,
-                n4,
-                near,
-                hsh,
-                zob,
-                tt_key,
-                tt_val,
-                tt_meta,
-                killers,
-                hist,
-                mv,
-                sc,
-                ctl,
-                stop,
-                rmove,
-                rscore,
-                rnodes,
-                child_depth,
-                -alpha - 1,
-                -alpha,
-                ply + 1,
-                o,
-                c,
+                g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                child_depth - r, -alpha - 1, -alpha, ply + 1, o, c,
+            )
+            if r and s > alpha and stop[0] == 0:
+                s = -alphabeta(
+                g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                child_depth, -alpha - 1, -alpha, ply + 1, o, c,
             )
             if alpha < s < beta and stop[0] == 0:
                 s = -alphabeta(
-                    g,
-                    cwin,
-                    wcell,
-                    board,
-                    cnt,
-                    ev,
-                    n4,
-                    near,
-                    hsh,
-                    zob,
-                    tt_key,
-                    tt_val,
-                    tt_meta,
-                    killers,
-                    hist,
-                    mv,
-                    sc,
-                    ctl,
-                    stop,
-                    rmove,
-                    rscore,
-                    rnodes,
-                    child_depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    o,
-                    c,
-                )
+                g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                child_depth, -beta, -alpha, ply + 1, o, c,
+            )
+        # fmt: on
         unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
         if stop[0] != 0:
             return 0
