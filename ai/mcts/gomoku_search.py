@@ -106,11 +106,11 @@ class GomokuSearcher:
 
     def padded(self, cell: int) -> int:
         row, col = divmod(cell, self.spec.width)
-        return (row + self.pad) * int(self.g[0]) + col + self.pad
+        return int((row + self.pad) * int(self.g[0]) + col + self.pad)
 
     def cell(self, padded: int) -> int:
         row, col = divmod(padded, int(self.g[0]))
-        return (row - self.pad) * self.spec.width + col - self.pad
+        return int((row - self.pad) * self.spec.width + col - self.pad)
 
     def stop(self) -> None:
         self._stop.set()
