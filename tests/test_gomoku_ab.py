@@ -135,26 +135,33 @@ def test_the_move_leaves_the_opponent_no_vcf(searcher: GomokuSearcher) -> None:
     assert (s0 | s1) and int(vcf(board, int(searcher.g[0]), 5, 2, 12, 200_000)) < 0
 
 
-def test_tables_match_a_recount() -> None:
-    g, cwin, wcell, board = geometry(15, 15, 5)
-    cnt, ev, n4, near, hsh = new_state(g)
-    zob = np.random.default_rng(1).integers(1, 2**62, size=(board.shape[0], 2), dtype=np.int64)
-    rng = np.random.default_rng(7)
-    cells = [c for c in range(board.shape[0]) if board[c] == 0]
-    played = []
-    for i, c in enumerate(rng.choice(cells, size=60, replace=False)):
-        make(g, cwin, board, cnt, ev, n4, near, hsh, zob, int(c), 1 + i % 2)
-        played.append((int(c), 1 + i % 2))
-    for w in range(int(g[2])):
-        if wcell[w, 0] >= 0:
-            for q in range(2):
-                assert cnt[w, q] == sum(board[c] == q + 1 for c in wcell[w])
+def _recount(g, wcell, board, cnt, ev, n4) -> None:  # type: ignore[no-untyped-def]
     valid = [w for w in range(int(g[2])) if wcell[w, 0] >= 0]
+    for w in valid:
+        for q in range(2):
+            assert cnt[w, q] == sum(board[c] == q + 1 for c in wcell[w])
     for q in range(2):
         assert ev[q] == sum(VALUE[cnt[w, q]] for w in valid if cnt[w, 1 - q] == 0)
         assert n4[q] == sum(1 for w in valid if cnt[w, q] == 4 and cnt[w, 1 - q] == 0)
-    for c, p in reversed(played):
+
+
+def test_tables_match_a_recount() -> None:
+    """60 stones packed in the central 9x9 (fours, blocked fours and fives arise), then taken back."""
+    g, cwin, wcell, board = geometry(15, 15, 5)
+    cnt, ev, n4, near, hsh = new_state(g)
+    zob = np.random.default_rng(1).integers(1, 2**62, size=(board.shape[0], 2), dtype=np.int64)
+    pw = int(g[0])
+    cells = [(r + 5 + 3) * pw + c + 5 + 3 for r in range(9) for c in range(9)]
+    played = []
+    for i, c in enumerate(np.random.default_rng(7).choice(cells, size=60, replace=False)):
+        make(g, cwin, board, cnt, ev, n4, near, hsh, zob, int(c), 1 + i % 2)
+        played.append((int(c), 1 + i % 2))
+    assert n4.any()  # the position has four windows to count
+    _recount(g, wcell, board, cnt, ev, n4)
+    for j, (c, p) in enumerate(reversed(played)):
         unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
+        if j % 7 == 0:
+            _recount(g, wcell, board, cnt, ev, n4)
     assert not cnt.any() and not ev.any() and not n4.any() and not near.any() and hsh[0] == 0
 
 
