@@ -24,7 +24,8 @@ pytestmark = pytest.mark.timeout(300)
 @pytest.fixture(scope="module")
 def searcher() -> GomokuSearcher:
     s = GomokuSearcher(GOMOKU)
-    s.search(position_of(VCF2, True), iterations=50)  # compile (or load) once
+    s.search(position_of(VCF2, True), iterations=50)  # compile (or load) once: the root VCF
+    s.search(position_of(OPEN3, True), iterations=50)  # and the alpha-beta
     return s
 
 
