@@ -21,7 +21,8 @@ deepens iteratively and stops it).
   limit ``ctl[C_LIMIT]``, checked at every node; a stopped call's result must be thrown away.
 
 Root moves (``ply`` 0) get their score (exact for the best, an upper bound for moves that failed low)
-and node count in ``rscore`` / ``rnodes`` (same order as ``rmove``, which the driver fills).
+and node count in ``rscore`` / ``rnodes`` (same order as ``rmove``, which the driver fills); the best
+move is ``ctl[C_BEST]`` (not the highest ``rscore``: a move that failed low may tie with the best).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 # ctl fields
 C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N, C_LEAF_VCF, C_GEN, C_CUT = 0, 1, 2, 3, 4, 5, 6, 7
 # C_CUT + 0 / 1: nodes of the root's side / of the opponent whose candidates were cut to the width
-CTL_LEN = 9
+C_BEST = 9  # the root's best move of this call (a later move only replaces it with a higher exact score)
+CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
 
 
@@ -249,6 +251,8 @@ def alphabeta(  # type: ignore[no-untyped-def]
         if s > best:
             best = s
             best_move = c
+            if ply == 0:
+                ctl[C_BEST] = c
         if s > alpha:
             alpha = s
         if alpha >= beta:

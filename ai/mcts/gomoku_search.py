@@ -26,6 +26,7 @@ import numpy as np
 
 from ai.jit import jit
 from ai.mcts.gomoku_ab import (
+    C_BEST,
     C_CUT,
     C_GEN,
     C_NODES,
@@ -187,50 +188,25 @@ class GomokuSearcher:
         try:
             for depth in range(1, MAXPLY - 1):
                 rscore[:n] = -INF - 1
+                ctl[C_BEST] = -1
                 s = int(
                     alphabeta(
-                        g,
-                        cwin,
-                        wcell,
-                        board,
-                        cnt,
-                        ev,
-                        n4,
-                        near,
-                        hsh,
-                        self.zob,
-                        self.tt_key,
-                        self.tt_val,
-                        self.tt_meta,
-                        killers,
-                        hist,
-                        mv,
-                        sc,
-                        ctl,
-                        stop,
-                        rmove,
-                        rscore,
-                        rnodes,
-                        depth,
-                        -INF,
-                        INF,
-                        0,
-                        p,
-                        last,
+                        g, cwin, wcell, board, cnt, ev, n4, near, hsh, self.zob, self.tt_key, self.tt_val,
+                        self.tt_meta, killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, depth,
+                        -INF, INF, 0, p, last,
                     )
-                )
+                )  # fmt: skip
                 got = {int(rmove[i]): int(rscore[i]) for i in range(n) if rscore[i] > -INF - 1}
-                if stop[0]:  # a cut iteration: only a move that beat the previous best counts
-                    if best in got and got:
-                        top = max(got, key=lambda m: got[m])
-                        if got[top] > got[best]:
-                            best, best_score = top, got[top]
-                            scores.update(got)
+                top = int(ctl[C_BEST])
+                if stop[0]:  # a cut iteration: only a move that beat the previous best (searched first) counts
+                    if top >= 0 and top != best and best in got:
+                        best, best_score = top, got[top]
+                        scores.update(got)
                     break
                 scores.update(got)
                 depth_done = depth
-                best, best_score = max(got, key=lambda m: got[m]), s
-                order = sorted(range(n), key=lambda i: -rscore[i])
+                best, best_score = top, s
+                order = sorted(range(n), key=lambda i: (rmove[i] != top, -rscore[i]))
                 rmove[:n] = rmove[order]
                 rnodes[:n] = rnodes[order]
                 if on_info is not None:
