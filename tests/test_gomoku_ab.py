@@ -144,6 +144,7 @@ def _recount(g, wcell, board, cnt, ev, n4) -> None:  # type: ignore[no-untyped-d
     for q in range(2):
         assert ev[q] == sum(VALUE[cnt[w, q]] for w in valid if cnt[w, 1 - q] == 0)
         assert n4[q] == sum(1 for w in valid if cnt[w, q] == 4 and cnt[w, 1 - q] == 0)
+        assert n4[2 + q] == sum(1 for w in valid if cnt[w, q] == 3 and cnt[w, 1 - q] == 0)
 
 
 def test_tables_match_a_recount() -> None:

@@ -162,7 +162,8 @@ def alphabeta(  # type: ignore[no-untyped-def]
             return -(WIN - ply - 1)
         forced = tmp[0]
     if ply >= MAXPLY - 1 or (forced < 0 and depth <= 0):
-        if forced < 0 and ctl[C_LEAF_VCF] > 0:  # a VCF of the side to move (open threes included) wins
+        # a VCF of the side to move (open threes included) wins; without a three window it has no four
+        if forced < 0 and ctl[C_LEAF_VCF] > 0 and n4[2 + q] > 0:
             r = vcf(board, g[0], g[1], p, LEAF_VCF_DEPTH, ctl[C_LEAF_VCF])
             if r >= 0:
                 return WIN - ply - 2 * (r & 255)

@@ -11,7 +11,8 @@ ordering (``cell_score``) only reads the k * 4 windows through a cell.
 
 Arrays (int64): ``g`` geometry ``[pw, k, nwin, size]``, ``cwin[cell, 4k]`` the windows through a board
 cell (-1 past the edge), ``wcell[window, k]`` its cells; ``st`` the state: ``cnt[window, 2]``,
-``ev[2]`` each player's window sum, ``n4[2]``, ``near[cell]``, ``hsh[1]``.
+``ev[2]`` each player's window sum, ``n4[4]`` (each player's four windows, then its *three windows*:
+k - 2 own stones and no opponent stone, where a four can be made), ``near[cell]``, ``hsh[1]``.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def new_state(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     return (
         np.zeros((nwin, 2), dtype=np.int64),
         np.zeros(2, dtype=np.int64),
-        np.zeros(2, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
         np.zeros(size, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
     )
@@ -85,12 +86,17 @@ def make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[no-
             ev[q] += VALUE[a + 1] - VALUE[a]
             if a + 1 == k - 1:
                 n4[q] += 1
+                n4[2 + q] -= 1
             elif a == k - 1:
                 n4[q] -= 1  # a five: the window is no longer a four
+            elif a + 1 == k - 2:
+                n4[2 + q] += 1
         elif a == 0:
             ev[o] -= VALUE[b]
             if b == k - 1:
                 n4[o] -= 1
+            elif b == k - 2:
+                n4[2 + o] -= 1
         cnt[w, q] = a + 1
     board[c] = p
     hsh[0] ^= zob[c, q]
@@ -116,12 +122,17 @@ def unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[n
             ev[q] -= VALUE[a + 1] - VALUE[a]
             if a + 1 == k - 1:
                 n4[q] -= 1
+                n4[2 + q] += 1
             elif a == k - 1:
                 n4[q] += 1
+            elif a + 1 == k - 2:
+                n4[2 + q] -= 1
         elif a == 0:
             ev[o] += VALUE[b]
             if b == k - 1:
                 n4[o] += 1
+            elif b == k - 2:
+                n4[2 + o] += 1
         cnt[w, q] = a
     board[c] = 0
     hsh[0] ^= zob[c, q]
