@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ai.jit import jit
+from ai.mcts.games import adapter_for
 from ai.mcts.gomoku_ab import (
     C_BEST,
     C_CUT,
@@ -40,6 +41,7 @@ from ai.mcts.gomoku_ab import (
     alphabeta,
 )
 from ai.mcts.gomoku_board import geometry, make, new_state, win_cells
+from ai.mcts.mnk_root import root_threat_proofs
 from ai.mcts.mnk_threats import vcf_line
 from ai.results import MoveStats, SearchResult
 
@@ -51,6 +53,7 @@ VCF_DEPTH = 16  # our VCF at the root: fours
 VCF_NODES_PER_MS = 60  # its node budget per ms of the search's time (at most VCF_NODES_MAX)
 VCF_NODES_MAX = 40_000
 VCF_STONES = 20  # ... with up to this many attacker stones (fewer nodes for more stones)
+VCT_SHARE = 0.3  # of a timed search, at most, for the VCT analysis of the root moves
 SCALE = 400.0  # score -> win chance: 1 / (1 + exp(-score / SCALE))
 
 
@@ -104,6 +107,10 @@ class GomokuSearcher:
         self.tt_meta = np.zeros(1 << TT_BITS, dtype=np.int64)
         self._stop = threading.Event()
         self._gen = 0
+        adapter = adapter_for(spec)
+        self._vct = (
+            (adapter.make_params(spec), adapter.encode) if adapter is not None and adapter.root_threats else None
+        )
 
     def padded(self, cell: int) -> int:
         row, col = divmod(cell, self.spec.width)
@@ -169,6 +176,17 @@ class GomokuSearcher:
             n = 1
         else:
             n = int(_root_moves(g, cwin, wcell, board, cnt, near, p, rmove, mv, sc))
+        if time_ms is not None and n > 1 and self._vct is not None:  # round 1's root threat analysis
+            params, encode = self._vct
+            cells = [self.cell(int(rmove[i])) for i in range(n)]
+            proofs = root_threat_proofs(params, encode(position), cells, time_ms / 1000.0 * VCT_SHARE)
+            wins = [c for c, v in proofs.items() if v > 0]
+            if wins:  # our VCT (threes and fours): a proof
+                return self._proof(self.padded(wins[0]), 1, (self.padded(wins[0]),), start, length=2)
+            keep = [self.padded(c) for c in cells if proofs.get(c) != -1]  # moves that allow its VCT: out
+            if keep:
+                n = len(keep)
+                rmove[:n] = keep
         rscore = np.zeros(MAXM, dtype=np.int64)
         rnodes = np.zeros(MAXM, dtype=np.int64)
         killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
