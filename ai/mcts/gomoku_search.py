@@ -182,7 +182,7 @@ class GomokuSearcher:
             proofs = root_threat_proofs(params, encode(position), cells, time_ms / 1000.0 * VCT_SHARE)
             wins = [c for c, v in proofs.items() if v > 0]
             if wins:  # our VCT (threes and fours): a proof
-                return self._proof(self.padded(wins[0]), 1, (self.padded(wins[0]),), start, length=2)
+                return self._proof(self.padded(wins[0]), 1, (self.padded(wins[0]),), start, length=0)
             keep = [self.padded(c) for c in cells if proofs.get(c) != -1]  # moves that allow its VCT: out
             if keep:
                 n = len(keep)
@@ -287,9 +287,9 @@ class GomokuSearcher:
             best_move=cell,
             value=value,
             children=(MoveStats(cell, 1, value, proven),),
-            iterations=length,
+            iterations=max(1, length),
             elapsed_ms=(time.perf_counter() - start) * 1000.0,
-            max_depth=2 * length - 1,
+            max_depth=2 * length - 1 if length else 0,  # a VCT's length is not known
             pv=tuple(self.cell(c) for c in line),
             proven=proven,
         )
