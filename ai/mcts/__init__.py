@@ -9,6 +9,9 @@ Layout
 * ``kernel_mnk.py`` / ``mnk_lines.py``  tic-tac-toe and m,n,k up to 19x19 (Gomoku: candidate cells near
   stones, tactical playouts capped at 20 moves and scored by counting lines).
 * ``kernel_uttt.py``  Ultimate tic-tac-toe (nine 9-bit boards per player).
+* ``gomoku_search.py`` / ``gomoku_ab.py`` / ``gomoku_board.py``  Gomoku (five in a row on boards larger than
+  8x8) is not searched by the MCTS: ``Searcher`` hands it to an alpha-beta searcher over an incremental
+  window table (docs/gomoku.md).
 * ``kernels.py``  the kernel table: ``KIND_*`` -> (``gen_children``, ``play``, ``playout``), and the UCT loop
                    compiled per kind (``run_chunk_for``), so a game compiles only its own code.
 * ``core.py``     the compiled UCT loop over a node pool of arrays, and subtree compaction.

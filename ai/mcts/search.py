@@ -23,6 +23,7 @@ from typing import Any
 
 from ai.mcts.core import M_MAX_DEPTH, propagate
 from ai.mcts.games import adapter_for
+from ai.mcts.gomoku_search import GomokuSearcher, is_gomoku
 from ai.mcts.layout import DRAW, LOSS, P_CONTEMPT, UNKNOWN, WIN
 from ai.mcts.tree import DEFAULT_MAX_NODES
 from ai.mcts.worker import Worker, lanes_for, mix_seed, run_lane
@@ -103,6 +104,8 @@ class Searcher:
         self._pool = ThreadPoolExecutor(self._lanes - 1) if self._lanes > 1 else None
         self._stop = threading.Event()
         self._position: Any = None
+        # Gomoku (five in a row on a large board) is searched by alpha-beta (docs/gomoku.md)
+        self._gomoku = GomokuSearcher(spec) if is_gomoku(spec) else None
         self.set_position(spec.start())
 
     # -- position -------------------------------------------------------------------------
@@ -150,9 +153,13 @@ class Searcher:
     def stop(self) -> None:
         """Make the running search() return promptly (its result is still complete)."""
         self._stop.set()
+        if self._gomoku is not None:
+            self._gomoku.stop()
 
     def clear(self) -> None:
         """Forget every tree and restart the random numbers from the seed (same seed, same search)."""
+        if self._gomoku is not None:
+            self._gomoku.clear()
         for i, w in enumerate(self._workers):
             w.tree.reset()
             w.rng[0] = mix_seed(self.seed, i)
@@ -187,6 +194,14 @@ class Searcher:
 
     def warm_up(self) -> None:
         """Compile (or load from the cache) the JIT code on a tiny throw-away search."""
+        if self._gomoku is not None:
+            start = self.spec.start()
+            after = start.play(start.legal_moves()[len(start.legal_moves()) // 2])
+            self._gomoku.search(after, iterations=50)
+            if self._adapter.root_threats is not None:  # the root VCT analysis (compiling takes seconds)
+                params = self._adapter.make_params(self.spec)
+                self._adapter.root_threats(params, self._adapter.encode(after), after.legal_moves()[:2], 600.0)
+            return
         w = Worker(self._adapter, self._workers[0].params, 1, 1024)
         w.root_state[:] = self._adapter.encode(self.spec.start())
         w.run(64, self.exploration)
@@ -225,6 +240,10 @@ class Searcher:
             raise ValueError(f"iterations must be at least 1, not {iterations!r}")
         if self._position.outcome.is_over:
             raise ValueError("the game is over: there is nothing to search")
+        if self._gomoku is not None:
+            return self._gomoku.search(
+                self._position, time_ms=time_ms, iterations=iterations, on_info=on_info, stop_event=stop_event
+            )
         self._stop.clear()
         stops = (self._stop,) if stop_event is None else (self._stop, stop_event)
         start = time.perf_counter()

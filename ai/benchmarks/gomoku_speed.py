@@ -1,0 +1,57 @@
+"""Speed of the Gomoku search: nodes (alpha-beta) or iterations (MCTS) per second and depth, on the
+positions of a self-play game from each of the first openings of ``piskvork_match.OPENINGS``.
+
+    python -m ai.benchmarks.gomoku_speed --time-ms 200 --openings 2 --plies 12
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+from ai.benchmarks.piskvork_match import OPENINGS, SIZE
+from ai.mcts import Searcher
+from game.rules.registry import get_game
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ai.benchmarks.gomoku_speed", description=__doc__)
+    parser.add_argument("--time-ms", type=float, default=200.0)
+    parser.add_argument("--openings", type=int, default=2, help="openings played (one game each)")
+    parser.add_argument("--plies", type=int, default=12, help="searched positions per game")
+    args = parser.parse_args(argv)
+    if args.time_ms <= 0 or not 1 <= args.openings <= len(OPENINGS) or args.plies < 1:
+        print("error: --time-ms > 0, --openings 1..12 and --plies >= 1", file=sys.stderr)
+        return 2
+    spec = get_game("gomoku")
+    searcher = Searcher(spec, seed=1, threads=1)
+    searcher.warm_up()
+    rates: list[float] = []
+    depths: list[int] = []
+    for opening in OPENINGS[: args.openings]:
+        pos = spec.start()
+        for x, y in opening:
+            pos = pos.play(y * SIZE + x)
+        for _ in range(args.plies):
+            if pos.outcome.is_over:
+                break
+            searcher.set_position(pos)
+            result = searcher.search(time_ms=args.time_ms)
+            if result.elapsed_ms >= args.time_ms * 0.5:  # forced moves and proofs end early: not a rate
+                rates.append(result.iterations / result.elapsed_ms * 1000)
+                depths.append(result.max_depth)
+            pos = pos.play(result.best_move)
+    searcher.close()
+    if not rates:
+        print("no search used half of its time")
+        return 1
+    print(
+        f"{len(rates)} searches of {args.time_ms:.0f} ms: {statistics.mean(rates):,.0f} nodes/s "
+        f"(min {min(rates):,.0f}, max {max(rates):,.0f}); deepest ply mean {statistics.mean(depths):.1f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

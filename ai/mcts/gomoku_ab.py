@@ -1,0 +1,278 @@
+"""The Gomoku alpha-beta search (numba): principal variation search over threat-ordered candidate cells
+on the incremental board of ``gomoku_board``, one depth per call (the driver, ``gomoku_search``,
+deepens iteratively and stops it).
+
+- A side with a four window (a win cell) to move wins (``WIN - ply``); against the opponent's four the
+  only move is its win cell (two of them: lost) and the depth is not spent on it (forced replies are
+  free, so VCF lines of the opponent and our own run to their end).
+- Candidates: the empty cells within 2 of a stone, ordered by ``cell_score`` (own windows grown and
+  the opponent's blocked), the transposition-table move first, then the killers and the history.
+  When the opponent has a cell that would leave it two win cells (an open three, a broken three or a
+  double four to come) only the moves that make a four of ours or block one of its three-windows are
+  searched (the only defences, counter-fours included); otherwise the best ``ctl[C_WIDTH]``.
+- Leaves: the window evaluation of the side to move (``gomoku_board.VALUE``) plus a tempo bonus.
+- Transposition table: Zobrist hash, always replaced; mate scores stored relative to the node; scores
+  are only taken from entries of the same search (``ctl[C_GEN]``), so the cut counters below hold.
+- Proofs: ``ctl[C_CUT]`` / ``ctl[C_CUT + 1]`` count the nodes of the root's side / of the opponent
+  whose candidates were cut to the width: a mate score for the root's side is a proof when the
+  opponent's nodes were never cut (and a loss when ours never were); forced blocks and the threat
+  filter (every move outside it lets the opponent make an open four) keep it exact.
+- Stop: ``stop[0]`` (set by the driver's watcher at the deadline or on a stop request) or the node
+  limit ``ctl[C_LIMIT]``, checked at every node; a stopped call's result must be thrown away.
+
+Root moves (``ply`` 0) get their score (exact for the best, an upper bound for moves that failed low)
+and node count in ``rscore`` / ``rnodes`` (same order as ``rmove``, which the driver fills); the best
+move is ``ctl[C_BEST]`` (not the highest ``rscore``: a move that failed low may tie with the best).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ai.jit import jit
+from ai.mcts.gomoku_board import cell_score, make, makes_open_four, unmake, win_cells
+from ai.mcts.mnk_threats import vcf
+
+WIN = 1_000_000
+MATE = WIN - 1000  # scores beyond this are proven wins (and below -MATE proven losses)
+INF = 2 * WIN
+MAXPLY = 64
+MAXM = 256
+TEMPO = 60
+LMR_AFTER = 3  # moves searched at full depth before the reduction
+EXACT, LOWER, UPPER = 0, 1, 2
+# ctl fields
+C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N, C_LEAF_VCF, C_GEN, C_CUT = 0, 1, 2, 3, 4, 5, 6, 7
+# C_CUT + 0 / 1: nodes of the root's side / of the opponent whose candidates were cut to the width
+C_BEST = 9  # the root's best move of this call (a later move only replaces it with a higher exact score)
+CTL_LEN = 10
+LEAF_VCF_DEPTH = 8
+
+
+@jit
+def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width, mv, sc, info):  # type: ignore[no-untyped-def]
+    """Candidate moves of ``p`` into ``mv[ply]`` / ``sc[ply]`` (unsorted; at most ``width`` unless the
+    opponent threatens); returns how many."""
+    pw = g[0]
+    k = g[1]
+    o = 3 - p
+    pad = k
+    rows = g[3] // pw - 2 * pad
+    n = 0
+    threat = False
+    for r in range(pad, pad + rows):
+        base = r * pw
+        for c in range(base + pad, base + pw - pad):
+            if board[c] != 0 or near[c] == 0:
+                continue
+            s = cell_score(g, cwin, cnt, c, p, info)
+            mine4 = info[0]
+            theirs3 = info[1]
+            if theirs3 >= 2 and not threat and makes_open_four(g, cwin, wcell, board, cnt, c, o):
+                threat = True
+            if c == ttmove:
+                s += 1 << 40
+            elif c == killers[ply, 0] or c == killers[ply, 1]:
+                s += 1 << 20
+            s += hist[c]
+            if n < mv.shape[1]:
+                mv[ply, n] = c
+                # keep the four / block flags in the low bits of a second row: sign marks a "defence"
+                sc[ply, n] = s * 4 + (2 if mine4 > 0 else 0) + (1 if theirs3 > 0 else 0)
+                n += 1
+    if n == 0:  # an empty board: the centre
+        mv[ply, 0] = (rows // 2 + pad) * pw + pad + (pw - 2 * pad) // 2
+        sc[ply, 0] = 0
+        return 1
+    if threat:  # only our fours and the cells of the opponent's three-windows
+        m = 0
+        for i in range(n):
+            if sc[ply, i] & 3:
+                mv[ply, m] = mv[ply, i]
+                sc[ply, m] = sc[ply, i]
+                m += 1
+        return m
+    if n > width:  # the best ``width`` by score (partial selection)
+        info[2] = 1
+        for i in range(width):
+            b = i
+            for j in range(i + 1, n):
+                if sc[ply, j] > sc[ply, b]:
+                    b = j
+            t = mv[ply, i]
+            mv[ply, i] = mv[ply, b]
+            mv[ply, b] = t
+            t = sc[ply, i]
+            sc[ply, i] = sc[ply, b]
+            sc[ply, b] = t
+        n = width
+    return n
+
+
+@jit
+def alphabeta(  # type: ignore[no-untyped-def]
+    g,
+    cwin,
+    wcell,
+    board,
+    cnt,
+    ev,
+    n4,
+    near,
+    hsh,
+    zob,
+    tt_key,
+    tt_val,
+    tt_meta,
+    killers,
+    hist,
+    mv,
+    sc,
+    ctl,
+    stop,
+    rmove,
+    rscore,
+    rnodes,
+    depth,
+    alpha,
+    beta,
+    ply,
+    p,
+    last,
+):
+    """Negamax PVS score of the position for ``p`` (1 / 2) to move, ``last`` the previous stone."""
+    ctl[C_NODES] += 1
+    if ctl[C_NODES] > ctl[C_LIMIT]:
+        stop[0] = 1
+    if stop[0] != 0:
+        return 0
+    if ply > ctl[C_SELDEPTH]:
+        ctl[C_SELDEPTH] = ply
+    q = p - 1
+    o = 3 - p
+    if n4[q] > 0:
+        return WIN - ply
+    tmp = np.zeros(3, dtype=np.int64)
+    forced = -1
+    if n4[o - 1] > 0:
+        nw = win_cells(g, cwin, wcell, board, cnt, o, last, tmp) if last >= 0 else 0
+        if nw == 0:
+            nw = win_cells(g, cwin, wcell, board, cnt, o, -1, tmp)
+        if nw >= 2:
+            return -(WIN - ply - 1)
+        forced = tmp[0]
+    if ply >= MAXPLY - 1 or (forced < 0 and depth <= 0):
+        # a VCF of the side to move (open threes included) wins; without a three window it has no four
+        if forced < 0 and ctl[C_LEAF_VCF] > 0 and n4[2 + q] > 0:
+            r = vcf(board, g[0], g[1], p, LEAF_VCF_DEPTH, ctl[C_LEAF_VCF])
+            if r >= 0:
+                return WIN - ply - 2 * (r & 255)
+        return ev[q] - ev[o - 1] + TEMPO
+    h = hsh[0]
+    idx = h & (tt_key.shape[0] - 1)
+    ttmove = -1
+    if tt_key[idx] == h:
+        meta = tt_meta[idx]
+        ttmove = (meta >> 10) - 1
+        if ply > 0 and (meta & 255) >= depth and (meta >> 30) == ctl[C_GEN]:
+            s = tt_val[idx]
+            if s > MATE:
+                s -= ply
+            elif s < -MATE:
+                s += ply
+            flag = (meta >> 8) & 3
+            if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
+                return s
+    if ply == 0:
+        n = ctl[C_ROOT_N]
+        for i in range(n):
+            mv[0, i] = rmove[i]
+            sc[0, i] = (1 << 40) if rmove[i] == ttmove else n - i
+    elif forced >= 0:
+        n = 1
+        mv[ply, 0] = forced
+        sc[ply, 0] = 0
+    else:
+        n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp)
+        if tmp[2]:
+            ctl[C_CUT + ply % 2] += 1
+    child_depth = depth if forced >= 0 else depth - 1
+    alpha0 = alpha
+    best = -INF
+    best_move = mv[ply, 0]
+    for i in range(n):
+        b = i  # pick the best remaining (lazy selection sort)
+        for j in range(i + 1, n):
+            if sc[ply, j] > sc[ply, b]:
+                b = j
+        c = mv[ply, b]
+        mv[ply, b] = mv[ply, i]
+        mv[ply, i] = c
+        t = sc[ply, b]
+        sc[ply, b] = sc[ply, i]
+        sc[ply, i] = t
+        before = ctl[C_NODES]
+        make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
+        # fmt: off
+        if i == 0:
+            s = -alphabeta(
+                g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                child_depth, -beta, -alpha, ply + 1, o, c,
+            )
+        else:
+            # late moves that make no four and block no three: one ply less first (re-searched if better)
+            r = 1 if depth >= 3 and i >= LMR_AFTER and ply > 0 and (t & 3) == 0 else 0
+            s = -alphabeta(
+                g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                child_depth - r, -alpha - 1, -alpha, ply + 1, o, c,
+            )
+            if r and s > alpha and stop[0] == 0:
+                s = -alphabeta(
+                g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                child_depth, -alpha - 1, -alpha, ply + 1, o, c,
+            )
+            if alpha < s < beta and stop[0] == 0:
+                s = -alphabeta(
+                g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                child_depth, -beta, -alpha, ply + 1, o, c,
+            )
+        # fmt: on
+        unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
+        if stop[0] != 0:
+            return 0
+        if ply == 0:
+            for j in range(ctl[C_ROOT_N]):
+                if rmove[j] == c:
+                    rscore[j] = s
+                    rnodes[j] += ctl[C_NODES] - before
+        if s > best:
+            best = s
+            best_move = c
+            if ply == 0:
+                ctl[C_BEST] = c
+        if s > alpha:
+            alpha = s
+        if alpha >= beta:
+            if forced < 0 and ply > 0 and c != killers[ply, 0]:
+                killers[ply, 1] = killers[ply, 0]
+                killers[ply, 0] = c
+            hist[c] += depth * depth
+            break
+    flag = EXACT
+    if best <= alpha0:
+        flag = UPPER
+    elif best >= beta:
+        flag = LOWER
+    stored = best
+    if stored > MATE:
+        stored += ply
+    elif stored < -MATE:
+        stored -= ply
+    tt_key[idx] = h
+    tt_val[idx] = stored
+    tt_meta[idx] = max(depth, 0) | (flag << 8) | ((best_move + 1) << 10) | (ctl[C_GEN] << 30)
+    return best

@@ -1,0 +1,224 @@
+"""The incremental board of the Gomoku alpha-beta search (``gomoku_ab``): a padded cell array (as
+``mnk_lines``: 0 empty, 1 / 2 stones, ``OFF`` border, ``pad`` = k cells around the board) and, for every
+k-window of the board (k cells in a row in one of 4 directions), the number of stones of each player.
+
+Make / unmake update the k * 4 windows through the stone (counts, the evaluation, the number of each
+player's *four windows*: k - 1 own stones and no opponent stone, i.e. a win cell), the count of stones
+near each cell (candidate moves are the empty cells within 2 of a stone) and the Zobrist hash. So the
+static evaluation (``VALUE[stones]`` summed over each player's free windows: an open three lies in
+three free windows, a dead one in one) and "can the side to move win at once" cost nothing, and move
+ordering (``cell_score``) only reads the k * 4 windows through a cell.
+
+Arrays (int64): ``g`` geometry ``[pw, k, nwin, size]``, ``cwin[cell, 4k]`` the windows through a board
+cell (-1 past the edge), ``wcell[window, k]`` its cells; ``st`` the state: ``cnt[window, 2]``,
+``ev[2]`` each player's window sum, ``n4[4]`` (each player's four windows, then its *three windows*:
+k - 2 own stones and no opponent stone, where a four can be made), ``near[cell]``, ``hsh[1]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ai.jit import jit
+from ai.mcts.mnk_lines import DX, DY, OFF
+
+# value of a free window holding 0..k stones of one player (k = 5; longer k use the last)
+VALUE = np.array([0, 2, 14, 90, 600, 600, 600, 600], dtype=np.int64)
+# move ordering: own window with a stones (a + 1 after the move), opponent window with b stones (blocked)
+ATTACK = np.array([1, 6, 40, 300, 100_000, 100_000, 100_000, 100_000], dtype=np.int64)
+DEFEND = np.array([0, 4, 25, 200, 50_000, 50_000, 50_000, 50_000], dtype=np.int64)
+NEAR = 2
+
+
+def geometry(width: int, height: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(g, cwin, wcell, board)`` for an empty ``width`` x ``height`` board with k in a row."""
+    pad = k
+    pw = width + 2 * pad
+    size = pw * (height + 2 * pad)
+    board = np.full(size, OFF, dtype=np.int64)
+    for r in range(height):
+        board[(r + pad) * pw + pad : (r + pad) * pw + pad + width] = 0
+    nwin = size * 4
+    wcell = np.full((nwin, k), -1, dtype=np.int64)
+    cwin = np.full((size, 4 * k), -1, dtype=np.int64)
+    fill = np.zeros(size, dtype=np.int64)
+    for s in range(size):
+        if board[s] == OFF:
+            continue
+        for d in range(4):
+            step = int(DY[d]) * pw + int(DX[d])
+            cells = [s + i * step for i in range(k)]
+            if all(0 <= c < size and board[c] != OFF for c in cells):
+                w = s * 4 + d
+                wcell[w] = cells
+                for c in cells:
+                    cwin[c, fill[c]] = w
+                    fill[c] += 1
+    g = np.array([pw, k, nwin, size], dtype=np.int64)
+    return g, cwin, wcell, board
+
+
+def new_state(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(cnt, ev, n4, near, hsh)`` of an empty board."""
+    nwin, size = int(g[2]), int(g[3])
+    return (
+        np.zeros((nwin, 2), dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(size, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
+
+
+@jit
+def make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[no-untyped-def]
+    """Put a stone of ``p`` (1 / 2) on the empty cell ``c`` and update every table."""
+    k = g[1]
+    q = p - 1
+    o = 2 - p
+    for i in range(4 * k):
+        w = cwin[c, i]
+        if w < 0:
+            break
+        a = cnt[w, q]
+        b = cnt[w, o]
+        if b == 0:
+            ev[q] += VALUE[a + 1] - VALUE[a]
+            if a + 1 == k - 1:
+                n4[q] += 1
+                n4[2 + q] -= 1
+            elif a == k - 1:
+                n4[q] -= 1  # a five: the window is no longer a four
+            elif a + 1 == k - 2:
+                n4[2 + q] += 1
+        elif a == 0:
+            ev[o] -= VALUE[b]
+            if b == k - 1:
+                n4[o] -= 1
+            elif b == k - 2:
+                n4[2 + o] -= 1
+        cnt[w, q] = a + 1
+    board[c] = p
+    hsh[0] ^= zob[c, q]
+    pw = g[0]
+    for dy in range(-NEAR, NEAR + 1):
+        for dx in range(-NEAR, NEAR + 1):
+            near[c + dy * pw + dx] += 1
+
+
+@jit
+def unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[no-untyped-def]
+    """Take the stone of ``p`` back from ``c`` (the inverse of ``make``)."""
+    k = g[1]
+    q = p - 1
+    o = 2 - p
+    for i in range(4 * k):
+        w = cwin[c, i]
+        if w < 0:
+            break
+        a = cnt[w, q] - 1
+        b = cnt[w, o]
+        if b == 0:
+            ev[q] -= VALUE[a + 1] - VALUE[a]
+            if a + 1 == k - 1:
+                n4[q] -= 1
+                n4[2 + q] += 1
+            elif a == k - 1:
+                n4[q] += 1
+            elif a + 1 == k - 2:
+                n4[2 + q] -= 1
+        elif a == 0:
+            ev[o] += VALUE[b]
+            if b == k - 1:
+                n4[o] += 1
+            elif b == k - 2:
+                n4[2 + o] += 1
+        cnt[w, q] = a
+    board[c] = 0
+    hsh[0] ^= zob[c, q]
+    pw = g[0]
+    for dy in range(-NEAR, NEAR + 1):
+        for dx in range(-NEAR, NEAR + 1):
+            near[c + dy * pw + dx] -= 1
+
+
+@jit
+def win_cells(g, cwin, wcell, board, cnt, p, around, out):  # type: ignore[no-untyped-def]
+    """Distinct win cells of ``p`` (empty cells of its four windows), at most 2, into ``out``; only the
+    windows through ``around`` when it is >= 0 (the last stone), else every window."""
+    k = g[1]
+    q = p - 1
+    o = 2 - p
+    n = 0
+    lo = 0
+    hi = g[2]
+    if around >= 0:
+        hi = 4 * k
+    for j in range(lo, hi):
+        w = cwin[around, j] if around >= 0 else j
+        if w < 0:
+            if around >= 0:
+                break
+            continue
+        if cnt[w, q] == k - 1 and cnt[w, o] == 0:
+            for i in range(k):
+                e = wcell[w, i]
+                if board[e] == 0 and not (n == 1 and out[0] == e):
+                    out[n] = e
+                    n += 1
+                    if n == 2:
+                        return 2
+    return n
+
+
+@jit
+def cell_score(g, cwin, cnt, c, p, info):  # type: ignore[no-untyped-def]
+    """Ordering score of ``p`` playing the empty cell ``c``; ``info[0]`` = own windows it turns into
+    fours, ``info[1]`` = opponent windows with k - 2 stones it blocks (a three's windows)."""
+    k = g[1]
+    q = p - 1
+    o = 2 - p
+    s = 0
+    fours = 0
+    blocks = 0
+    for i in range(4 * k):
+        w = cwin[c, i]
+        if w < 0:
+            break
+        a = cnt[w, q]
+        b = cnt[w, o]
+        if b == 0:
+            s += ATTACK[a]
+            if a == k - 2:
+                fours += 1
+        elif a == 0:
+            s += DEFEND[b]
+            if b == k - 2:
+                blocks += 1
+    info[0] = fours
+    info[1] = blocks
+    return s
+
+
+@jit
+def makes_open_four(g, cwin, wcell, board, cnt, c, p):  # type: ignore[no-untyped-def]
+    """True if a stone of ``p`` on the empty cell ``c`` would leave ``p`` two distinct win cells."""
+    k = g[1]
+    q = p - 1
+    o = 2 - p
+    n = 0
+    first = -1
+    for i in range(4 * k):
+        w = cwin[c, i]
+        if w < 0:
+            break
+        if cnt[w, q] == k - 2 and cnt[w, o] == 0:
+            for j in range(k):
+                e = wcell[w, j]
+                if e != c and board[e] == 0:
+                    if n == 0:
+                        first = e
+                        n = 1
+                    elif e != first:
+                        return True
+    return False
