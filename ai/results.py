@@ -39,10 +39,11 @@ class ForcedLine:
         """The winner's moves in the line (the side to move wins when ``plies`` is odd)."""
         return (self.plies + 1) // 2
 
-    def describe(self) -> str:
-        """E.g. "VCF in 7" (the winner's moves), "in 4" for a plain forced win."""
-        prefix = f"{self.kind} " if self.kind in ("VCF", "VCT") else ""
-        return f"{prefix}in {self.winner_moves}"
+    def describe(self, winner: str) -> str:
+        """E.g. "Red wins: VCF in 7" (the winner's moves), "Red wins in 4" for another forced win."""
+        if self.kind in ("VCF", "VCT"):
+            return f"{winner} wins: {self.kind} in {self.winner_moves}"
+        return f"{winner} wins in {self.winner_moves}"
 
 
 @dataclass(frozen=True)

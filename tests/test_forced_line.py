@@ -53,7 +53,7 @@ def test_a_proven_loss_names_the_opponent_as_the_winner() -> None:
     absorb(session, search, line)
     point = session.eval_at(2)
     assert point is not None and point.forced is not None
-    assert graph_label(point, NAMES) == "Yellow wins: in 2"
+    assert graph_label(point, NAMES) == "Yellow wins in 2"
 
 
 def test_an_unproven_result_sends_no_forced_line() -> None:

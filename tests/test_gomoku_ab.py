@@ -14,6 +14,7 @@ from ai.mcts.gomoku_board import VALUE, geometry, make, new_state, unmake
 from ai.mcts.gomoku_search import GomokuSearcher, is_gomoku
 from ai.mcts.mnk_threats import vcf
 from ai.mcts.search import Searcher
+from ai.results import ForcedLine
 from game.rules.registry import get_game
 from tests.test_gomoku_threats import VCF2, position_of, stones
 
@@ -103,6 +104,7 @@ def test_win_in_one(searcher: GomokuSearcher) -> None:
     result = searcher.search(position_of(WIN1, True), time_ms=200)
     assert xy(result.best_move) == (7, 3)
     assert result.proven == 1 and result.value == 1.0
+    assert result.forced == ForcedLine(1, "search")
 
 
 def test_blocks_the_four(searcher: GomokuSearcher) -> None:
@@ -122,6 +124,8 @@ def test_vcf_of_known_length(searcher: GomokuSearcher) -> None:
     assert result.proven == 1
     assert result.max_depth == 3  # two fours, the block between them
     assert len(result.pv) == 4 and xy(result.pv[0]) == (8, 7)  # four, block, open four, a win cell
+    # four, block, open four, block, five: the app says "Red wins: VCF in 3"
+    assert result.forced == ForcedLine(5, "VCF") and result.forced.describe("Red") == "Red wins: VCF in 3"
 
 
 def test_the_move_leaves_the_opponent_no_vcf(searcher: GomokuSearcher) -> None:

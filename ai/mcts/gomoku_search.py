@@ -43,7 +43,7 @@ from ai.mcts.gomoku_ab import (
 from ai.mcts.gomoku_board import geometry, make, new_state, win_cells
 from ai.mcts.mnk_root import root_threat_proofs
 from ai.mcts.mnk_threats import vcf_line
-from ai.results import MoveStats, SearchResult
+from ai.results import ForcedLine, MoveStats, SearchResult
 
 LEAF_VCF_NODES = 30  # node budget of the VCF at each leaf (0: none)
 WIDTH = 8  # candidates searched at an inner node when the opponent does not threaten
@@ -154,7 +154,7 @@ class GomokuSearcher:
         tmp = np.empty(2, dtype=np.int64)
         if n4[p - 1] > 0:  # a win in one
             win_cells(g, cwin, wcell, board, cnt, p, -1, tmp)
-            return self._proof(int(tmp[0]), 1, (int(tmp[0]),), start)
+            return self._proof(int(tmp[0]), 1, (int(tmp[0]),), start, forced=ForcedLine(1, "search"))
         theirs = int(win_cells(g, cwin, wcell, board, cnt, 3 - p, -1, tmp)) if n4[2 - p] > 0 else 0
         if theirs == 0:
             own = max(VCF_STONES, (position.stones0, position.stones1)[p - 1].bit_count())
@@ -165,9 +165,10 @@ class GomokuSearcher:
             code = int(vcf_line(board, g[0], g[1], p, VCF_DEPTH, max(100, budget), line))
             if code >= 0:
                 pv = tuple(int(c) for c in line[1 : 1 + line[0] - 1])
-                return self._proof(code // 256, 1, pv, start, length=code % 256)
+                length = code % 256  # our fours up to the double threat; then the block and our five
+                return self._proof(code // 256, 1, pv, start, length, ForcedLine(2 * length + 1, "VCF"))
         if theirs >= 2:  # lost: block one anyway
-            return self._proof(int(tmp[0]), -1, (int(tmp[0]),), start)
+            return self._proof(int(tmp[0]), -1, (int(tmp[0]),), start, forced=ForcedLine(2, "search"))
         mv = np.zeros((MAXPLY, MAXM), dtype=np.int64)
         sc = np.zeros((MAXPLY, MAXM), dtype=np.int64)
         rmove = np.zeros(MAXM, dtype=np.int64)
@@ -280,7 +281,15 @@ class GomokuSearcher:
             proven=proven,
         )
 
-    def _proof(self, move: int, proven: int, line: tuple[int, ...], start: float, length: int = 1) -> SearchResult:
+    def _proof(
+        self,
+        move: int,
+        proven: int,
+        line: tuple[int, ...],
+        start: float,
+        length: int = 1,
+        forced: ForcedLine | None = None,
+    ) -> SearchResult:
         value = 1.0 if proven > 0 else 0.0
         cell = self.cell(move)
         return SearchResult(
@@ -292,4 +301,5 @@ class GomokuSearcher:
             max_depth=2 * length - 1 if length else 0,  # a VCT's length is not known
             pv=tuple(self.cell(c) for c in line),
             proven=proven,
+            forced=forced,
         )

@@ -190,7 +190,7 @@ def graph_label(point: EvalPoint | None, names: tuple[str, str]) -> str:
     """The evaluation's heading: whose chance the graph shows, or a proven win's forced line where the
     engine found one for the shown position ("Red wins: VCF in 7")."""
     if point is not None and point.forced is not None:
-        return f"{names[point.forced.winner]} wins: {point.forced.line.describe()}"
+        return point.forced.line.describe(names[point.forced.winner])
     return f"{names[0]}'s winning chance"
 
 
