@@ -68,3 +68,23 @@ def test_a_new_game_forgets_the_forced_lines() -> None:
     absorb(session, search, line)
     session.reset()
     assert session.forced == {}
+
+
+def test_a_proof_that_lists_only_the_winning_move_stresses_it_and_claims_nothing_of_the_others() -> None:
+    """A Gomoku proof names one move: it is the move to stress, and "every move wins" would be false."""
+    session, line = _proof("gomoku", "h8 h9 i9", ForcedLine(7, "VCF"))
+    absorbed = absorb(session, _analysis(session, 3), line)
+    heat = absorbed.heat
+    assert heat is not None and not heat.complete
+    assert heat.common_outcome is None and not heat.uniform
+    assert heat.best == next(iter(heat.entries)) and heat.emphasis(heat.best) == 1.0
+
+
+def test_a_search_over_every_move_still_says_every_move_wins() -> None:
+    session = Session.from_text("tictactoe", "a1 b1 b2 c1")  # the search says every move wins
+    spec = session.spec
+    legal = spec.parse_position("a1 b1 b2 c1").legal_moves()
+    children = tuple(MoveStats(m, 1, 1.0, 1) for m in legal)
+    result = SearchResult(legal[0], 1.0, children, 10, 1.0, 3, (legal[0],), proven=1)
+    heat = absorb(session, _analysis(session, 4), protocol.result_message("info", spec, result, 1)).heat
+    assert heat is not None and heat.complete and heat.common_outcome == "win"

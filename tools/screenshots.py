@@ -37,6 +37,11 @@ SCREENSHOTS: dict[str, tuple[str, ...]] = {
     "uttt-midgame.png": ("--game", "uttt", "--position", "e5 e4", "--mode", "hotseat"),
     "tictactoe-heatmap.png": ("--game", "tictactoe", "--position", "b2 a1", "--heatmap"),
     "gomoku.png": ("--game", "gomoku", "--position", "h8 h9 i9 g7"),
+    # red to move has a VCF: the heading names it, the winning stone is stressed (the engine may compile first)
+    "gomoku-vcf.png": (
+        *("--game", "gomoku", "--position", "i10 m9 i9 e8 f8 k6 g8 a1 h8 o15"),
+        *("--mode", "hotseat", "--heatmap", "--screenshot-wait", "120000"),
+    ),
     "mnk-6x6-4.png": ("--game", "mnk:6x6:4", "--position", "c3 d4 c4"),
     "colorblind-heatmap.png": ("--position", "4453", "--heatmap", "--theme", "colorblind"),
     "dark-narrow.png": ("--position", "4453", "--exact", "--theme", "dark", "--size", "640x480"),

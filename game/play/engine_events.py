@@ -40,7 +40,7 @@ def absorb(session: Session, search: Search, line: SearchLine) -> Absorbed:
         if search.kind != "solve":
             return Absorbed()
         return Absorbed(move=best_scored_move(session, search.ply, scores_from_solution(spec, line)))
-    heat = heat_from_info(spec, search.ply, line)
+    heat = heat_from_info(spec, search.ply, line, session.position_at(search.ply).legal_moves())
     if line.iterations or line.proven:  # a result of 0 iterations says nothing
         session.record_estimate(search.ply, PovValue(line.value, mover))
     if isinstance(line, BestMove) and search.kind == "bot":

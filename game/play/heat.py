@@ -8,7 +8,7 @@ engine's exact play picks (fastest win, else the most visited move no proof rule
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -48,6 +48,7 @@ class HeatData:
     entries: dict[int, HeatEntry]
     iterations: int = 0
     chosen: int | None = None  # the move an exact search decided to play (it outranks the visits)
+    complete: bool = True  # the entries are every legal move (a proof may list only the move that wins)
 
     @property
     def key(self) -> tuple[object, ...]:
@@ -65,7 +66,9 @@ class HeatData:
 
     @property
     def common_outcome(self) -> str | None:
-        """ "win", "draw" or "loss" when every move is proven to end that way."""
+        """ "win", "draw" or "loss" when every legal move is proven to end that way."""
+        if not self.complete:
+            return None
         outcomes = {e.outcome for e in self.entries.values()}
         return next(iter(outcomes)) if len(outcomes) == 1 else None
 
@@ -128,8 +131,9 @@ def engine_children(spec: GameSpec, children: Iterable[Child]) -> Iterator[tuple
             continue
 
 
-def heat_from_info(spec: GameSpec, ply: int, info: Info) -> HeatData | None:
-    """The heat of an info/bestmove line's ``children``; None when there is nothing usable."""
+def heat_from_info(spec: GameSpec, ply: int, info: Info, legal: Collection[int] | None = None) -> HeatData | None:
+    """The heat of an info/bestmove line's ``children``; None when there is nothing usable. ``legal``: the
+    position's legal moves, to tell whether the children are all of them."""
     parsed = [
         (move, child.visits, child.value, child.proven if child.proven in RESULTS else None, child.score)
         for move, child in engine_children(spec, info.children)
@@ -138,7 +142,8 @@ def heat_from_info(spec: GameSpec, ply: int, info: Info) -> HeatData | None:
         return None
     total = sum(p[1] for p in parsed)
     entries = {m: HeatEntry(m, (v / total) if total else 0.0, val, pr, sc) for m, v, val, pr, sc in parsed}
-    return HeatData(ply, entries, info.iterations)
+    complete = legal is None or set(legal) <= entries.keys()
+    return HeatData(ply, entries, info.iterations, complete=complete)
 
 
 def share_text(share: float, searched: bool = True) -> str:
