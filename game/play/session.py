@@ -185,5 +185,3 @@ class Session:
         winner = {"win": mover, "loss": 1 - mover}.get(result)
         if forced is not None and winner is not None:
             self.forced[key] = ForcedNote(winner, forced)
-        elif forced is None and key in self.forced and self.forced[key].winner != winner:
-            del self.forced[key]
