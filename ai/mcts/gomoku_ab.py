@@ -47,6 +47,7 @@ C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N, C_LEAF_VCF, C_GEN, C_CUT = 0, 1
 C_BEST = 9  # the root's best move of this call (a later move only replaces it with a higher exact score)
 CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
+THREAT_EXT = False
 
 
 @jit
@@ -85,6 +86,7 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
         sc[ply, 0] = 0
         return 1
     if threat:  # only our fours and the cells of the opponent's three-windows
+        info[3] = 1
         m = 0
         for i in range(n):
             if sc[ply, i] & 3:
@@ -152,7 +154,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
     o = 3 - p
     if n4[q] > 0:
         return WIN - ply
-    tmp = np.zeros(3, dtype=np.int64)
+    tmp = np.zeros(4, dtype=np.int64)
     forced = -1
     if n4[o - 1] > 0:
         nw = win_cells(g, cwin, wcell, board, cnt, o, last, tmp) if last >= 0 else 0
@@ -196,7 +198,8 @@ def alphabeta(  # type: ignore[no-untyped-def]
         n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp)
         if tmp[2]:
             ctl[C_CUT + ply % 2] += 1
-    child_depth = depth if forced >= 0 else depth - 1
+    # a forced block costs no depth; nor (THREAT_EXT) a defence against an open three
+    child_depth = depth if forced >= 0 or (THREAT_EXT and tmp[3]) else depth - 1
     alpha0 = alpha
     best = -INF
     best_move = mv[ply, 0]

@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from ai.jit import jit
-from ai.mcts.games import adapter_for
 from ai.mcts.gomoku_ab import (
     C_BEST,
     C_CUT,
@@ -40,8 +39,8 @@ from ai.mcts.gomoku_ab import (
     _gen,
     alphabeta,
 )
-from ai.mcts.gomoku_board import geometry, make, new_state, win_cells
-from ai.mcts.mnk_root import root_threat_proofs
+from ai.mcts.gomoku_board import geometry, make, new_state, unmake, win_cells
+from ai.mcts.gomoku_threats import find_win, new_scratch
 from ai.mcts.mnk_threats import vcf_line
 from ai.results import ForcedLine, MoveStats, SearchResult
 
@@ -53,7 +52,13 @@ VCF_DEPTH = 16  # our VCF at the root: fours
 VCF_NODES_PER_MS = 60  # its node budget per ms of the search's time (at most VCF_NODES_MAX)
 VCF_NODES_MAX = 40_000
 VCF_STONES = 20  # ... with up to this many attacker stones (fewer nodes for more stones)
-VCT_SHARE = 0.3  # of a timed search, at most, for the VCT analysis of the root moves
+VCT_SHARE = 0.3  # of a timed search, at most, for the threat analysis of the root moves
+THREAT_OWN_SHARE = 0.3  # of that, for our own VCT
+THREAT_NODES_PER_MS = 300  # threat-search nodes per ms (measured: 600-800k/s), to size the budgets
+THREAT_MIN_NODES = 200
+THREAT_THREES = 4  # threes in a VCT (iterative deepening: 0, 1, ...)
+THREAT_DEPTH = 20  # attacker moves
+THREAT_CHECKED = 16  # root moves checked for the opponent's VCT
 SCALE = 400.0  # score -> win chance: 1 / (1 + exp(-score / SCALE))
 
 
@@ -85,7 +90,7 @@ def _root_moves(g, cwin, wcell, board, cnt, near, p, out, mv, sc):  # type: igno
     """The root's candidates (every near cell, or the defences against a threat) into ``out``."""
     killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
     hist = np.zeros(board.shape[0], dtype=np.int64)
-    info = np.zeros(3, dtype=np.int64)
+    info = np.zeros(4, dtype=np.int64)
     n = _gen(g, cwin, wcell, board, cnt, near, p, 0, -1, killers, hist, MAXM, mv, sc, info)
     order = np.argsort(-sc[0, :n], kind="mergesort")  # stable: the same order with and without numba
     for i in range(n):
@@ -106,11 +111,8 @@ class GomokuSearcher:
         self.tt_val = np.zeros(1 << TT_BITS, dtype=np.int64)
         self.tt_meta = np.zeros(1 << TT_BITS, dtype=np.int64)
         self._stop = threading.Event()
+        self._scratch = new_scratch(self._empty.shape[0])
         self._gen = 0
-        adapter = adapter_for(spec)
-        self._vct = (
-            (adapter.make_params(spec), adapter.encode) if adapter is not None and adapter.root_threats else None
-        )
 
     def padded(self, cell: int) -> int:
         row, col = divmod(cell, self.spec.width)
@@ -122,6 +124,13 @@ class GomokuSearcher:
 
     def stop(self) -> None:
         self._stop.set()
+
+    def warm_up(self, position: Any) -> None:
+        """Compile (or load from the cache) the search and the threat search on a tiny search."""
+        self.search(position, iterations=50)
+        board, cnt, ev, n4, near, hsh = self._board(position)
+        tables = (self.g, self.cwin, self.wcell, board, cnt, ev, n4, near, hsh, self.zob, *self._scratch)
+        find_win(*tables, 1, 1, 2, 50, -1)
 
     def clear(self) -> None:
         self.tt_key[:] = 0
@@ -177,17 +186,13 @@ class GomokuSearcher:
             n = 1
         else:
             n = int(_root_moves(g, cwin, wcell, board, cnt, near, p, rmove, mv, sc))
-        if time_ms is not None and n > 1 and self._vct is not None:  # round 1's root threat analysis
-            params, encode = self._vct
-            cells = [self.cell(int(rmove[i])) for i in range(n)]
-            proofs = root_threat_proofs(params, encode(position), cells, time_ms / 1000.0 * VCT_SHARE)
-            wins = [c for c, v in proofs.items() if v > 0]
-            if wins:  # our VCT (threes and fours): a proof
-                return self._proof(self.padded(wins[0]), 1, (self.padded(wins[0]),), start, length=0)
-            keep = [self.padded(c) for c in cells if proofs.get(c) != -1]  # moves that allow its VCT: out
-            if keep:
-                n = len(keep)
-                rmove[:n] = keep
+        if time_ms is not None and n > 1:  # threat-space search: our VCT, then the opponent's after each move
+            state = (board, cnt, ev, n4, near, hsh)
+            win, keep = self._threat_analysis(state, p, last, [int(c) for c in rmove[:n]], time_ms / 1000.0 * VCT_SHARE)
+            if win is not None:  # a proof (every defence searched); its length is not known
+                return self._proof(win, 1, (win,), start, length=0)
+            n = len(keep)
+            rmove[:n] = keep
         rscore = np.zeros(MAXM, dtype=np.int64)
         rnodes = np.zeros(MAXM, dtype=np.int64)
         killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
@@ -246,6 +251,33 @@ class GomokuSearcher:
                 return
             left = 0.002 if deadline is None else min(0.002, max(0.0, deadline - time.perf_counter()))
             done.wait(left)
+
+    def _threat_analysis(
+        self, state: tuple[np.ndarray, ...], p: int, last: int, moves: list[int], seconds: float
+    ) -> tuple[int | None, list[int]]:
+        """``(our winning move or None, the root moves kept)``: a VCT of ours (``THREAT_OWN_SHARE`` of the
+        time), else the first ``THREAT_CHECKED`` root moves in order, each dropped when the opponent has a
+        VCT after it (unless every checked move is), within ``seconds`` in all."""
+        deadline = time.perf_counter() + seconds
+        board, cnt, ev, n4, near, hsh = state
+        tables = (self.g, self.cwin, self.wcell, board, cnt, ev, n4, near, hsh, self.zob, *self._scratch)
+        budget = int(seconds * 1000 * THREAT_NODES_PER_MS * THREAT_OWN_SHARE)
+        win = int(find_win(*tables, p, THREAT_THREES, THREAT_DEPTH, max(THREAT_MIN_NODES, budget), last))
+        if win >= 0:
+            return win, moves
+        checked = moves[:THREAT_CHECKED]
+        lost = set()
+        for i, c in enumerate(checked):
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                break
+            budget = max(THREAT_MIN_NODES, int(left * 1000 * THREAT_NODES_PER_MS / (len(checked) - i)))
+            make(self.g, self.cwin, board, cnt, ev, n4, near, hsh, self.zob, c, p)
+            if int(find_win(*tables, 3 - p, THREAT_THREES, THREAT_DEPTH, budget, c)) >= 0:
+                lost.add(c)
+            unmake(self.g, self.cwin, board, cnt, ev, n4, near, hsh, self.zob, c, p)
+        keep = [c for c in moves if c not in lost]
+        return None, keep or moves
 
     def _pv(self, best: int, p: int) -> tuple[int, ...]:
         return (self.cell(best),)

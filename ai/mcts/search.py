@@ -197,10 +197,7 @@ class Searcher:
         if self._gomoku is not None:
             start = self.spec.start()
             after = start.play(start.legal_moves()[len(start.legal_moves()) // 2])
-            self._gomoku.search(after, iterations=50)
-            if self._adapter.root_threats is not None:  # the root VCT analysis (compiling takes seconds)
-                params = self._adapter.make_params(self.spec)
-                self._adapter.root_threats(params, self._adapter.encode(after), after.legal_moves()[:2], 600.0)
+            self._gomoku.warm_up(after)
             return
         w = Worker(self._adapter, self._workers[0].params, 1, 1024)
         w.root_state[:] = self._adapter.encode(self.spec.start())
