@@ -31,6 +31,7 @@ import numpy as np
 
 from ai.jit import jit
 from ai.mcts.gomoku_board import cell_score, make, makes_open_four, unmake, win_cells
+from ai.mcts.gomoku_threats import T_LIMIT, T_NODES, threat_search
 from ai.mcts.mnk_threats import vcf
 
 WIN = 1_000_000
@@ -48,6 +49,11 @@ C_BEST = 9  # the root's best move of this call (a later move only replaces it w
 CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
 THREAT_EXT = False
+VCT_NODES = 40  # node budget of the VCT of the side to move at inner nodes (0: none)
+VCT_MIN_DEPTH = 3  # ... at nodes with this depth left or more
+VCT_THREES = 2
+VCT_DEPTH = 8  # attacker moves
+VCT_PLIES = 30  # the plies a VCT's win is scored at (its length is not known)
 
 
 @jit
@@ -135,6 +141,9 @@ def alphabeta(  # type: ignore[no-untyped-def]
     rmove,
     rscore,
     rnodes,
+    tbuf,
+    tmark,
+    tctl,
     depth,
     alpha,
     beta,
@@ -185,6 +194,14 @@ def alphabeta(  # type: ignore[no-untyped-def]
             flag = (meta >> 8) & 3
             if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
                 return s
+    if VCT_NODES > 0 and ply > 0 and forced < 0 and depth >= VCT_MIN_DEPTH:
+        # a VCT of the side to move (threes and fours, every defence searched) is a proven win
+        tctl[T_NODES] = 0
+        tctl[T_LIMIT] = VCT_NODES
+        if threat_search(
+            g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tbuf, tmark, tctl, p, VCT_THREES, VCT_DEPTH, last
+        ):
+            return WIN - ply - VCT_PLIES
     if ply == 0:
         n = ctl[C_ROOT_N]
         for i in range(n):
@@ -220,7 +237,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
         if i == 0:
             s = -alphabeta(
                 g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
-                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, tbuf, tmark, tctl,
                 child_depth, -beta, -alpha, ply + 1, o, c,
             )
         else:
@@ -228,19 +245,19 @@ def alphabeta(  # type: ignore[no-untyped-def]
             r = 1 if depth >= 3 and i >= LMR_AFTER and ply > 0 and (t & 3) == 0 else 0
             s = -alphabeta(
                 g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
-                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, tbuf, tmark, tctl,
                 child_depth - r, -alpha - 1, -alpha, ply + 1, o, c,
             )
             if r and s > alpha and stop[0] == 0:
                 s = -alphabeta(
                 g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
-                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, tbuf, tmark, tctl,
                 child_depth, -alpha - 1, -alpha, ply + 1, o, c,
             )
             if alpha < s < beta and stop[0] == 0:
                 s = -alphabeta(
                 g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
-                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, tbuf, tmark, tctl,
                 child_depth, -beta, -alpha, ply + 1, o, c,
             )
         # fmt: on

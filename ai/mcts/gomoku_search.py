@@ -216,7 +216,7 @@ class GomokuSearcher:
                 s = int(
                     alphabeta(
                         g, cwin, wcell, board, cnt, ev, n4, near, hsh, self.zob, self.tt_key, self.tt_val,
-                        self.tt_meta, killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, depth,
+                        self.tt_meta, killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, *self._scratch, depth,
                         -INF, INF, 0, p, last,
                     )
                 )  # fmt: skip

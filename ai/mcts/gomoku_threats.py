@@ -53,22 +53,20 @@ def _window_cells(g, wcell, board, cnt, p, stones, mark, stamp, out, n):  # type
 
 
 @jit
-def _defences(g, cwin, wcell, board, cnt, att, mark, ctl, out):  # type: ignore[no-untyped-def]
+def _defences(g, cwin, wcell, board, cnt, att, mark, ctl, work, out):  # type: ignore[no-untyped-def]
     """The defender's moves against the attacker's open-four cells (see the module text) into ``out``;
-    returns their number, or -1 when the attacker has no open-four cell (no threat)."""
+    returns their number, or -1 when the attacker has no open-four cell (no threat). ``work`` is scratch."""
     k = g[1]
     q = att - 1
     o = 1 - q
     ctl[T_STAMP] += 1
-    s1 = ctl[T_STAMP]
-    threes = np.empty(MAXM, dtype=np.int64)
-    nt = _window_cells(g, wcell, board, cnt, att, k - 2, mark, s1, threes, 0)
+    nt = _window_cells(g, wcell, board, cnt, att, k - 2, mark, ctl[T_STAMP], work, 0)
     ctl[T_STAMP] += 1
     s2 = ctl[T_STAMP]
     n = 0
     found = False
     for i in range(nt):
-        e = threes[i]
+        e = work[i]
         if not makes_open_four(g, cwin, wcell, board, cnt, e, att):
             continue
         found = True
@@ -89,122 +87,139 @@ def _defences(g, cwin, wcell, board, cnt, att, mark, ctl, out):  # type: ignore[
 
 
 @jit
-def threat_search(  # type: ignore[no-untyped-def]
-    g,
-    cwin,
-    wcell,
-    board,
-    cnt,
-    ev,
-    n4,
-    near,
-    hsh,
-    zob,
-    buf,
-    mark,
-    ctl,
-    att,
-    to_move,
-    threes,
-    depth,
-    ply,
-    last,
-):
-    """1 when ``att`` wins by threats from this position (``to_move`` to play, ``last`` the previous stone
-    or -1), else 0 (none found within ``depth`` attacker moves, ``threes`` threes and the node limit)."""
-    ctl[T_NODES] += 1
-    if ctl[T_NODES] > ctl[T_LIMIT] or ply >= MAXPLY - 1:
-        return 0
+def _attacks(g, cwin, wcell, board, cnt, att, threes, mark, ctl, work, score, out):  # type: ignore[no-untyped-def]
+    """The attacker's fours, then (``threes`` > 0) its best ``THREE_CANDIDATES`` stones in two-windows,
+    into ``out``; returns ``(count, fours)``."""
     k = g[1]
+    ctl[T_STAMP] += 1
+    n = _window_cells(g, wcell, board, cnt, att, k - 2, mark, ctl[T_STAMP], out, 0)
+    fours = n
+    if threes > 0:
+        m = _window_cells(g, wcell, board, cnt, att, k - 3, mark, ctl[T_STAMP], work, 0)
+        info = np.zeros(2, dtype=np.int64)
+        for i in range(m):
+            score[i] = cell_score(g, cwin, cnt, work[i], att, info)
+        for i in range(min(m, THREE_CANDIDATES)):  # partial selection of the best
+            b = i
+            for j in range(i + 1, m):
+                if score[j] > score[b]:
+                    b = j
+            t = work[i]
+            work[i] = work[b]
+            work[b] = t
+            t = score[i]
+            score[i] = score[b]
+            score[b] = t
+            if n < out.shape[0]:
+                out[n] = work[i]
+                n += 1
+    return n, fours
+
+
+@jit
+def threat_search(  # type: ignore[no-untyped-def]
+    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, threes, depth, last
+):
+    """1 when ``att`` (to move) wins by threats, else 0 (none found within ``depth`` attacker moves,
+    ``threes`` threes and the node limit ``ctl[T_LIMIT]``); the first move of a win in ``ctl[T_MOVE]``.
+    Depth first with an explicit stack (ply even: the attacker to move, odd: the defender), so that the
+    recursive alpha-beta can call it (numba's cache breaks on a recursive callee of a compiled caller)."""
     d = 3 - att
     tmp = np.zeros(2, dtype=np.int64)
-    out = buf[ply]
-    if to_move == d:  # the defender
-        if n4[d - 1] > 0:
-            return 0
-        if n4[att - 1] > 0:
-            nw = win_cells(g, cwin, wcell, board, cnt, att, last, tmp) if last >= 0 else 0
-            if nw == 0:
-                nw = win_cells(g, cwin, wcell, board, cnt, att, -1, tmp)
-            if nw >= 2:
-                return 1
-            out[0] = tmp[0]
-            n = 1
-        else:
-            n = _defences(g, cwin, wcell, board, cnt, att, mark, ctl, out)
-            if n < 0:
-                return 0
-        for i in range(n):
-            c = out[i]
-            make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, d)
-            r = threat_search(
-                g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, att, threes, depth, ply + 1, c
-            )
-            unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, d)
-            if r == 0:
-                return 0
-        return 1
-    # the attacker
-    if n4[att - 1] > 0:
-        return 1
-    if depth <= 0:
-        return 0
-    n = 0
-    nfours = 1
-    if n4[d - 1] > 0:  # a forced block (it costs no three)
-        nw = win_cells(g, cwin, wcell, board, cnt, d, last, tmp) if last >= 0 else 0
-        if nw == 0:
-            nw = win_cells(g, cwin, wcell, board, cnt, d, -1, tmp)
-        if nw >= 2:
-            return 0
-        out[0] = tmp[0]
-        n = 1
-    else:
-        ctl[T_STAMP] += 1
-        n = _window_cells(g, wcell, board, cnt, att, k - 2, mark, ctl[T_STAMP], out, 0)  # fours
-        nfours = n
-        if threes > 0:
-            cand = np.empty(MAXM, dtype=np.int64)
-            m = _window_cells(g, wcell, board, cnt, att, k - 3, mark, ctl[T_STAMP], cand, 0)
-            score = np.empty(m, dtype=np.int64)
-            for i in range(m):
-                score[i] = cell_score(g, cwin, cnt, cand[i], att, tmp)
-            order = np.argsort(-score)
-            for i in range(min(m, THREE_CANDIDATES)):
-                if n < out.shape[0]:
-                    out[n] = cand[order[i]]
-                    n += 1
-    for i in range(n):
-        c = out[i]
-        spent = 0 if i < nfours else 1
-        make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, att)
-        r = threat_search(
-            g,
-            cwin,
-            wcell,
-            board,
-            cnt,
-            ev,
-            n4,
-            near,
-            hsh,
-            zob,
-            buf,
-            mark,
-            ctl,
-            att,
-            d,
-            threes - spent,
-            depth - 1,
-            ply + 1,
-            c,
-        )
-        unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, att)
-        if r == 1:
+    work = np.empty(MAXM, dtype=np.int64)
+    score = np.empty(MAXM, dtype=np.int64)
+    cnt_n = np.zeros(MAXPLY, dtype=np.int64)  # candidates of each ply
+    idx = np.zeros(MAXPLY, dtype=np.int64)  # the one being searched
+    nfours = np.zeros(MAXPLY, dtype=np.int64)
+    thr = np.zeros(MAXPLY, dtype=np.int64)  # threes left at the node
+    dep = np.zeros(MAXPLY, dtype=np.int64)  # attacker moves left
+    moved = np.zeros(MAXPLY + 1, dtype=np.int64)  # the stone played at each ply (moved[-1]: last)
+    thr[0] = threes
+    dep[0] = depth
+    ctl[T_MOVE] = -1
+    ply = 0
+    entering = True
+    r = 0
+    while True:
+        if entering:  # a new node at ply: a result now (r) or its first child
+            ctl[T_NODES] += 1
+            prev = last if ply == 0 else moved[ply - 1]
+            out = buf[ply]
+            term = -1
+            n = 0
+            if ctl[T_NODES] > ctl[T_LIMIT] or ply >= MAXPLY - 2:
+                term = 0
+            elif ply % 2 == 1:  # the defender
+                if n4[d - 1] > 0:
+                    term = 0  # it plays five
+                elif n4[att - 1] > 0:
+                    nw = win_cells(g, cwin, wcell, board, cnt, att, prev, tmp) if prev >= 0 else 0
+                    if nw == 0:
+                        nw = win_cells(g, cwin, wcell, board, cnt, att, -1, tmp)
+                    if nw >= 2:
+                        term = 1
+                    else:
+                        out[0] = tmp[0]
+                        n = 1
+                else:
+                    n = _defences(g, cwin, wcell, board, cnt, att, mark, ctl, work, out)
+                    if n < 0:
+                        term = 0  # no threat left
+                    elif n == 0:
+                        term = 1
+                nfours[ply] = n
+            else:  # the attacker
+                if n4[att - 1] > 0:
+                    term = 1
+                elif dep[ply] <= 0:
+                    term = 0
+                elif n4[d - 1] > 0:  # a forced block (it costs no three)
+                    nw = win_cells(g, cwin, wcell, board, cnt, d, prev, tmp) if prev >= 0 else 0
+                    if nw == 0:
+                        nw = win_cells(g, cwin, wcell, board, cnt, d, -1, tmp)
+                    if nw >= 2:
+                        term = 0
+                    else:
+                        out[0] = tmp[0]
+                        n = 1
+                        nfours[ply] = 1
+                else:
+                    n, nf = _attacks(g, cwin, wcell, board, cnt, att, thr[ply], mark, ctl, work, score, out)
+                    nfours[ply] = nf
+                    if n == 0:
+                        term = 0
+            if term >= 0:
+                r = term
+                entering = False
+                continue
+            cnt_n[ply] = n
+            idx[ply] = 0
+        else:  # back from the child at ply + 1 with its result r
             if ply == 0:
-                ctl[T_MOVE] = c
-            return 1
-    return 0
+                return r
+            ply -= 1
+            side = att if ply % 2 == 0 else d
+            unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, moved[ply], side)
+            if (ply % 2 == 0 and r == 1) or (ply % 2 == 1 and r == 0):
+                if ply == 0:
+                    ctl[T_MOVE] = moved[0]
+                continue  # decided: pass r up
+            idx[ply] += 1
+            if idx[ply] >= cnt_n[ply]:
+                continue  # every child failed (attacker) / every defence lost (defender): r is the node's
+        # play the child idx[ply] of the node at ply
+        side = att if ply % 2 == 0 else d
+        c = buf[ply, idx[ply]]
+        make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, side)
+        moved[ply] = c
+        if ply % 2 == 0:
+            thr[ply + 1] = thr[ply] - (0 if idx[ply] < nfours[ply] else 1)
+            dep[ply + 1] = dep[ply] - 1
+        else:
+            thr[ply + 1] = thr[ply]
+            dep[ply + 1] = dep[ply]
+        ply += 1
+        entering = True
 
 
 def new_scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -217,36 +232,15 @@ def new_scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def find_win(  # type: ignore[no-untyped-def]
-    g,
-    cwin,
-    wcell,
-    board,
-    cnt,
-    ev,
-    n4,
-    near,
-    hsh,
-    zob,
-    buf,
-    mark,
-    ctl,
-    att,
-    max_threes,
-    depth,
-    budget,
-    last,
+    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, max_threes, depth, budget, last
 ):
     """Iterative deepening of ``threat_search`` for ``att`` to move: a VCF first, then 1, 2, ...
     ``max_threes`` threes, within ``budget`` nodes in all; returns the first move of a win or -1."""
     ctl[T_NODES] = 0
+    ctl[T_LIMIT] = budget
     for threes in range(max_threes + 1):
-        ctl[T_LIMIT] = budget
-        ctl[T_MOVE] = -1
-        r = threat_search(
-            g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, att, threes, depth, 0, last
-        )
-        if r == 1:
-            return ctl[T_MOVE]
+        if threat_search(g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, threes, depth, last):
+            return int(ctl[T_MOVE])
         if ctl[T_NODES] >= budget:
             return -1
     return -1
