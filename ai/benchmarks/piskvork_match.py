@@ -30,9 +30,26 @@ from pathlib import Path
 from ai.benchmarks.piskvork_manager import ROOT, Brain, five_in_a_row
 
 SIZE = 15
-# Openings (x, y from the top-left, black first): short, central, none an obvious win for either side;
-# both colours play each one.
-OPENINGS: tuple[tuple[tuple[int, int], ...], ...] = (
+# Openings (x, y from the top-left, black first), each played with both colours. ``BALANCED`` (the default):
+# three stones, white to move, that Rapfi (classical, 1 s) rates within 100 of even (its scale: about 200 per
+# factor e of the odds), the first 12 of random openings in the central 7x7 (seed 1) that passed
+# (``python -m ai.benchmarks.piskvork_openings``). ``CENTRAL``: the first series' short central openings;
+# Rapfi rates them -175 to -1016 for white (black far ahead), so both colours mostly win as black there.
+BALANCED: tuple[tuple[tuple[int, int], ...], ...] = (
+    ((7, 7), (10, 6), (4, 9)),
+    ((7, 7), (6, 7), (9, 4)),
+    ((7, 7), (7, 8), (4, 10)),
+    ((7, 7), (8, 5), (10, 4)),
+    ((7, 7), (6, 7), (10, 5)),
+    ((7, 7), (7, 5), (4, 9)),
+    ((7, 7), (9, 7), (4, 9)),
+    ((7, 7), (5, 6), (9, 4)),
+    ((7, 7), (10, 8), (5, 4)),
+    ((7, 7), (4, 7), (10, 10)),
+    ((7, 7), (4, 8), (9, 4)),
+    ((7, 7), (6, 5), (10, 8)),
+)
+CENTRAL: tuple[tuple[tuple[int, int], ...], ...] = (
     ((7, 7), (8, 6), (6, 5)),
     ((7, 7), (8, 8), (9, 5)),
     ((7, 7), (7, 6), (5, 5)),
@@ -46,12 +63,15 @@ OPENINGS: tuple[tuple[tuple[int, int], ...], ...] = (
     ((7, 7), (8, 9), (5, 7)),
     ((7, 7), (6, 5), (9, 8)),
 )
+BOOKS = {"balanced": BALANCED, "central": CENTRAL}
+OPENINGS = BALANCED
 
 
 @dataclass
 class Game:
     opening: int
     ours_black: bool
+    start: tuple[tuple[int, int], ...] = ()  # the opening's stones
     moves: list[tuple[int, int]] = field(default_factory=list)  # after the opening
     seconds: list[float] = field(default_factory=list)  # wall time of each move in ``moves``
     winner: str = ""  # "ours", "theirs" or "draw"
@@ -117,11 +137,11 @@ def parse_move(reply: str) -> tuple[int, int] | None:
 
 
 def play(args: argparse.Namespace, opening: int, ours_black: bool) -> Game:
-    game = Game(opening, ours_black)
+    game = Game(opening, ours_black, BOOKS[args.book][opening])
     ours = Side([sys.executable, str(args.ours_root / "main.py"), "piskvork", *args.ours_args], None, args.ours_ms, 0)
     theirs = Side(shlex.split(args.opponent), args.cwd, args.theirs_ms, args.settle_ms)
     sides = (ours, theirs) if ours_black else (theirs, ours)  # index: colour
-    stones = list(OPENINGS[opening])
+    stones = list(game.start)
     colours: list[set[tuple[int, int]]] = [set(stones[0::2]), set(stones[1::2])]
     try:
         for s in sides:
@@ -159,7 +179,7 @@ def play(args: argparse.Namespace, opening: int, ours_black: bool) -> Game:
 
 def summary(games: list[Game], label: str) -> str:
     points = sum(g.points for g in games)
-    plies = [len(OPENINGS[g.opening]) + len(g.moves) for g in games]
+    plies = [len(g.start) + len(g.moves) for g in games]
     ours_t = [t for g in games for i, t in enumerate(g.seconds) if (i % 2 == 0) == _ours_first(g)]
     theirs_t = [t for g in games for i, t in enumerate(g.seconds) if (i % 2 == 0) != _ours_first(g)]
     return (
@@ -173,7 +193,7 @@ def summary(games: list[Game], label: str) -> str:
 
 def _ours_first(g: Game) -> bool:
     """True if ours made the first move after the opening (the opening has 3 stones: white moves)."""
-    white_to_move = len(OPENINGS[g.opening]) % 2 == 1
+    white_to_move = len(g.start) % 2 == 1
     return g.ours_black != white_to_move
 
 
@@ -189,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cwd", default=None, help="the other brain's working directory")
     parser.add_argument("--ours-ms", type=int, default=1000, help="our timeout_turn (ms)")
     parser.add_argument("--theirs-ms", type=int, default=1000, help="the opponent's timeout_turn (ms)")
+    parser.add_argument("--book", choices=sorted(BOOKS), default="balanced", help="the opening set (see BOOKS)")
     parser.add_argument("--openings", type=int, default=len(OPENINGS), help="openings played, both colours each")
     parser.add_argument("--first-opening", type=int, default=0, help="index of the first opening")
     parser.add_argument("--slack-ms", type=int, default=150, help="lateness tolerated over timeout_turn (ms)")
@@ -200,15 +221,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.openings >= 1 or args.first_opening + args.openings > len(OPENINGS) or args.first_opening < 0:
         parser.error(f"openings must lie within 0 .. {len(OPENINGS) - 1}")
     games: list[Game] = []
-    label = f"ours {args.ours_ms} ms vs theirs {args.theirs_ms} ms"
+    label = f"ours {args.ours_ms} ms vs theirs {args.theirs_ms} ms, {args.book} openings"
     for o in range(args.first_opening, args.first_opening + args.openings):
         for ours_black in (True, False):
             g = play(args, o, ours_black)
             games.append(g)
-            record = " ".join(f"{x},{y}" for x, y in (*OPENINGS[o], *g.moves))
+            record = " ".join(f"{x},{y}" for x, y in (*g.start, *g.moves))
             print(
                 f"opening {o} ours {'black' if ours_black else 'white'}: {g.winner} ({g.reason}), "
-                f"{len(OPENINGS[o]) + len(g.moves)} plies; {record}",
+                f"{len(g.start) + len(g.moves)} plies; {record}",
                 flush=True,
             )
             if g.messages:
