@@ -1,5 +1,5 @@
 """Speed of the Gomoku search: nodes (alpha-beta) or iterations (MCTS) per second and depth, on the
-positions of a self-play game from each of the first openings of ``piskvork_match.OPENINGS``.
+positions of a self-play game from each of the first openings of a ``piskvork_match`` book (``--book``).
 
     python -m ai.benchmarks.gomoku_speed --time-ms 200 --openings 2 --plies 12
 """
@@ -10,7 +10,7 @@ import argparse
 import statistics
 import sys
 
-from ai.benchmarks.piskvork_match import OPENINGS, SIZE
+from ai.benchmarks.piskvork_match import BOOKS, SIZE
 from ai.mcts import Searcher
 from game.rules.registry import get_game
 
@@ -20,8 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-ms", type=float, default=200.0)
     parser.add_argument("--openings", type=int, default=2, help="openings played (one game each)")
     parser.add_argument("--plies", type=int, default=12, help="searched positions per game")
+    parser.add_argument("--book", choices=sorted(BOOKS), default="balanced", help="piskvork_match's opening set")
     args = parser.parse_args(argv)
-    if args.time_ms <= 0 or not 1 <= args.openings <= len(OPENINGS) or args.plies < 1:
+    openings = BOOKS[args.book]
+    if args.time_ms <= 0 or not 1 <= args.openings <= len(openings) or args.plies < 1:
         print("error: --time-ms > 0, --openings 1..12 and --plies >= 1", file=sys.stderr)
         return 2
     spec = get_game("gomoku")
@@ -29,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     searcher.warm_up()
     rates: list[float] = []
     depths: list[int] = []
-    for opening in OPENINGS[: args.openings]:
+    for opening in openings[: args.openings]:
         pos = spec.start()
         for x, y in opening:
             pos = pos.play(y * SIZE + x)
