@@ -25,13 +25,53 @@ from __future__ import annotations
 import numpy as np
 
 from ai.jit import jit
-from ai.mcts.gomoku_board import cell_score, make, makes_open_four, unmake, win_cells
+from ai.mcts.gomoku_board import make, unmake, win_cells
 
 T_NODES, T_LIMIT, T_STAMP, T_MOVE = 0, 1, 2, 3
 T_LEN = 4
 MAXPLY = 48
 MAXM = 128
 THREE_CANDIDATES = 12  # the best three moves tried at an attacker node (fours are all tried)
+GROWTH = np.array([1, 6, 40, 300, 100_000], dtype=np.int64)  # a free window's worth by its own stones
+
+
+@jit
+def _open_four_cell(g, cwin, wcell, board, cnt, c, p):  # type: ignore[no-untyped-def]
+    """True if a stone of ``p`` on the empty cell ``c`` would leave ``p`` two distinct win cells."""
+    k = g[1]
+    q = p - 1
+    o = 1 - q
+    first = -1
+    for i in range(4 * k):
+        w = cwin[c, i]
+        if w < 0:
+            break
+        if cnt[w, q] == k - 2 and cnt[w, o] == 0:
+            for j in range(k):
+                e = wcell[w, j]
+                if e != c and board[e] == 0:
+                    if first < 0:
+                        first = e
+                    elif e != first:
+                        return True
+    return False
+
+
+@jit
+def _growth(g, cwin, cnt, c, p):  # type: ignore[no-untyped-def]
+    """How much a stone of ``p`` on ``c`` grows its free windows (``GROWTH[stones]`` each): the order of the
+    attacker's three moves."""
+    k = g[1]
+    q = p - 1
+    o = 1 - q
+    s = 0
+    for i in range(4 * k):
+        w = cwin[c, i]
+        if w < 0:
+            break
+        if cnt[w, o] == 0:
+            s += GROWTH[min(cnt[w, q], GROWTH.shape[0] - 1)]
+    return s
 
 
 @jit
@@ -67,7 +107,7 @@ def _defences(g, cwin, wcell, board, cnt, att, mark, ctl, work, out):  # type: i
     found = False
     for i in range(nt):
         e = work[i]
-        if not makes_open_four(g, cwin, wcell, board, cnt, e, att):
+        if not _open_four_cell(g, cwin, wcell, board, cnt, e, att):
             continue
         found = True
         for j in range(4 * k):  # every three-window of the attacker through e: its empty cells
@@ -96,9 +136,8 @@ def _attacks(g, cwin, wcell, board, cnt, att, threes, mark, ctl, work, score, ou
     fours = n
     if threes > 0:
         m = _window_cells(g, wcell, board, cnt, att, k - 3, mark, ctl[T_STAMP], work, 0)
-        info = np.zeros(2, dtype=np.int64)
         for i in range(m):
-            score[i] = cell_score(g, cwin, cnt, work[i], att, info)
+            score[i] = _growth(g, cwin, cnt, work[i], att)
         for i in range(min(m, THREE_CANDIDATES)):  # partial selection of the best
             b = i
             for j in range(i + 1, m):
