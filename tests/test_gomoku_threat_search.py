@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from ai.mcts.gomoku_search import GomokuSearcher
-from ai.mcts.gomoku_threats import find_win
+from ai.mcts.gomoku_threats import T_PLIES, find_win, shortest_win
+from ai.results import ForcedLine
 from game.rules.registry import get_game
 from tests.test_gomoku_threats import position_of
 
@@ -76,6 +77,22 @@ def win_for(searcher: GomokuSearcher, diagram: str, x_to_move: bool, attacker: i
 def test_three_three_is_a_vct_of_one_three_and_no_vcf(searcher: GomokuSearcher) -> None:
     assert win_for(searcher, THREE_THREE, True, 1, 0) == -1
     assert win_for(searcher, THREE_THREE, True, 1, 1) == 7 * 15 + 7
+    # the first line found may take detours (fours first); the shortest: three-three, block, open four, block, five
+    assert int(searcher._scratch[2][T_PLIES]) >= 5
+
+
+def test_the_searcher_plays_the_vct_and_says_how_long_it_is(searcher: GomokuSearcher) -> None:
+    result = searcher.search(position_of(THREE_THREE, True), time_ms=300)
+    assert result.best_move == 7 * 15 + 7 and result.proven == 1
+    assert result.forced == ForcedLine(5, "VCT") and result.forced.describe("Red") == "Red wins: VCT in 3"
+
+
+def test_the_shortest_win_is_found_by_deepening(searcher: GomokuSearcher) -> None:
+    board, cnt, ev, n4, near, hsh = searcher._board(position_of(THREE_THREE, True))
+    tables = (searcher.g, searcher.cwin, searcher.wcell, board, cnt, ev, n4, near, hsh, searcher.zob)
+    move, plies = shortest_win(*tables, *searcher._scratch, 1, 2, 12, 200_000, -1)
+    assert searcher.cell(move) == 7 * 15 + 7 and plies == 5
+    assert shortest_win(*tables, *searcher._scratch, 1, 0, 12, 200_000, -1) == (-1, 0)  # no VCF
 
 
 def test_a_counter_open_four_refutes_every_three(searcher: GomokuSearcher) -> None:

@@ -40,7 +40,7 @@ from ai.mcts.gomoku_ab import (
     alphabeta,
 )
 from ai.mcts.gomoku_board import geometry, make, new_state, unmake, win_cells
-from ai.mcts.gomoku_threats import find_win, new_scratch
+from ai.mcts.gomoku_threats import T_PLIES, find_win, new_scratch, shortest_win
 from ai.mcts.mnk_threats import vcf_line
 from ai.results import ForcedLine, MoveStats, SearchResult
 
@@ -112,6 +112,7 @@ class GomokuSearcher:
         self.tt_meta = np.zeros(1 << TT_BITS, dtype=np.int64)
         self._stop = threading.Event()
         self._scratch = new_scratch(self._empty.shape[0])
+        self._vct_plies = 0  # the length of the VCT the last threat analysis found
         self._gen = 0
 
     def padded(self, cell: int) -> int:
@@ -189,8 +190,9 @@ class GomokuSearcher:
         if time_ms is not None and n > 1:  # threat-space search: our VCT, then the opponent's after each move
             state = (board, cnt, ev, n4, near, hsh)
             win, keep = self._threat_analysis(state, p, last, [int(c) for c in rmove[:n]], time_ms / 1000.0 * VCT_SHARE)
-            if win is not None:  # a proof (every defence searched); its length is not known
-                return self._proof(win, 1, (win,), start, length=0)
+            if win is not None:  # a proof (every defence searched), as long as its longest defence
+                plies = self._vct_plies
+                return self._proof(win, 1, (win,), start, (plies + 1) // 2, ForcedLine(plies, "VCT"))
             n = len(keep)
             rmove[:n] = keep
         rscore = np.zeros(MAXM, dtype=np.int64)
@@ -263,8 +265,10 @@ class GomokuSearcher:
         tables = (self.g, self.cwin, self.wcell, board, cnt, ev, n4, near, hsh, self.zob, *self._scratch)
         budget = int(seconds * 1000 * THREAT_NODES_PER_MS * THREAT_OWN_SHARE)
         win = int(find_win(*tables, p, THREAT_THREES, THREAT_DEPTH, max(THREAT_MIN_NODES, budget), last))
-        if win >= 0:
-            return win, moves
+        if win >= 0:  # its shortest form, for "VCT in N" (the first one found may take detours)
+            short, plies = shortest_win(*tables, p, THREAT_THREES, THREAT_DEPTH, max(THREAT_MIN_NODES, budget), last)
+            self._vct_plies = plies if short >= 0 else int(self._scratch[2][T_PLIES])
+            return (short if short >= 0 else win), moves
         checked = moves[:THREAT_CHECKED]
         lost = set()
         for i, c in enumerate(checked):

@@ -27,8 +27,8 @@ import numpy as np
 from ai.jit import jit
 from ai.mcts.gomoku_board import make, unmake, win_cells
 
-T_NODES, T_LIMIT, T_STAMP, T_MOVE = 0, 1, 2, 3
-T_LEN = 4
+T_NODES, T_LIMIT, T_STAMP, T_MOVE, T_PLIES = 0, 1, 2, 3, 4
+T_LEN = 5
 MAXPLY = 48
 MAXM = 128
 THREE_CANDIDATES = 12  # the best three moves tried at an attacker node (fours are all tried)
@@ -160,7 +160,8 @@ def threat_search(  # type: ignore[no-untyped-def]
     g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, threes, depth, last
 ):
     """1 when ``att`` (to move) wins by threats, else 0 (none found within ``depth`` attacker moves,
-    ``threes`` threes and the node limit ``ctl[T_LIMIT]``); the first move of a win in ``ctl[T_MOVE]``.
+    ``threes`` threes and the node limit ``ctl[T_LIMIT]``); the first move of a win in ``ctl[T_MOVE]``, its
+    length in ``ctl[T_PLIES]`` (plies to the five, against the longest defence of the attack found).
     Depth first with an explicit stack (ply even: the attacker to move, odd: the defender), so that the
     recursive alpha-beta can call it (numba's cache breaks on a recursive callee of a compiled caller)."""
     d = 3 - att
@@ -173,12 +174,14 @@ def threat_search(  # type: ignore[no-untyped-def]
     thr = np.zeros(MAXPLY, dtype=np.int64)  # threes left at the node
     dep = np.zeros(MAXPLY, dtype=np.int64)  # attacker moves left
     moved = np.zeros(MAXPLY + 1, dtype=np.int64)  # the stone played at each ply (moved[-1]: last)
+    longest = np.zeros(MAXPLY, dtype=np.int64)  # a defender node's longest lost line so far (plies)
     thr[0] = threes
     dep[0] = depth
     ctl[T_MOVE] = -1
     ply = 0
     entering = True
     r = 0
+    rl = 0  # with r = 1: the plies from the node to the five (the longest defence, the attack found)
     while True:
         if entering:  # a new node at ply: a result now (r) or its first child
             ctl[T_NODES] += 1
@@ -229,22 +232,29 @@ def threat_search(  # type: ignore[no-untyped-def]
                         term = 0
             if term >= 0:
                 r = term
+                rl = 1 if ply % 2 == 0 else 2  # the five / a block and the five
                 entering = False
                 continue
             cnt_n[ply] = n
             idx[ply] = 0
+            longest[ply] = 0
         else:  # back from the child at ply + 1 with its result r
             if ply == 0:
+                ctl[T_PLIES] = rl
                 return r
             ply -= 1
             side = att if ply % 2 == 0 else d
             unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, moved[ply], side)
             if (ply % 2 == 0 and r == 1) or (ply % 2 == 1 and r == 0):
+                rl += 1
                 if ply == 0:
                     ctl[T_MOVE] = moved[0]
                 continue  # decided: pass r up
+            if r == 1:
+                longest[ply] = max(longest[ply], rl + 1)
             idx[ply] += 1
             if idx[ply] >= cnt_n[ply]:
+                rl = longest[ply]
                 continue  # every child failed (attacker) / every defence lost (defender): r is the node's
         # play the child idx[ply] of the node at ply
         side = att if ply % 2 == 0 else d
@@ -283,3 +293,20 @@ def find_win(  # type: ignore[no-untyped-def]
         if ctl[T_NODES] >= budget:
             return -1
     return -1
+
+
+def shortest_win(  # type: ignore[no-untyped-def]
+    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, max_threes, max_depth, budget, last
+):
+    """``(move, plies)`` of a win of ``att`` with the fewest attacker moves (iterative deepening on the depth,
+    ``max_threes`` threes), or ``(-1, 0)`` when none is found within ``budget`` nodes in all."""
+    ctl[T_NODES] = 0
+    ctl[T_LIMIT] = budget
+    for depth in range(1, max_depth + 1):
+        if threat_search(
+            g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, max_threes, depth, last
+        ):
+            return int(ctl[T_MOVE]), int(ctl[T_PLIES])
+        if ctl[T_NODES] >= budget:
+            break
+    return -1, 0
