@@ -31,7 +31,6 @@ import numpy as np
 
 from ai.jit import jit
 from ai.mcts.gomoku_board import cell_score, make, makes_open_four, unmake, win_cells
-from ai.mcts.gomoku_threats import T_LIMIT, T_NODES, threat_search
 from ai.mcts.mnk_threats import vcf
 
 WIN = 1_000_000
@@ -48,12 +47,6 @@ C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N, C_LEAF_VCF, C_GEN, C_CUT = 0, 1
 C_BEST = 9  # the root's best move of this call (a later move only replaces it with a higher exact score)
 CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
-THREAT_EXT = False
-VCT_NODES = 0  # node budget of the VCT of the side to move at inner nodes (0: none)
-VCT_MIN_DEPTH = 3  # ... at nodes with this depth left or more
-VCT_THREES = 2
-VCT_DEPTH = 8  # attacker moves
-VCT_PLIES = 30  # the plies a VCT's win is scored at (its length is not known)
 
 
 @jit
@@ -92,7 +85,6 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
         sc[ply, 0] = 0
         return 1
     if threat:  # only our fours and the cells of the opponent's three-windows
-        info[3] = 1
         m = 0
         for i in range(n):
             if sc[ply, i] & 3:
@@ -141,9 +133,6 @@ def alphabeta(  # type: ignore[no-untyped-def]
     rmove,
     rscore,
     rnodes,
-    tbuf,
-    tmark,
-    tctl,
     depth,
     alpha,
     beta,
@@ -163,7 +152,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
     o = 3 - p
     if n4[q] > 0:
         return WIN - ply
-    tmp = np.zeros(4, dtype=np.int64)
+    tmp = np.zeros(3, dtype=np.int64)
     forced = -1
     if n4[o - 1] > 0:
         nw = win_cells(g, cwin, wcell, board, cnt, o, last, tmp) if last >= 0 else 0
@@ -194,14 +183,6 @@ def alphabeta(  # type: ignore[no-untyped-def]
             flag = (meta >> 8) & 3
             if flag == EXACT or (flag == LOWER and s >= beta) or (flag == UPPER and s <= alpha):
                 return s
-    if VCT_NODES > 0 and ply > 0 and forced < 0 and depth >= VCT_MIN_DEPTH:
-        # a VCT of the side to move (threes and fours, every defence searched) is a proven win
-        tctl[T_NODES] = 0
-        tctl[T_LIMIT] = VCT_NODES
-        if threat_search(
-            g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tbuf, tmark, tctl, p, VCT_THREES, VCT_DEPTH, last
-        ):
-            return WIN - ply - VCT_PLIES
     if ply == 0:
         n = ctl[C_ROOT_N]
         for i in range(n):
@@ -215,8 +196,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
         n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp)
         if tmp[2]:
             ctl[C_CUT + ply % 2] += 1
-    # a forced block costs no depth; nor (THREAT_EXT) a defence against an open three
-    child_depth = depth if forced >= 0 or (THREAT_EXT and tmp[3]) else depth - 1
+    child_depth = depth if forced >= 0 else depth - 1
     alpha0 = alpha
     best = -INF
     best_move = mv[ply, 0]
@@ -237,7 +217,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
         if i == 0:
             s = -alphabeta(
                 g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
-                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, tbuf, tmark, tctl,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
                 child_depth, -beta, -alpha, ply + 1, o, c,
             )
         else:
@@ -245,19 +225,19 @@ def alphabeta(  # type: ignore[no-untyped-def]
             r = 1 if depth >= 3 and i >= LMR_AFTER and ply > 0 and (t & 3) == 0 else 0
             s = -alphabeta(
                 g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
-                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, tbuf, tmark, tctl,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
                 child_depth - r, -alpha - 1, -alpha, ply + 1, o, c,
             )
             if r and s > alpha and stop[0] == 0:
                 s = -alphabeta(
                 g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
-                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, tbuf, tmark, tctl,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
                 child_depth, -alpha - 1, -alpha, ply + 1, o, c,
             )
             if alpha < s < beta and stop[0] == 0:
                 s = -alphabeta(
                 g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, tt_key, tt_val, tt_meta,
-                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, tbuf, tmark, tctl,
+                killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes,
                 child_depth, -beta, -alpha, ply + 1, o, c,
             )
         # fmt: on

@@ -90,7 +90,7 @@ def _root_moves(g, cwin, wcell, board, cnt, near, p, out, mv, sc):  # type: igno
     """The root's candidates (every near cell, or the defences against a threat) into ``out``."""
     killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
     hist = np.zeros(board.shape[0], dtype=np.int64)
-    info = np.zeros(4, dtype=np.int64)
+    info = np.zeros(3, dtype=np.int64)
     n = _gen(g, cwin, wcell, board, cnt, near, p, 0, -1, killers, hist, MAXM, mv, sc, info)
     order = np.argsort(-sc[0, :n], kind="mergesort")  # stable: the same order with and without numba
     for i in range(n):
@@ -218,7 +218,7 @@ class GomokuSearcher:
                 s = int(
                     alphabeta(
                         g, cwin, wcell, board, cnt, ev, n4, near, hsh, self.zob, self.tt_key, self.tt_val,
-                        self.tt_meta, killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, *self._scratch, depth,
+                        self.tt_meta, killers, hist, mv, sc, ctl, stop, rmove, rscore, rnodes, depth,
                         -INF, INF, 0, p, last,
                     )
                 )  # fmt: skip
