@@ -156,3 +156,15 @@ X . . . . . . . . . . . . . .
 def test_a_win_that_needs_two_threes(searcher: GomokuSearcher) -> None:
     assert win_for(searcher, FOUR_THREE_TAKEN, False, 2, 1) == -1
     assert win_for(searcher, FOUR_THREE_TAKEN, False, 2, 2) >= 0
+
+
+def test_a_second_search_reads_the_first_from_its_table() -> None:
+    """The threat search's transposition table keeps proofs and exhaustive fails: the same question again
+    costs a few nodes and gets the same answer (a fresh searcher, so the table starts empty)."""
+    fresh = GomokuSearcher(GOMOKU)
+    first = win_for(fresh, FOUR_THREE_TAKEN, False, 2, 2)
+    nodes_first = int(fresh._scratch[2][0])
+    again = win_for(fresh, FOUR_THREE_TAKEN, False, 2, 2)
+    assert first == again >= 0
+    assert int(fresh._scratch[2][0]) < nodes_first
+    assert win_for(fresh, FOUR_THREE_TAKEN, False, 2, 1) == -1  # a fail with fewer threes is not a stored win

@@ -32,6 +32,9 @@ T_LEN = 5
 MAXPLY = 48
 MAXM = 128
 THREE_CANDIDATES = 12  # the best three moves tried at an attacker node (fours are all tried)
+TT_BITS = 18  # the threat search's transposition table: 2^18 entries (key, packed result)
+# key salts: the attacker (1 / 2) and who is to move (ply parity)
+SALT = np.array([0x1F3A5C7E9B2D4F61, 0x2B4D6F8193A5C7E9, 0x3C5E7091B2D4F617, 0x4D6F8193A5C7E92B], dtype=np.int64)
 GROWTH = np.array([1, 6, 40, 300, 100_000], dtype=np.int64)  # a free window's worth by its own stones
 
 
@@ -72,6 +75,20 @@ def _growth(g, cwin, cnt, c, p):  # type: ignore[no-untyped-def]
         if cnt[w, o] == 0:
             s += GROWTH[min(cnt[w, q], GROWTH.shape[0] - 1)]
     return s
+
+
+@jit
+def _known(v, threes, depth):  # type: ignore[no-untyped-def]
+    """The stored result ``v`` (packed: result, threes, depth, plies) if it holds for ``threes`` / ``depth``
+    (a win found with no more of either, a fail searched with no fewer), else -1."""
+    r = v & 1
+    t = (v >> 1) & 127
+    d = (v >> 8) & 255
+    if r == 1 and t <= threes and d <= depth:
+        return 1
+    if r == 0 and t >= threes and d >= depth:
+        return 0
+    return -1
 
 
 @jit
@@ -157,7 +174,7 @@ def _attacks(g, cwin, wcell, board, cnt, att, threes, mark, ctl, work, score, ou
 
 @jit
 def threat_search(  # type: ignore[no-untyped-def]
-    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, threes, depth, last
+    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, threes, depth, last
 ):
     """1 when ``att`` (to move) wins by threats, else 0 (none found within ``depth`` attacker moves,
     ``threes`` threes and the node limit ``ctl[T_LIMIT]``); the first move of a win in ``ctl[T_MOVE]``, its
@@ -189,8 +206,16 @@ def threat_search(  # type: ignore[no-untyped-def]
             out = buf[ply]
             term = -1
             n = 0
+            key = hsh[0] ^ SALT[(att - 1) * 2 + ply % 2]
+            slot = key & (tt.shape[1] - 1)
             if ctl[T_NODES] > ctl[T_LIMIT] or ply >= MAXPLY - 2:
                 term = 0
+            elif tt[0, slot] == key and _known(tt[1, slot], thr[ply], dep[ply]) >= 0:
+                term = _known(tt[1, slot], thr[ply], dep[ply])
+                rl = tt[1, slot] >> 16
+                r = term
+                entering = False
+                continue
             elif ply % 2 == 1:  # the defender
                 if n4[d - 1] > 0:
                     term = 0  # it plays five
@@ -238,7 +263,12 @@ def threat_search(  # type: ignore[no-untyped-def]
             cnt_n[ply] = n
             idx[ply] = 0
             longest[ply] = 0
-        else:  # back from the child at ply + 1 with its result r
+        else:  # node ply has its result r: remember it, then back to its parent
+            if r == 1 or ctl[T_NODES] <= ctl[T_LIMIT]:  # a fail only when no budget cut it short
+                key = hsh[0] ^ SALT[(att - 1) * 2 + ply % 2]
+                slot = key & (tt.shape[1] - 1)
+                tt[0, slot] = key
+                tt[1, slot] = r | (min(thr[ply], 127) << 1) | (min(dep[ply], 255) << 8) | (min(rl, 65535) << 16)
             if ply == 0:
                 ctl[T_PLIES] = rl
                 return r
@@ -271,24 +301,27 @@ def threat_search(  # type: ignore[no-untyped-def]
         entering = True
 
 
-def new_scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(buf, mark, ctl)`` for ``threat_search`` on a board of ``size`` padded cells."""
+def new_scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(buf, mark, ctl, tt)`` for ``threat_search`` on a board of ``size`` padded cells."""
     return (
         np.zeros((MAXPLY, MAXM), dtype=np.int64),
         np.zeros(size, dtype=np.int64),
         np.zeros(T_LEN, dtype=np.int64),
+        np.zeros((2, 1 << TT_BITS), dtype=np.int64),
     )
 
 
 def find_win(  # type: ignore[no-untyped-def]
-    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, max_threes, depth, budget, last
+    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, depth, budget, last
 ):
     """Iterative deepening of ``threat_search`` for ``att`` to move: a VCF first, then 1, 2, ...
     ``max_threes`` threes, within ``budget`` nodes in all; returns the first move of a win or -1."""
     ctl[T_NODES] = 0
     ctl[T_LIMIT] = budget
     for threes in range(max_threes + 1):
-        if threat_search(g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, threes, depth, last):
+        if threat_search(
+            g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, threes, depth, last
+        ):
             return int(ctl[T_MOVE])
         if ctl[T_NODES] >= budget:
             return -1
@@ -296,7 +329,7 @@ def find_win(  # type: ignore[no-untyped-def]
 
 
 def shortest_win(  # type: ignore[no-untyped-def]
-    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, max_threes, max_depth, budget, last
+    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, max_depth, budget, last
 ):
     """``(move, plies)`` of a win of ``att`` with the fewest attacker moves (iterative deepening on the depth,
     ``max_threes`` threes), or ``(-1, 0)`` when none is found within ``budget`` nodes in all."""
@@ -304,7 +337,7 @@ def shortest_win(  # type: ignore[no-untyped-def]
     ctl[T_LIMIT] = budget
     for depth in range(1, max_depth + 1):
         if threat_search(
-            g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, att, max_threes, depth, last
+            g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, depth, last
         ):
             return int(ctl[T_MOVE]), int(ctl[T_PLIES])
         if ctl[T_NODES] >= budget:
