@@ -30,7 +30,16 @@ from __future__ import annotations
 import numpy as np
 
 from ai.jit import jit
-from ai.mcts.gomoku_board import cell_score, make, makes_open_four, unmake, win_cells
+from ai.mcts.gomoku_board import make, unmake, win_cells
+from ai.mcts.gomoku_patterns import (
+    ATTACK_CLASS,
+    DEFEND_CLASS,
+    T_FLEX4,
+    T_FOUR,
+    T_FOUR_THREE,
+    T_THREE_THREE,
+    threat_class,
+)
 from ai.mcts.mnk_threats import vcf
 
 WIN = 1_000_000
@@ -47,29 +56,39 @@ C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N, C_LEAF_VCF, C_GEN, C_CUT = 0, 1
 C_BEST = 9  # the root's best move of this call (a later move only replaces it with a higher exact score)
 CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
+MUST = 1 << 34  # ordering bonus of a double-threat cell (kept whatever the width)
+EVAL = 1  # leaf evaluation: 0 the window sum, 1 the line patterns, 2 both
 
 
 @jit
 def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width, mv, sc, info):  # type: ignore[no-untyped-def]
     """Candidate moves of ``p`` into ``mv[ply]`` / ``sc[ply]`` (unsorted; at most ``width`` unless the
-    opponent threatens); returns how many."""
+    opponent threatens, plus every cell where either side makes a double threat); returns how many.
+    ``sc`` = score * 4 + 2 (the move makes a four) + 1 (it takes a cell where the opponent makes a four)."""
     pw = g[0]
     k = g[1]
-    o = 3 - p
+    q = p - 1
+    o = 2 - p
     pad = k
     rows = g[3] // pw - 2 * pad
     n = 0
+    must = 0
     threat = False
     for r in range(pad, pad + rows):
         base = r * pw
         for c in range(base + pad, base + pw - pad):
             if board[c] != 0 or near[c] == 0:
                 continue
-            s = cell_score(g, cwin, cnt, c, p, info)
-            mine4 = info[0]
-            theirs3 = info[1]
-            if theirs3 >= 2 and not threat and makes_open_four(g, cwin, wcell, board, cnt, c, o):
+            mc, ml = threat_class(cnt, c, q)
+            oc, ol = threat_class(cnt, c, o)
+            s = ATTACK_CLASS[mc] + DEFEND_CLASS[oc] + ml + ol // 2
+            mine4 = mc == T_FOUR or mc >= T_FOUR_THREE
+            theirs4 = oc == T_FOUR or oc >= T_FOUR_THREE
+            if oc >= T_FLEX4:
                 threat = True
+            if mc >= T_THREE_THREE or oc >= T_THREE_THREE:  # a double threat of either side: never cut
+                s += MUST
+                must += 1
             if c == ttmove:
                 s += 1 << 40
             elif c == killers[ply, 0] or c == killers[ply, 1]:
@@ -77,14 +96,13 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
             s += hist[c]
             if n < mv.shape[1]:
                 mv[ply, n] = c
-                # keep the four / block flags in the low bits of a second row: sign marks a "defence"
-                sc[ply, n] = s * 4 + (2 if mine4 > 0 else 0) + (1 if theirs3 > 0 else 0)
+                sc[ply, n] = s * 4 + (2 if mine4 else 0) + (1 if theirs4 else 0)
                 n += 1
     if n == 0:  # an empty board: the centre
         mv[ply, 0] = (rows // 2 + pad) * pw + pad + (pw - 2 * pad) // 2
         sc[ply, 0] = 0
         return 1
-    if threat:  # only our fours and the cells of the opponent's three-windows
+    if threat:  # only our fours and the cells where the opponent makes a four (the only defences)
         m = 0
         for i in range(n):
             if sc[ply, i] & 3:
@@ -92,9 +110,10 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
                 sc[ply, m] = sc[ply, i]
                 m += 1
         return m
-    if n > width:  # the best ``width`` by score (partial selection)
+    keep = max(width, must)
+    if n > keep:  # the best ``keep`` by score (partial selection)
         info[2] = 1
-        for i in range(width):
+        for i in range(keep):
             b = i
             for j in range(i + 1, n):
                 if sc[ply, j] > sc[ply, b]:
@@ -105,8 +124,18 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
             t = sc[ply, i]
             sc[ply, i] = sc[ply, b]
             sc[ply, b] = t
-        n = width
+        n = keep
     return n
+
+
+@jit
+def _leaf(ev, q, r):  # type: ignore[no-untyped-def]
+    """Static score for player ``q + 1`` against ``r + 1`` (without the tempo bonus)."""
+    if EVAL == 0:
+        return ev[q] - ev[r]
+    if EVAL == 1:
+        return ev[2 + q] - ev[2 + r]
+    return ev[q] - ev[r] + ev[2 + q] - ev[2 + r]
 
 
 @jit
@@ -167,7 +196,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
             r = vcf(board, g[0], g[1], p, LEAF_VCF_DEPTH, ctl[C_LEAF_VCF])
             if r >= 0:
                 return WIN - ply - 2 * (r & 255)
-        return ev[q] - ev[o - 1] + TEMPO
+        return _leaf(ev, q, o - 1) + TEMPO
     h = hsh[0]
     idx = h & (tt_key.shape[0] - 1)
     ttmove = -1

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ai.jit import jit
+from ai.mcts.gomoku_patterns import border_keys, line_update
 from ai.mcts.mnk_lines import DX, DY, OFF
 
 # value of a free window holding 0..k stones of one player (k = 5; longer k use the last)
@@ -59,11 +60,15 @@ def geometry(width: int, height: int, k: int) -> tuple[np.ndarray, np.ndarray, n
 
 
 def new_state(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(cnt, ev, n4, near, hsh)`` of an empty board."""
-    nwin, size = int(g[2]), int(g[3])
+    """``(cnt, ev, n4, near, hsh)`` of an empty board (``cnt[:, 2]``: the line keys of its border)."""
+    pw, k, nwin, size = (int(x) for x in g)
+    width = pw - 2 * k
+    board = geometry(width, size // pw - 2 * k, k)[3]
+    cnt = np.zeros((nwin, 3), dtype=np.int64)
+    cnt[:, 2] = border_keys(board, pw)
     return (
-        np.zeros((nwin, 2), dtype=np.int64),
-        np.zeros(2, dtype=np.int64),
+        cnt,
+        np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(size, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
@@ -98,6 +103,7 @@ def make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[no-
             elif b == k - 2:
                 n4[2 + o] -= 1
         cnt[w, q] = a + 1
+    line_update(g, board, cnt, ev, c, p, 1)
     board[c] = p
     hsh[0] ^= zob[c, q]
     pw = g[0]
@@ -135,6 +141,7 @@ def unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[n
                 n4[2 + o] += 1
         cnt[w, q] = a
     board[c] = 0
+    line_update(g, board, cnt, ev, c, p, 0)
     hsh[0] ^= zob[c, q]
     pw = g[0]
     for dy in range(-NEAR, NEAR + 1):
