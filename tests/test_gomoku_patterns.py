@@ -160,3 +160,73 @@ def test_incremental_keys_and_sums_match_a_recount() -> None:
 def test_every_shape_occurs_in_the_table() -> None:
     for q in range(2):
         assert set(np.unique(TABLE[q])) == set(range(8))
+
+
+def _candidates(diagram: str, x_to_move: bool, width: int, killer: int = -1) -> set[tuple[int, int]]:
+    from ai.mcts.gomoku_ab import MAXM, MAXPLY, _gen
+    from ai.mcts.gomoku_search import GomokuSearcher
+    from tests.test_gomoku_ab import GOMOKU
+    from tests.test_gomoku_threats import position_of
+
+    searcher = GomokuSearcher(GOMOKU)
+    board, cnt, ev, n4, near, hsh = searcher._board(position_of(diagram, x_to_move))
+    mv = np.zeros((MAXPLY, MAXM), dtype=np.int64)
+    sc = np.zeros((MAXPLY, MAXM), dtype=np.int64)
+    killers = np.full((MAXPLY, 2), killer, dtype=np.int64)
+    hist = np.zeros(board.shape[0], dtype=np.int64)
+    info = np.zeros(3, dtype=np.int64)
+    g, cwin, wcell = searcher.g, searcher.cwin, searcher.wcell
+    n = int(_gen(g, cwin, wcell, board, cnt, near, 1 if x_to_move else 2, 1, -1, killers, hist, width, mv, sc, info))
+    return {(searcher.cell(int(c)) % 15, searcher.cell(int(c)) // 15) for c in mv[1, :n]}
+
+
+# X to move. O: an open three on row 7 (x 6..8, two empty cells each side) and a dead three on column 2
+# (rows 10..12, closed by X above): only (5,7) and (9,7) stop the open four; the cells where O makes a
+# four out of the dead three ((2,13), (2,14)) and the far ends of the open three ((4,7), (10,7)) do not.
+OPEN3_AND_DEAD3 = """
+X . . . . . . . . . . . . . X
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . X . .
+. . . . . . . . . . . . . . .
+. . . . . . O O O . . . . . .
+. . . . . . . . . . . . . . .
+. . X . . . . . . . . . . . .
+. . O . . . . . . . . . X . .
+. . O . . . . . . . . . . . .
+. . O . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . X . . .
+"""
+
+# X to move. O makes two open threes with one stone on (4,2) (row 2 and column 4): a double threat that
+# is kept among X's candidates whatever the width, here 1 with a killer move ranked first.
+O_DOUBLE = """
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . O O . . . . . . . . . . .
+. . . . O . . . . . . . . . .
+. . . . O . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . X X . . . . . .
+. . . . . . . . X . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+"""
+
+
+def test_only_the_moves_that_stop_an_open_four_are_searched() -> None:
+    assert _candidates(OPEN3_AND_DEAD3, True, 8) == {(5, 7), (9, 7)}
+
+
+def test_double_threat_cells_are_never_cut() -> None:
+    killer = (7 + 5) * 25 + 9 + 5  # (9, 7) on the padded board (pitch 25)
+    assert _candidates(O_DOUBLE, True, 1, killer) == {(4, 2)}  # the killer alone without the rule
+    assert _candidates(O_DOUBLE, True, 2, killer) == {(4, 2), (9, 7)}

@@ -33,11 +33,15 @@ from ai.jit import jit
 from ai.mcts.gomoku_board import make, unmake, win_cells
 from ai.mcts.gomoku_patterns import (
     ATTACK_CLASS,
+    BLOCK4,
     DEFEND_CLASS,
+    DX,
+    DY,
     T_FLEX4,
     T_FOUR,
     T_FOUR_THREE,
     T_THREE_THREE,
+    TABLE,
     threat_class,
 )
 from ai.mcts.mnk_threats import vcf
@@ -61,6 +65,30 @@ EVAL = 1  # leaf evaluation: 0 the window sum, 1 the line patterns, 2 both
 
 
 @jit
+def _stops(g, cnt, y, xs, nx, o):  # type: ignore[no-untyped-def]
+    """False when a stone on ``y`` leaves one of the opponent's (index ``o``) open-four cells ``xs`` as it
+    was: ``y`` is not that cell and not within 4 steps of it on a line where it makes a four (a move
+    that fails this lets the opponent make its open four, so the filter is exact)."""
+    pw = g[0]
+    for i in range(nx):
+        x = xs[i]
+        if x == y:
+            continue
+        hit = False
+        for d in range(4):
+            if TABLE[o, cnt[x * 4 + d, 2]] < BLOCK4:
+                continue
+            step = DY[d] * pw + DX[d]
+            delta = y - x
+            for j in range(1, 5):
+                if delta == j * step or delta == -j * step:
+                    hit = True
+        if not hit:
+            return False
+    return True
+
+
+@jit
 def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width, mv, sc, info):  # type: ignore[no-untyped-def]
     """Candidate moves of ``p`` into ``mv[ply]`` / ``sc[ply]`` (unsorted; at most ``width`` unless the
     opponent threatens, plus every cell where either side makes a double threat); returns how many.
@@ -73,7 +101,8 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
     rows = g[3] // pw - 2 * pad
     n = 0
     must = 0
-    threat = False
+    threat = 0
+    xs = np.empty(8, dtype=np.int64)  # the opponent's open-four / double-four cells (the first 8)
     for r in range(pad, pad + rows):
         base = r * pw
         for c in range(base + pad, base + pw - pad):
@@ -85,7 +114,9 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
             mine4 = mc == T_FOUR or mc >= T_FOUR_THREE
             theirs4 = oc == T_FOUR or oc >= T_FOUR_THREE
             if oc >= T_FLEX4:
-                threat = True
+                if threat < xs.shape[0]:
+                    xs[threat] = c
+                threat += 1
             if mc >= T_THREE_THREE or oc >= T_THREE_THREE:  # a double threat of either side: never cut
                 s += MUST
                 must += 1
@@ -102,13 +133,20 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
         mv[ply, 0] = (rows // 2 + pad) * pw + pad + (pw - 2 * pad) // 2
         sc[ply, 0] = 0
         return 1
-    if threat:  # only our fours and the cells where the opponent makes a four (the only defences)
+    if threat:  # only our fours and the cells that stop every open four (see ``_stops``)
         m = 0
         for i in range(n):
-            if sc[ply, i] & 3:
+            f = sc[ply, i] & 3
+            if f >= 2 or f == 1 and _stops(g, cnt, mv[ply, i], xs, min(threat, xs.shape[0]), o):
                 mv[ply, m] = mv[ply, i]
                 sc[ply, m] = sc[ply, i]
                 m += 1
+        if m == 0:  # nothing stops every open four (lost): the cells where the opponent makes a four
+            for i in range(n):
+                if sc[ply, i] & 3:
+                    mv[ply, m] = mv[ply, i]
+                    sc[ply, m] = sc[ply, i]
+                    m += 1
         return m
     keep = max(width, must)
     if n > keep:  # the best ``keep`` by score (partial selection)
