@@ -61,7 +61,8 @@ C_BEST = 9  # the root's best move of this call (a later move only replaces it w
 CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
 MUST = 1 << 34  # ordering bonus of a double-threat cell (kept whatever the width)
-EVAL = 1  # leaf evaluation: 0 the window sum, 1 the line patterns, 2 both
+THREE_FREE = True  # the defence of an open three costs no depth (as the block of a four)
+EVAL = 0  # leaf evaluation: 0 the window sum, 1 the line patterns, 2 both
 
 
 @jit
@@ -134,6 +135,7 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
         sc[ply, 0] = 0
         return 1
     if threat:  # only our fours and the cells that stop every open four (see ``_stops``)
+        info[0] = 1
         m = 0
         for i in range(n):
             f = sc[ply, i] & 3
@@ -263,7 +265,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
         n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp)
         if tmp[2]:
             ctl[C_CUT + ply % 2] += 1
-    child_depth = depth if forced >= 0 else depth - 1
+    child_depth = depth if forced >= 0 or (THREE_FREE and tmp[0] == 1) else depth - 1
     alpha0 = alpha
     best = -INF
     best_move = mv[ply, 0]
