@@ -5,12 +5,17 @@ deepens iteratively and stops it).
 - A side with a four window (a win cell) to move wins (``WIN - ply``); against the opponent's four the
   only move is its win cell (two of them: lost) and the depth is not spent on it (forced replies are
   free, so VCF lines of the opponent and our own run to their end).
-- Candidates: the empty cells within 2 of a stone, ordered by ``cell_score`` (own windows grown and
-  the opponent's blocked), the transposition-table move first, then the killers and the history.
-  When the opponent has a cell that would leave it two win cells (an open three, a broken three or a
-  double four to come) only the moves that make a four of ours or block one of its three-windows are
-  searched (the only defences, counter-fours included); otherwise the best ``ctl[C_WIDTH]``.
-- Leaves: the window evaluation of the side to move (``gomoku_board.VALUE``) plus a tempo bonus.
+- Candidates: the empty cells within 2 of a stone, ordered by their threat classes for both sides
+  (``gomoku_patterns.threat_class``: the shapes a stone makes on the cell's 4 lines; attack of the
+  mover + defence of the opponent's cell), the transposition-table move first, then the killers and the
+  history. When the opponent has a cell that would leave it two win cells (an open three, a broken
+  three or a double four to come) only the moves that make a four of ours or stop every such cell
+  (``_stops``: the cell itself or a cell within 4 steps on the line of its four) are searched (the only
+  defences, counter-fours included), and that node costs no depth (``THREE_FREE``); otherwise the
+  best ``ctl[C_WIDTH]`` plus every cell where either side makes a double threat (four-four, four-three,
+  three-three: the opponent's VCT threats are never cut).
+- Leaves: the window evaluation of the side to move (``gomoku_board.VALUE``; ``EVAL`` selects the
+  pattern sum of ``gomoku_patterns.LINE_VALUE`` or both) plus a tempo bonus.
 - Transposition table: Zobrist hash, always replaced; mate scores stored relative to the node; scores
   are only taken from entries of the same search (``ctl[C_GEN]``), so the cut counters below hold.
 - Proofs: ``ctl[C_CUT]`` / ``ctl[C_CUT + 1]`` count the nodes of the root's side / of the opponent
