@@ -67,7 +67,7 @@ CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
 MUST = 1 << 34  # ordering bonus of a double-threat cell (kept whatever the width)
 THREE_FREE = True  # the defence of an open three costs no depth (as the block of a four)
-EVAL = 0  # leaf evaluation: 0 the window sum, 1 the line patterns, 2 both
+EVAL = 1  # leaf evaluation: 0 the window sum, 1 the line patterns, 2 both
 
 
 @jit
