@@ -21,6 +21,8 @@ player's stones in the window, then the line key of cell-direction ``window`` = 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ai.jit import jit
@@ -60,13 +62,19 @@ def geometry(width: int, height: int, k: int) -> tuple[np.ndarray, np.ndarray, n
     return g, cwin, wcell, board
 
 
+@lru_cache(maxsize=4)
+def _empty_keys(pw: int, k: int, size: int) -> np.ndarray:
+    """The line keys of an empty board (its border), computed once per board size (read-only)."""
+    keys = border_keys(geometry(pw - 2 * k, size // pw - 2 * k, k)[3], pw)
+    keys.flags.writeable = False
+    return keys
+
+
 def new_state(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(cnt, ev, n4, near, hsh)`` of an empty board (``cnt[:, 2]``: the line keys of its border)."""
     pw, k, nwin, size = (int(x) for x in g)
-    width = pw - 2 * k
-    board = geometry(width, size // pw - 2 * k, k)[3]
     cnt = np.zeros((nwin, 3), dtype=np.int64)
-    cnt[:, 2] = border_keys(board, pw)
+    cnt[:, 2] = _empty_keys(pw, k, size)
     return (
         cnt,
         np.zeros(4, dtype=np.int64),
