@@ -230,3 +230,29 @@ def test_double_threat_cells_are_never_cut() -> None:
     killer = (7 + 5) * 25 + 9 + 5  # (9, 7) on the padded board (pitch 25)
     assert _candidates(O_DOUBLE, True, 1, killer) == {(4, 2)}  # the killer alone without the rule
     assert _candidates(O_DOUBLE, True, 2, killer) == {(4, 2), (9, 7)}
+
+
+# X to move, lost: O has two open threes far apart (rows 3 and 11) and X no four; no cell stops both,
+# and the candidates fall back to the cells where O makes a four (never an empty list: no move at all).
+TWO_OPEN3 = """
+X . . . . . . . . . . . . . X
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . O O O . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . X . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . . . . . . .
+. . . . . . . . . O O O . . .
+. . . . . . . . . . . . . . .
+. . . . . . X . . . . . . . .
+X . . . . . . . . . . . . . X
+"""
+
+
+def test_a_lost_position_still_has_candidates() -> None:
+    got = _candidates(TWO_OPEN3, True, 8)
+    assert got == {(1, 3), (2, 3), (6, 3), (7, 3), (7, 11), (8, 11), (12, 11), (13, 11)}
