@@ -5,12 +5,17 @@ deepens iteratively and stops it).
 - A side with a four window (a win cell) to move wins (``WIN - ply``); against the opponent's four the
   only move is its win cell (two of them: lost) and the depth is not spent on it (forced replies are
   free, so VCF lines of the opponent and our own run to their end).
-- Candidates: the empty cells within 2 of a stone, ordered by ``cell_score`` (own windows grown and
-  the opponent's blocked), the transposition-table move first, then the killers and the history.
-  When the opponent has a cell that would leave it two win cells (an open three, a broken three or a
-  double four to come) only the moves that make a four of ours or block one of its three-windows are
-  searched (the only defences, counter-fours included); otherwise the best ``ctl[C_WIDTH]``.
-- Leaves: the window evaluation of the side to move (``gomoku_board.VALUE``) plus a tempo bonus.
+- Candidates: the empty cells within 2 of a stone, ordered by their threat classes for both sides
+  (``gomoku_patterns.threat_class``: the shapes a stone makes on the cell's 4 lines; attack of the
+  mover + defence of the opponent's cell), the transposition-table move first, then the killers and the
+  history. When the opponent has a cell that would leave it two win cells (an open three, a broken
+  three or a double four to come) only the moves that make a four of ours or stop every such cell
+  (``_stops``: the cell itself or a cell within 4 steps on the line of its four) are searched (the only
+  defences, counter-fours included), and that node costs no depth (``THREE_FREE``); otherwise the
+  best ``ctl[C_WIDTH]`` plus every cell where either side makes a double threat (four-four, four-three,
+  three-three: the opponent's VCT threats are never cut).
+- Leaves: the window evaluation of the side to move (``gomoku_board.VALUE``; ``EVAL`` selects the
+  pattern sum of ``gomoku_patterns.LINE_VALUE`` or both) plus a tempo bonus.
 - Transposition table: Zobrist hash, always replaced; mate scores stored relative to the node; scores
   are only taken from entries of the same search (``ctl[C_GEN]``), so the cut counters below hold.
 - Proofs: ``ctl[C_CUT]`` / ``ctl[C_CUT + 1]`` count the nodes of the root's side / of the opponent
@@ -30,7 +35,20 @@ from __future__ import annotations
 import numpy as np
 
 from ai.jit import jit
-from ai.mcts.gomoku_board import cell_score, make, makes_open_four, unmake, win_cells
+from ai.mcts.gomoku_board import make, unmake, win_cells
+from ai.mcts.gomoku_patterns import (
+    ATTACK_CLASS,
+    BLOCK4,
+    DEFEND_CLASS,
+    DX,
+    DY,
+    T_FLEX4,
+    T_FOUR,
+    T_FOUR_THREE,
+    T_THREE_THREE,
+    TABLE,
+    threat_class,
+)
 from ai.mcts.mnk_threats import vcf
 
 WIN = 1_000_000
@@ -47,29 +65,67 @@ C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N, C_LEAF_VCF, C_GEN, C_CUT = 0, 1
 C_BEST = 9  # the root's best move of this call (a later move only replaces it with a higher exact score)
 CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
+MUST = 1 << 34  # ordering bonus of a double-threat cell (kept whatever the width)
+THREE_FREE = True  # the defence of an open three costs no depth (as the block of a four)
+EVAL = 1  # leaf evaluation: 0 the window sum, 1 the line patterns (the opponent's weighted 5/4), 2 both
+
+
+@jit
+def _stops(g, cnt, y, xs, nx, o):  # type: ignore[no-untyped-def]
+    """False when a stone on ``y`` leaves one of the opponent's (index ``o``) open-four cells ``xs`` as it
+    was: ``y`` is not that cell and not within 4 steps of it on a line where it makes a four (a move
+    that fails this lets the opponent make its open four, so the filter is exact)."""
+    pw = g[0]
+    for i in range(nx):
+        x = xs[i]
+        if x == y:
+            continue
+        hit = False
+        for d in range(4):
+            if TABLE[o, cnt[x * 4 + d, 2]] < BLOCK4:
+                continue
+            step = DY[d] * pw + DX[d]
+            delta = y - x
+            for j in range(1, 5):
+                if delta == j * step or delta == -j * step:
+                    hit = True
+        if not hit:
+            return False
+    return True
 
 
 @jit
 def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width, mv, sc, info):  # type: ignore[no-untyped-def]
     """Candidate moves of ``p`` into ``mv[ply]`` / ``sc[ply]`` (unsorted; at most ``width`` unless the
-    opponent threatens); returns how many."""
+    opponent threatens, plus every cell where either side makes a double threat); returns how many.
+    ``sc`` = score * 4 + 2 (the move makes a four) + 1 (it takes a cell where the opponent makes a four)."""
     pw = g[0]
     k = g[1]
-    o = 3 - p
+    q = p - 1
+    o = 2 - p
     pad = k
     rows = g[3] // pw - 2 * pad
     n = 0
-    threat = False
+    must = 0
+    threat = 0
+    xs = np.empty(8, dtype=np.int64)  # the opponent's open-four / double-four cells (the first 8)
     for r in range(pad, pad + rows):
         base = r * pw
         for c in range(base + pad, base + pw - pad):
             if board[c] != 0 or near[c] == 0:
                 continue
-            s = cell_score(g, cwin, cnt, c, p, info)
-            mine4 = info[0]
-            theirs3 = info[1]
-            if theirs3 >= 2 and not threat and makes_open_four(g, cwin, wcell, board, cnt, c, o):
-                threat = True
+            mc, ml = threat_class(cnt, c, q)
+            oc, ol = threat_class(cnt, c, o)
+            s = ATTACK_CLASS[mc] + DEFEND_CLASS[oc] + ml + ol // 2
+            mine4 = mc == T_FOUR or mc >= T_FOUR_THREE
+            theirs4 = oc == T_FOUR or oc >= T_FOUR_THREE
+            if oc >= T_FLEX4:
+                if threat < xs.shape[0]:
+                    xs[threat] = c
+                threat += 1
+            if mc >= T_THREE_THREE or oc >= T_THREE_THREE:  # a double threat of either side: never cut
+                s += MUST
+                must += 1
             if c == ttmove:
                 s += 1 << 40
             elif c == killers[ply, 0] or c == killers[ply, 1]:
@@ -77,24 +133,32 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
             s += hist[c]
             if n < mv.shape[1]:
                 mv[ply, n] = c
-                # keep the four / block flags in the low bits of a second row: sign marks a "defence"
-                sc[ply, n] = s * 4 + (2 if mine4 > 0 else 0) + (1 if theirs3 > 0 else 0)
+                sc[ply, n] = s * 4 + (2 if mine4 else 0) + (1 if theirs4 else 0)
                 n += 1
     if n == 0:  # an empty board: the centre
         mv[ply, 0] = (rows // 2 + pad) * pw + pad + (pw - 2 * pad) // 2
         sc[ply, 0] = 0
         return 1
-    if threat:  # only our fours and the cells of the opponent's three-windows
+    if threat:  # only our fours and the cells that stop every open four (see ``_stops``)
+        info[0] = 1
         m = 0
         for i in range(n):
-            if sc[ply, i] & 3:
+            f = sc[ply, i] & 3
+            if f >= 2 or f == 1 and _stops(g, cnt, mv[ply, i], xs, min(threat, xs.shape[0]), o):
                 mv[ply, m] = mv[ply, i]
                 sc[ply, m] = sc[ply, i]
                 m += 1
+        if m == 0:  # nothing stops every open four (lost): the cells where the opponent makes a four
+            for i in range(n):
+                if sc[ply, i] & 3:
+                    mv[ply, m] = mv[ply, i]
+                    sc[ply, m] = sc[ply, i]
+                    m += 1
         return m
-    if n > width:  # the best ``width`` by score (partial selection)
+    keep = max(width, must)
+    if n > keep:  # the best ``keep`` by score (partial selection)
         info[2] = 1
-        for i in range(width):
+        for i in range(keep):
             b = i
             for j in range(i + 1, n):
                 if sc[ply, j] > sc[ply, b]:
@@ -105,8 +169,18 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
             t = sc[ply, i]
             sc[ply, i] = sc[ply, b]
             sc[ply, b] = t
-        n = width
+        n = keep
     return n
+
+
+@jit
+def _leaf(ev, q, r):  # type: ignore[no-untyped-def]
+    """Static score for player ``q + 1`` against ``r + 1`` (without the tempo bonus)."""
+    if EVAL == 0:
+        return ev[q] - ev[r]
+    if EVAL == 1:
+        return ev[2 + q] - ev[2 + r] * 5 // 4
+    return ev[q] - ev[r] + ev[2 + q] - ev[2 + r]
 
 
 @jit
@@ -167,7 +241,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
             r = vcf(board, g[0], g[1], p, LEAF_VCF_DEPTH, ctl[C_LEAF_VCF])
             if r >= 0:
                 return WIN - ply - 2 * (r & 255)
-        return ev[q] - ev[o - 1] + TEMPO
+        return _leaf(ev, q, o - 1) + TEMPO
     h = hsh[0]
     idx = h & (tt_key.shape[0] - 1)
     ttmove = -1
@@ -196,7 +270,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
         n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp)
         if tmp[2]:
             ctl[C_CUT + ply % 2] += 1
-    child_depth = depth if forced >= 0 else depth - 1
+    child_depth = depth if forced >= 0 or (THREE_FREE and tmp[0] == 1) else depth - 1
     alpha0 = alpha
     best = -INF
     best_move = mv[ply, 0]
@@ -249,7 +323,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
                 if rmove[j] == c:
                     rscore[j] = s
                     rnodes[j] += ctl[C_NODES] - before
-        if s > best:
+        if s > best or i == 0:  # i == 0: a root whose every move scores -INF still has a best move
             best = s
             best_move = c
             if ply == 0:

@@ -6,27 +6,31 @@ Make / unmake update the k * 4 windows through the stone (counts, the evaluation
 player's *four windows*: k - 1 own stones and no opponent stone, i.e. a win cell), the count of stones
 near each cell (candidate moves are the empty cells within 2 of a stone) and the Zobrist hash. So the
 static evaluation (``VALUE[stones]`` summed over each player's free windows: an open three lies in
-three free windows, a dead one in one) and "can the side to move win at once" cost nothing, and move
-ordering (``cell_score``) only reads the k * 4 windows through a cell.
+three free windows, a dead one in one) and "can the side to move win at once" cost nothing. They also
+keep the line keys of ``gomoku_patterns`` (``cnt[cell * 4 + d, 2]``: the 8 cells within 4 steps of a
+cell on line d) and each player's pattern sum (``ev[2 + q]``), from which move ordering reads the shape
+a stone would make on each line of a cell.
 
 Arrays (int64): ``g`` geometry ``[pw, k, nwin, size]``, ``cwin[cell, 4k]`` the windows through a board
-cell (-1 past the edge), ``wcell[window, k]`` its cells; ``st`` the state: ``cnt[window, 2]``,
-``ev[2]`` each player's window sum, ``n4[4]`` (each player's four windows, then its *three windows*:
-k - 2 own stones and no opponent stone, where a four can be made), ``near[cell]``, ``hsh[1]``.
+cell (-1 past the edge), ``wcell[window, k]`` its cells; ``st`` the state: ``cnt[window, 3]`` (each
+player's stones in the window, then the line key of cell-direction ``window`` = cell * 4 + d), ``ev[4]``
+(each player's window sum, then its pattern sum), ``n4[4]`` (each player's four windows, then its
+*three windows*: k - 2 own stones and no opponent stone, where a four can be made), ``near[cell]``,
+``hsh[1]``.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ai.jit import jit
+from ai.mcts.gomoku_patterns import border_keys, line_update
 from ai.mcts.mnk_lines import DX, DY, OFF
 
 # value of a free window holding 0..k stones of one player (k = 5; longer k use the last)
 VALUE = np.array([0, 2, 14, 90, 600, 600, 600, 600], dtype=np.int64)
-# move ordering: own window with a stones (a + 1 after the move), opponent window with b stones (blocked)
-ATTACK = np.array([1, 6, 40, 300, 100_000, 100_000, 100_000, 100_000], dtype=np.int64)
-DEFEND = np.array([0, 4, 25, 200, 50_000, 50_000, 50_000, 50_000], dtype=np.int64)
 NEAR = 2
 
 
@@ -58,12 +62,22 @@ def geometry(width: int, height: int, k: int) -> tuple[np.ndarray, np.ndarray, n
     return g, cwin, wcell, board
 
 
+@lru_cache(maxsize=4)
+def _empty_keys(pw: int, k: int, size: int) -> np.ndarray:
+    """The line keys of an empty board (its border), computed once per board size (read-only)."""
+    keys = border_keys(geometry(pw - 2 * k, size // pw - 2 * k, k)[3], pw)
+    keys.flags.writeable = False
+    return keys
+
+
 def new_state(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(cnt, ev, n4, near, hsh)`` of an empty board."""
-    nwin, size = int(g[2]), int(g[3])
+    """``(cnt, ev, n4, near, hsh)`` of an empty board (``cnt[:, 2]``: the line keys of its border)."""
+    pw, k, nwin, size = (int(x) for x in g)
+    cnt = np.zeros((nwin, 3), dtype=np.int64)
+    cnt[:, 2] = _empty_keys(pw, k, size)
     return (
-        np.zeros((nwin, 2), dtype=np.int64),
-        np.zeros(2, dtype=np.int64),
+        cnt,
+        np.zeros(4, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
         np.zeros(size, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
@@ -98,6 +112,7 @@ def make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[no-
             elif b == k - 2:
                 n4[2 + o] -= 1
         cnt[w, q] = a + 1
+    line_update(g, board, cnt, ev, c, p, 1)
     board[c] = p
     hsh[0] ^= zob[c, q]
     pw = g[0]
@@ -135,6 +150,7 @@ def unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[n
                 n4[2 + o] += 1
         cnt[w, q] = a
     board[c] = 0
+    line_update(g, board, cnt, ev, c, p, 0)
     hsh[0] ^= zob[c, q]
     pw = g[0]
     for dy in range(-NEAR, NEAR + 1):
@@ -169,56 +185,3 @@ def win_cells(g, cwin, wcell, board, cnt, p, around, out):  # type: ignore[no-un
                     if n == 2:
                         return 2
     return n
-
-
-@jit
-def cell_score(g, cwin, cnt, c, p, info):  # type: ignore[no-untyped-def]
-    """Ordering score of ``p`` playing the empty cell ``c``; ``info[0]`` = own windows it turns into
-    fours, ``info[1]`` = opponent windows with k - 2 stones it blocks (a three's windows)."""
-    k = g[1]
-    q = p - 1
-    o = 2 - p
-    s = 0
-    fours = 0
-    blocks = 0
-    for i in range(4 * k):
-        w = cwin[c, i]
-        if w < 0:
-            break
-        a = cnt[w, q]
-        b = cnt[w, o]
-        if b == 0:
-            s += ATTACK[a]
-            if a == k - 2:
-                fours += 1
-        elif a == 0:
-            s += DEFEND[b]
-            if b == k - 2:
-                blocks += 1
-    info[0] = fours
-    info[1] = blocks
-    return s
-
-
-@jit
-def makes_open_four(g, cwin, wcell, board, cnt, c, p):  # type: ignore[no-untyped-def]
-    """True if a stone of ``p`` on the empty cell ``c`` would leave ``p`` two distinct win cells."""
-    k = g[1]
-    q = p - 1
-    o = 2 - p
-    n = 0
-    first = -1
-    for i in range(4 * k):
-        w = cwin[c, i]
-        if w < 0:
-            break
-        if cnt[w, q] == k - 2 and cnt[w, o] == 0:
-            for j in range(k):
-                e = wcell[w, j]
-                if e != c and board[e] == 0:
-                    if n == 0:
-                        first = e
-                        n = 1
-                    elif e != first:
-                        return True
-    return False

@@ -1,0 +1,229 @@
+"""Line patterns of freestyle Gomoku (five or more wins) for the alpha-beta search: for an empty cell, a
+direction and a player, the shape a stone of that player placed there makes on that line.
+
+A *line key* describes the 8 cells within 4 steps of a cell on one line, 2 bits each (``0`` empty,
+``1`` / ``2`` a stone of player 1 / 2, ``3`` the border): the cell at offset ``i`` (-4..-1, 1..4) sits in
+slot ``i + 4`` for negative offsets and ``i + 3`` for positive ones, so a key is below 4^8 = 65,536.
+``TABLE[q, key]`` is the shape for player ``q + 1`` (the opponent's stones and the border block alike).
+
+Shapes, weakest to strongest (standard definitions; all counted on fives through the cell):
+``FIVE`` five or more in a row; ``FLEX4`` two or more cells that make a five (an open four);
+``BLOCK4`` one such cell (a four); ``FLEX3`` a cell that makes a FLEX4 (an open three); ``BLOCK3`` a cell
+that makes a BLOCK4; ``FLEX2`` / ``BLOCK2`` a cell that makes a FLEX3 / BLOCK3; ``NONE`` otherwise.
+
+The table is built once per process by brute force over the 3^8 = 6,561 lines of one player's view
+(empty / own / blocked, memoised), then mapped to the 4^8 keys of both players with numpy.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ai.jit import jit
+
+NONE, BLOCK2, FLEX2, BLOCK3, FLEX3, BLOCK4, FLEX4, FIVE = range(8)
+SHAPES = ("NONE", "BLOCK2", "FLEX2", "BLOCK3", "FLEX3", "BLOCK4", "FLEX4", "FIVE")
+SPAN = 4  # cells on each side of the centre that a shape depends on
+NKEYS = 1 << (4 * SPAN)
+EMPTY, OWN, BLOCKED = 0, 1, 2
+
+
+def slot(offset: int) -> int:
+    """The slot of the cell ``offset`` steps away (-4..-1, 1..4) in a line key."""
+    return offset + SPAN if offset < 0 else offset + SPAN - 1
+
+
+def _run(line: tuple[int, ...]) -> int:
+    """Length of the own run through the centre of a 9-cell line."""
+    n = 1
+    i = SPAN - 1
+    while i >= 0 and line[i] == OWN:
+        n += 1
+        i -= 1
+    i = SPAN + 1
+    while i < len(line) and line[i] == OWN:
+        n += 1
+        i += 1
+    return n
+
+
+def _with(line: tuple[int, ...], i: int) -> tuple[int, ...]:
+    return line[:i] + (OWN,) + line[i + 1 :]
+
+
+def _shape_of(line: tuple[int, ...], memo: dict[tuple[int, ...], int]) -> int:
+    """Shape of a 9-cell line (``EMPTY`` / ``OWN`` / ``BLOCKED``) whose centre holds the player's stone."""
+    got = memo.get(line)
+    if got is not None:
+        return got
+    empties = [i for i, v in enumerate(line) if v == EMPTY]
+    if _run(line) >= 5:
+        shape = FIVE
+    else:
+        wins = sum(1 for i in empties if _run(_with(line, i)) >= 5)
+        if wins >= 2:
+            shape = FLEX4
+        elif wins == 1:
+            shape = BLOCK4
+        else:
+            after = {_shape_of(_with(line, i), memo) for i in empties}
+            shape = NONE
+            for made, result in ((FLEX4, FLEX3), (BLOCK4, BLOCK3), (FLEX3, FLEX2), (BLOCK3, BLOCK2)):
+                if made in after:
+                    shape = result
+                    break
+    memo[line] = shape
+    return shape
+
+
+@lru_cache(maxsize=1)
+def build_table() -> np.ndarray:
+    """``TABLE[q, key]`` (uint8, 2 x 65,536): the shape for player ``q + 1`` of every line key."""
+    memo: dict[tuple[int, ...], int] = {}
+    ternary = np.zeros(3 ** (2 * SPAN), dtype=np.uint8)
+    for t in range(ternary.shape[0]):
+        digits = [(t // 3**s) % 3 for s in range(2 * SPAN)]  # digit s = slot s
+        line = tuple(digits[:SPAN]) + (OWN,) + tuple(digits[SPAN:])
+        ternary[t] = _shape_of(line, memo)
+    keys = np.arange(NKEYS, dtype=np.int64)
+    table = np.zeros((2, NKEYS), dtype=np.uint8)
+    for q in range(2):
+        index = np.zeros(NKEYS, dtype=np.int64)
+        for s in range(2 * SPAN):
+            code = (keys >> (2 * s)) & 3
+            view = np.where(code == 0, EMPTY, np.where(code == q + 1, OWN, BLOCKED))
+            index += view * 3**s
+        table[q] = ternary[index]
+    return table
+
+
+def key_of(cells: list[int] | tuple[int, ...]) -> int:
+    """The line key of the 8 neighbours given from offset -4 to +4 without the centre (codes 0..3)."""
+    key = 0
+    for s, code in enumerate(cells):
+        key |= code << (2 * s)
+    return key
+
+
+def shape(line: str, player: int = 1) -> int:
+    """Shape for ``player`` of a 9-character line (``.`` empty, ``X`` player 1, ``O`` player 2, ``#``
+    border) whose centre is empty or holds the player's stone: a helper for tests and debugging."""
+    codes = {".": 0, "X": 1, "O": 2, "#": 3}
+    cells = [codes[ch] for i, ch in enumerate(line) if i != SPAN]
+    return int(build_table()[player - 1, key_of(cells)])
+
+
+TABLE = build_table()
+# leaf evaluation: value of each (empty cell, direction) by the shape a stone of the player would make there
+LINE_VALUE = np.array([0, 1, 4, 8, 25, 30, 100, 200], dtype=np.int64)
+DX = np.array([1, 0, 1, -1], dtype=np.int64)  # as ``mnk_lines.DX`` / ``DY``: right, up, up-right, up-left
+DY = np.array([0, 1, 1, 1], dtype=np.int64)
+
+
+def border_keys(board: np.ndarray, pw: int) -> np.ndarray:
+    """The line keys (``size * 4``, index ``cell * 4 + d``) of an empty padded board: border slots 3."""
+    size = board.shape[0]
+    keys = np.zeros(size * 4, dtype=np.int64)
+    off = board == 3
+    for d in range(4):
+        step = int(DY[d]) * pw + int(DX[d])
+        for i in range(1, SPAN + 1):
+            for sign in (-1, 1):
+                n = np.arange(size) + sign * i * step  # the neighbour at offset sign * i
+                inside = (n >= 0) & (n < size)
+                blocked = np.ones(size, dtype=bool)
+                blocked[inside] = off[n[inside]]
+                keys[d::4] |= np.where(blocked, 3 << (2 * slot(sign * i)), 0)
+    return keys
+
+
+@jit
+def line_update(g, board, cnt, ev, c, p, add):  # type: ignore[no-untyped-def]
+    """Add (``add`` = 1) or take back (0) the stone of ``p`` on ``c`` in the line keys ``cnt[:, 2]`` of
+    the 32 cells within 4 steps on its lines, and the pattern sums ``ev[2]`` / ``ev[3]`` of the empty ones;
+    the cell ``c`` itself leaves (add) or rejoins (take back) the sums."""
+    pw = g[0]
+    for d in range(4):
+        step = DY[d] * pw + DX[d]
+        key = cnt[c * 4 + d, 2]
+        v0 = LINE_VALUE[TABLE[0, key]]
+        v1 = LINE_VALUE[TABLE[1, key]]
+        if add:
+            ev[2] -= v0
+            ev[3] -= v1
+        else:
+            ev[2] += v0
+            ev[3] += v1
+        for i in range(1, SPAN + 1):
+            for j in range(2):
+                if j == 0:
+                    n = c + i * step
+                    bit = p << (2 * (SPAN - i))
+                else:
+                    n = c - i * step
+                    bit = p << (2 * (i + SPAN - 1))
+                w = n * 4 + d
+                old = cnt[w, 2]
+                new = old + bit if add else old - bit
+                cnt[w, 2] = new
+                if board[n] == 0:
+                    ev[2] += LINE_VALUE[TABLE[0, new]] - LINE_VALUE[TABLE[0, old]]
+                    ev[3] += LINE_VALUE[TABLE[1, new]] - LINE_VALUE[TABLE[1, old]]
+
+
+# threat classes of a cell for one player, from the shapes of its 4 lines (weakest to strongest)
+T_NONE, T_TWO, T_THREE, T_TWO_TWO, T_FLEX3, T_FOUR, T_THREE_THREE, T_FOUR_THREE, T_FLEX4, T_FIVE = range(10)
+# move ordering: the mover's class at the cell, the opponent's class at the same cell (taking it away)
+ATTACK_CLASS = np.array([0, 8, 20, 60, 400, 500, 3000, 6000, 20000, 100000], dtype=np.int64)
+DEFEND_CLASS = np.array([0, 4, 10, 40, 300, 250, 2000, 4000, 15000, 50000], dtype=np.int64)
+ATTACK_LINE = np.array([0, 2, 6, 10, 30, 40, 100, 200], dtype=np.int64)
+
+
+@jit
+def threat_class(cnt, c, q):  # type: ignore[no-untyped-def]
+    """``(class, line score)`` for player ``q + 1`` of a stone on the empty cell ``c``: the class from
+    the 4 shapes (five, open four or double four, four-three, three-three, four, open three, ...) and
+    the sum of ``ATTACK_LINE`` over them."""
+    n5 = 0
+    nf4 = 0
+    nb4 = 0
+    nf3 = 0
+    nb3 = 0
+    nf2 = 0
+    line = 0
+    for d in range(4):
+        s = TABLE[q, cnt[c * 4 + d, 2]]
+        line += ATTACK_LINE[s]
+        if s == FIVE:
+            n5 += 1
+        elif s == FLEX4:
+            nf4 += 1
+        elif s == BLOCK4:
+            nb4 += 1
+        elif s == FLEX3:
+            nf3 += 1
+        elif s == BLOCK3:
+            nb3 += 1
+        elif s == FLEX2:
+            nf2 += 1
+    if n5 > 0:
+        return T_FIVE, line
+    if nf4 > 0 or nb4 >= 2:
+        return T_FLEX4, line
+    if nb4 > 0 and nf3 > 0:
+        return T_FOUR_THREE, line
+    if nf3 >= 2:
+        return T_THREE_THREE, line
+    if nb4 > 0:
+        return T_FOUR, line
+    if nf3 > 0:
+        return T_FLEX3, line
+    if nb3 + nf2 >= 2:
+        return T_TWO_TWO, line
+    if nb3 > 0:
+        return T_THREE, line
+    if nf2 > 0:
+        return T_TWO, line
+    return T_NONE, line
