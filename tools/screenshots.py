@@ -42,6 +42,11 @@ SCREENSHOTS: dict[str, tuple[str, ...]] = {
         *("--game", "gomoku", "--position", "i10 m9 i9 e8 f8 k6 g8 a1 h8 o15"),
         *("--mode", "hotseat", "--heatmap", "--screenshot-wait", "120000"),
     ),
+    # red to move has a VCT (h8 is a double open three) and no VCF: "Red wins: VCT in 3"
+    "gomoku-vct.png": (
+        *("--game", "gomoku", "--position", "h6 a1 h7 c1 f8 a3 g8 o15"),
+        *("--mode", "hotseat", "--heatmap", "--screenshot-wait", "120000"),
+    ),
     "mnk-6x6-4.png": ("--game", "mnk:6x6:4", "--position", "c3 d4 c4"),
     "colorblind-heatmap.png": ("--position", "4453", "--heatmap", "--theme", "colorblind"),
     "dark-narrow.png": ("--position", "4453", "--exact", "--theme", "dark", "--size", "640x480"),
