@@ -92,6 +92,15 @@ def _known(v, threes, depth):  # type: ignore[no-untyped-def]
 
 
 @jit
+def _win_cells_after(g, cwin, wcell, board, cnt, p, prev, tmp):  # type: ignore[no-untyped-def]
+    """``p``'s distinct win cells (up to 2) into ``tmp``: those through its stone ``prev`` if any, else all."""
+    nw = win_cells(g, cwin, wcell, board, cnt, p, prev, tmp) if prev >= 0 else 0
+    if nw == 0:
+        nw = win_cells(g, cwin, wcell, board, cnt, p, -1, tmp)
+    return nw
+
+
+@jit
 def _window_cells(g, wcell, board, cnt, p, stones, mark, stamp, out, n):  # type: ignore[no-untyped-def]
     """Append to ``out`` (from ``n``) the distinct empty cells of ``p``'s windows holding ``stones`` of its
     stones and none of the opponent's; returns the new count."""
@@ -220,9 +229,7 @@ def threat_search(  # type: ignore[no-untyped-def]
                 if n4[d - 1] > 0:
                     term = 0  # it plays five
                 elif n4[att - 1] > 0:
-                    nw = win_cells(g, cwin, wcell, board, cnt, att, prev, tmp) if prev >= 0 else 0
-                    if nw == 0:
-                        nw = win_cells(g, cwin, wcell, board, cnt, att, -1, tmp)
+                    nw = _win_cells_after(g, cwin, wcell, board, cnt, att, prev, tmp)
                     if nw >= 2:
                         term = 1
                     else:
@@ -241,9 +248,7 @@ def threat_search(  # type: ignore[no-untyped-def]
                 elif dep[ply] <= 0:
                     term = 0
                 elif n4[d - 1] > 0:  # a forced block (it costs no three)
-                    nw = win_cells(g, cwin, wcell, board, cnt, d, prev, tmp) if prev >= 0 else 0
-                    if nw == 0:
-                        nw = win_cells(g, cwin, wcell, board, cnt, d, -1, tmp)
+                    nw = _win_cells_after(g, cwin, wcell, board, cnt, d, prev, tmp)
                     if nw >= 2:
                         term = 0
                     else:
