@@ -6,6 +6,7 @@ from ai import protocol
 from ai.results import ForcedLine, Info, MoveStats, SearchResult
 from game.play.engine_driver import Search
 from game.play.engine_events import absorb
+from game.play.players import Mode
 from game.play.session import Session
 from game.rules import get_game
 from game.ui.snapshot import graph_label
@@ -88,3 +89,39 @@ def test_a_search_over_every_move_still_says_every_move_wins() -> None:
     result = SearchResult(legal[0], 1.0, children, 10, 1.0, 3, (legal[0],), proven=1)
     heat = absorb(session, _analysis(session, 4), protocol.result_message("info", spec, result, 1)).heat
     assert heat is not None and heat.complete and heat.common_outcome == "win"
+
+
+def _frame_status(session: Session, mode: Mode, eval_bar: bool = True) -> str:
+    """The status line's first text for ``session`` shown at its end (headless frame, no window)."""
+    from test_ui_fakes import fresh_pygame
+
+    from game.play.settings import Settings
+    from game.play.themes import THEMES
+    from game.rules.capabilities import capabilities
+    from game.ui.snapshot import FrameFacts, build_frame
+
+    fresh_pygame()
+    facts = FrameFacts(
+        now=0.0, settings=Settings(mode=mode, eval_bar=eval_bar), session=session, caps=capabilities(session.spec),
+        theme=THEMES["classic"], names=NAMES, colours=THEMES["classic"].discs, can_play=True, hover=None,
+        key_cursor=None, animation=None, placed=None, heat=None, verdicts=None, eval_shown=1.0, paused=False,
+        held=False, analysis_only=False, planned=None, engine_ready=True, search=None, notice=None, overlay=None,
+        mouse=(-1, -1), panel_open=False, move_scroll=0,
+    )  # fmt: skip
+    return build_frame(facts).status.texts[0]
+
+
+def test_the_status_line_names_the_forced_line_where_the_panel_may_be_hidden() -> None:
+    """At 640x480 the heading is behind the menu: the status line carries the proof (the eval bar on)."""
+    session, line = _proof("gomoku", "h8 h9 i9 i10", ForcedLine(5, "VCT"))  # Red to move and wins
+    absorb(session, _analysis(session, 4), line)
+    assert _frame_status(session, Mode.HOTSEAT) == "Red to move · Red wins: VCT in 3"
+    assert "wins" not in _frame_status(session, Mode.HOTSEAT, eval_bar=False)  # analysis off: no spoiler
+    assert _frame_status(session, Mode.VS_BOT) == "Your move (Red) · Red wins: VCT in 3"
+
+
+def test_the_status_line_keeps_a_players_loss_to_the_bot_to_the_eval_bar() -> None:
+    session, line = _proof("gomoku", "h8 h9 i9 i10", ForcedLine(4, "VCF"), proven=-1)  # Yellow wins
+    absorb(session, _analysis(session, 4), line)
+    assert _frame_status(session, Mode.HOTSEAT) == "Red to move · Yellow wins: VCF in 2"
+    assert "wins" not in _frame_status(session, Mode.VS_BOT)

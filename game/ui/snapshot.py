@@ -186,6 +186,18 @@ def build_frame(f: FrameFacts) -> Frame:
     )
 
 
+def _forced_text(f: FrameFacts) -> str | None:
+    """The shown position's forced line when the evaluation is on ("Red wins: VCT in 3"), else None; not a
+    loss of the player against the bot at the player's every turn (true but discouraging, as "every move
+    loses": the eval bar and the heading still say it)."""
+    point = f.session.eval_at(f.session.cursor)
+    if not f.settings.eval_bar or point is None or point.forced is None:
+        return None
+    if f.settings.mode == Mode.VS_BOT and point.forced.winner != f.session.position.to_move:
+        return None
+    return point.forced.line.describe(f.names[point.forced.winner])
+
+
 def graph_label(point: EvalPoint | None, names: tuple[str, str]) -> str:
     """The evaluation's heading: whose chance the graph shows, or a proven win's forced line where the
     engine found one for the shown position ("Red wins: VCF in 7")."""
@@ -252,6 +264,7 @@ def _status(f: FrameFacts, settled: bool) -> Status:
         f.planned,
         f.caps.gravity,
         f.caps.width,
+        _forced_text(f) if sess.at_end and not over else None,
     )
     search = f.search
     progress = None

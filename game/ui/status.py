@@ -35,6 +35,7 @@ class TurnFacts:
     planned: str | None  # the move the bot has decided on (shown until it is played)
     gravity: bool
     width: int
+    forced: str | None = None  # a proven win's forced line for the shown position ("Red wins: VCT in 3")
 
 
 def turn_texts(f: TurnFacts) -> tuple[str, ...]:
@@ -62,6 +63,8 @@ def turn_texts(f: TurnFacts) -> tuple[str, ...]:
     if f.bot_to_move:
         return (f"{name} (bot) to move", f"{name} to move")
     how = f"click a column or press 1-{f.width}" if f.gravity else "click a cell, or arrows and Enter"
+    if f.forced is not None:  # the proof takes the hint's place (the side panel may be behind the menu)
+        how = f.forced
     if f.vs_bot:
         return (f"Your move ({name}) · {how}", f"Your move ({name})", "Your move")
     return (f"{name} to move · {how}", f"{name} to move", name)
