@@ -4,11 +4,13 @@ a counter-four, the root dropping a move that leaves the opponent a VCT, the tab
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 from ai.mcts.gomoku_search import GomokuSearcher
-from ai.mcts.gomoku_threats import T_PLIES, find_win, shortest_win
+from ai.mcts.gomoku_threats import CHUNK, T_PLIES, find_win, shortest_win
 from ai.results import ForcedLine
 from game.rules.registry import get_game
 from tests.test_gomoku_threats import position_of
@@ -168,3 +170,19 @@ def test_a_second_search_reads_the_first_from_its_table() -> None:
     assert first == again >= 0
     assert int(fresh._scratch[2][0]) < nodes_first
     assert win_for(fresh, FOUR_THREE_TAKEN, False, 2, 1) == -1  # a fail with fewer threes is not a stored win
+
+
+def test_a_search_past_its_deadline_stops_within_a_chunk() -> None:
+    """The threat search looks at the clock every CHUNK nodes: with the deadline already past, a search that
+    would need more than one chunk stops after the first one and reports no win; with no deadline it goes on."""
+    position = GOMOKU.parse_position("h8 i7 g6 g8 g7 f6 h7 h9 f7 h5")  # a middle game, black to move
+    fresh = GomokuSearcher(GOMOKU)
+    board, cnt, ev, n4, near, hsh = fresh._board(position)
+    tables = (fresh.g, fresh.cwin, fresh.wcell, board, cnt, ev, n4, near, hsh, fresh.zob, *fresh._scratch)
+    ctl = fresh._scratch[2]
+    assert find_win(*tables, 1, 4, 20, 10 * CHUNK, -1, time.perf_counter() - 1.0) == -1
+    assert CHUNK <= ctl[0] < 2 * CHUNK
+    fresh = GomokuSearcher(GOMOKU)  # an empty table: the same search with no deadline uses its whole budget
+    tables = (fresh.g, fresh.cwin, fresh.wcell, board, cnt, ev, n4, near, hsh, fresh.zob, *fresh._scratch)
+    assert find_win(*tables, 1, 4, 20, 3 * CHUNK, -1) == -1
+    assert fresh._scratch[2][0] >= 3 * CHUNK

@@ -259,14 +259,16 @@ class GomokuSearcher:
     ) -> tuple[int | None, list[int]]:
         """``(our winning move or None, the root moves kept)``: a VCT of ours (``THREAT_OWN_SHARE`` of the
         time), else the first ``THREAT_CHECKED`` root moves in order, each dropped when the opponent has a
-        VCT after it (unless every checked move is), within ``seconds`` in all."""
+        VCT after it (unless every checked move is), within ``seconds`` in all (node budgets sized from the
+        threat search's rate, and the clock looked at every ``gomoku_threats.CHUNK`` nodes)."""
         deadline = time.perf_counter() + seconds
         board, cnt, ev, n4, near, hsh = state
         tables = (self.g, self.cwin, self.wcell, board, cnt, ev, n4, near, hsh, self.zob, *self._scratch)
         budget = int(seconds * 1000 * THREAT_NODES_PER_MS * THREAT_OWN_SHARE)
-        win = int(find_win(*tables, p, THREAT_THREES, THREAT_DEPTH, max(THREAT_MIN_NODES, budget), last))
+        budget = max(THREAT_MIN_NODES, budget)
+        win = int(find_win(*tables, p, THREAT_THREES, THREAT_DEPTH, budget, last, deadline))
         if win >= 0:  # its shortest form, for "VCT in N" (the first one found may take detours)
-            short, plies = shortest_win(*tables, p, THREAT_THREES, THREAT_DEPTH, max(THREAT_MIN_NODES, budget), last)
+            short, plies = shortest_win(*tables, p, THREAT_THREES, THREAT_DEPTH, budget, last, deadline)
             self._vct_plies = plies if short >= 0 else int(self._scratch[2][T_PLIES])
             return (short if short >= 0 else win), moves
         checked = moves[:THREAT_CHECKED]
@@ -277,7 +279,7 @@ class GomokuSearcher:
                 break
             budget = max(THREAT_MIN_NODES, int(left * 1000 * THREAT_NODES_PER_MS / (len(checked) - i)))
             make(self.g, self.cwin, board, cnt, ev, n4, near, hsh, self.zob, c, p)
-            if int(find_win(*tables, 3 - p, THREAT_THREES, THREAT_DEPTH, budget, c)) >= 0:
+            if int(find_win(*tables, 3 - p, THREAT_THREES, THREAT_DEPTH, budget, c, deadline)) >= 0:
                 lost.add(c)
             unmake(self.g, self.cwin, board, cnt, ev, n4, near, hsh, self.zob, c, p)
         keep = [c for c in moves if c not in lost]

@@ -22,6 +22,9 @@ is found: its open-four cell is a four move too).
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 import numpy as np
 
 from ai.jit import jit
@@ -32,6 +35,7 @@ T_LEN = 5
 MAXPLY = 48
 MAXM = 128
 THREE_CANDIDATES = 12  # the best three moves tried at an attacker node (fours are all tried)
+CHUNK = 20_000  # threat-search nodes between two looks at the clock (about 30 ms here)
 TT_BITS = 18  # the threat search's transposition table: 2^18 entries (key, packed result)
 # key salts: the attacker (1 / 2) and who is to move (ply parity)
 SALT = np.array([0x1F3A5C7E9B2D4F61, 0x2B4D6F8193A5C7E9, 0x3C5E7091B2D4F617, 0x4D6F8193A5C7E92B], dtype=np.int64)
@@ -316,35 +320,55 @@ def new_scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     )
 
 
-def find_win(  # type: ignore[no-untyped-def]
-    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, depth, budget, last
-):
-    """Iterative deepening of ``threat_search`` for ``att`` to move: a VCF first, then 1, 2, ...
-    ``max_threes`` threes, within ``budget`` nodes in all; returns the first move of a win or -1."""
-    ctl[T_NODES] = 0
-    ctl[T_LIMIT] = budget
-    for threes in range(max_threes + 1):
+def _search_until(
+    tables: tuple[Any, ...], att: int, threes: int, depth: int, last: int, budget: int, deadline: float | None
+) -> int:
+    """``threat_search`` with its node limit raised ``CHUNK`` nodes at a time, up to ``budget`` in all
+    (``ctl[T_NODES]`` counts on) and while the clock is before ``deadline`` (None: no clock): 1 a win, 0 none
+    within these threes and depth, -1 cut short. A restart costs little: the table keeps what was settled."""
+    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt = tables
+    while True:
+        ctl[T_LIMIT] = min(budget, ctl[T_NODES] + CHUNK)
         if threat_search(
             g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, threes, depth, last
         ):
+            return 1
+        if ctl[T_NODES] <= ctl[T_LIMIT]:
+            return 0
+        if ctl[T_LIMIT] >= budget or (deadline is not None and time.perf_counter() >= deadline):
+            return -1
+
+
+def find_win(  # type: ignore[no-untyped-def]
+    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, depth, budget, last,
+    deadline=None,
+):  # fmt: skip
+    """Iterative deepening of ``threat_search`` for ``att`` to move: a VCF first, then 1, 2, ...
+    ``max_threes`` threes, within ``budget`` nodes in all and the ``deadline`` (``time.perf_counter``; None:
+    none); returns the first move of a win or -1."""
+    tables = (g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt)
+    ctl[T_NODES] = 0
+    for threes in range(max_threes + 1):
+        found = _search_until(tables, att, threes, depth, last, budget, deadline)
+        if found == 1:
             return int(ctl[T_MOVE])
-        if ctl[T_NODES] >= budget:
+        if found < 0:
             return -1
     return -1
 
 
 def shortest_win(  # type: ignore[no-untyped-def]
-    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, max_depth, budget, last
-):
+    g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, max_depth, budget, last,
+    deadline=None,
+):  # fmt: skip
     """``(move, plies)`` of a win of ``att`` with the fewest attacker moves (iterative deepening on the depth,
-    ``max_threes`` threes), or ``(-1, 0)`` when none is found within ``budget`` nodes in all."""
+    ``max_threes`` threes), or ``(-1, 0)`` when none is found within ``budget`` nodes and the ``deadline``."""
+    tables = (g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt)
     ctl[T_NODES] = 0
-    ctl[T_LIMIT] = budget
     for depth in range(1, max_depth + 1):
-        if threat_search(
-            g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, depth, last
-        ):
+        found = _search_until(tables, att, max_threes, depth, last, budget, deadline)
+        if found == 1:
             return int(ctl[T_MOVE]), int(ctl[T_PLIES])
-        if ctl[T_NODES] >= budget:
+        if found < 0:
             break
     return -1, 0
