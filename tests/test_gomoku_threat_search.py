@@ -1,6 +1,7 @@
 """The Gomoku threat-space search on the incremental tables (ai/mcts/gomoku_threats.py): a VCT of one
-three found and its first move, no VCF claimed where only threes win, the VCT refuted when the defender has
-a counter-four, the root dropping a move that leaves the opponent a VCT, the tables put back."""
+three found and its first move, its shortest length ("VCT in 3"), no VCF claimed where only threes win, the
+VCT refuted when the defender has a counter-four, a win that needs two threes (Rapfi agrees), the root
+dropping a move that leaves the opponent a win, the transposition table, the clock, the tables put back."""
 
 from __future__ import annotations
 
