@@ -16,8 +16,12 @@ So a win it reports is a proof (every defence was searched); "no win" means none
 depth, the three count and the node budget (``ctl``). ``threes`` = 0 is a VCF (fours only; a four-three
 is found: its open-four cell is a four move too).
 
-``ctl``: ``[nodes, node limit, stamp, root move]`` (``T_*``); ``mark`` (one entry per padded cell) and
-``buf[MAXPLY, MAXM]`` are scratch arrays of the caller.
+An open-four cell is a cell of threat class ``T_FLEX4`` (``gomoku_patterns.threat_class``: an open four or
+a four-four), the same test as the alpha-beta's threat filter; the board's line patterns are for k = 5.
+
+``ctl``: ``[nodes, node limit, stamp, root move, plies]`` (``T_*``); ``mark`` (one entry per padded cell),
+``buf[MAXPLY, MAXM]`` and the transposition table ``tt[2, 2^TT_BITS]`` are arrays of the caller
+(``new_scratch``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import numpy as np
 
 from ai.jit import jit
 from ai.mcts.gomoku_board import make, unmake, win_cells
+from ai.mcts.gomoku_patterns import T_FLEX4, threat_class
 
 T_NODES, T_LIMIT, T_STAMP, T_MOVE, T_PLIES = 0, 1, 2, 3, 4
 T_LEN = 5
@@ -40,28 +45,6 @@ TT_BITS = 18  # the threat search's transposition table: 2^18 entries (key, pack
 # key salts: the attacker (1 / 2) and who is to move (ply parity)
 SALT = np.array([0x1F3A5C7E9B2D4F61, 0x2B4D6F8193A5C7E9, 0x3C5E7091B2D4F617, 0x4D6F8193A5C7E92B], dtype=np.int64)
 GROWTH = np.array([1, 6, 40, 300, 100_000], dtype=np.int64)  # a free window's worth by its own stones
-
-
-@jit
-def _open_four_cell(g, cwin, wcell, board, cnt, c, p):  # type: ignore[no-untyped-def]
-    """True if a stone of ``p`` on the empty cell ``c`` would leave ``p`` two distinct win cells."""
-    k = g[1]
-    q = p - 1
-    o = 1 - q
-    first = -1
-    for i in range(4 * k):
-        w = cwin[c, i]
-        if w < 0:
-            break
-        if cnt[w, q] == k - 2 and cnt[w, o] == 0:
-            for j in range(k):
-                e = wcell[w, j]
-                if e != c and board[e] == 0:
-                    if first < 0:
-                        first = e
-                    elif e != first:
-                        return True
-    return False
 
 
 @jit
@@ -137,7 +120,7 @@ def _defences(g, cwin, wcell, board, cnt, att, mark, ctl, work, out):  # type: i
     found = False
     for i in range(nt):
         e = work[i]
-        if not _open_four_cell(g, cwin, wcell, board, cnt, e, att):
+        if threat_class(cnt, e, q)[0] < T_FLEX4:  # no open four, no four-four: not a threat cell
             continue
         found = True
         for j in range(4 * k):  # every three-window of the attacker through e: its empty cells
@@ -200,7 +183,7 @@ def threat_search(  # type: ignore[no-untyped-def]
     score = np.empty(MAXM, dtype=np.int64)
     cnt_n = np.zeros(MAXPLY, dtype=np.int64)  # candidates of each ply
     idx = np.zeros(MAXPLY, dtype=np.int64)  # the one being searched
-    nfours = np.zeros(MAXPLY, dtype=np.int64)
+    nfours = np.zeros(MAXPLY, dtype=np.int64)  # an attacker node's fours (listed first; no three spent)
     thr = np.zeros(MAXPLY, dtype=np.int64)  # threes left at the node
     dep = np.zeros(MAXPLY, dtype=np.int64)  # attacker moves left
     moved = np.zeros(MAXPLY + 1, dtype=np.int64)  # the stone played at each ply (moved[-1]: last)
@@ -221,12 +204,12 @@ def threat_search(  # type: ignore[no-untyped-def]
             n = 0
             key = hsh[0] ^ SALT[(att - 1) * 2 + ply % 2]
             slot = key & (tt.shape[1] - 1)
+            known = _known(tt[1, slot], thr[ply], dep[ply]) if tt[0, slot] == key else -1
             if ctl[T_NODES] > ctl[T_LIMIT] or ply >= MAXPLY - 2:
                 term = 0
-            elif tt[0, slot] == key and _known(tt[1, slot], thr[ply], dep[ply]) >= 0:
-                term = _known(tt[1, slot], thr[ply], dep[ply])
+            elif known >= 0:  # settled before (its plies with it)
+                r = known
                 rl = tt[1, slot] >> 16
-                r = term
                 entering = False
                 continue
             elif ply % 2 == 1:  # the defender
@@ -245,7 +228,6 @@ def threat_search(  # type: ignore[no-untyped-def]
                         term = 0  # no threat left
                     elif n == 0:
                         term = 1
-                nfours[ply] = n
             else:  # the attacker
                 if n4[att - 1] > 0:
                     term = 1
