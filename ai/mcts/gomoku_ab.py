@@ -14,8 +14,9 @@ deepens iteratively and stops it).
   defences, counter-fours included), and that node costs no depth (``THREE_FREE``); otherwise the
   best ``ctl[C_WIDTH]`` plus every cell where either side makes a double threat (four-four, four-three,
   three-three: the opponent's VCT threats are never cut).
-- Leaves: the window evaluation of the side to move (``gomoku_board.VALUE``; ``EVAL`` selects the
-  pattern sum of ``gomoku_patterns.LINE_VALUE`` or both) plus a tempo bonus.
+- Leaves: the line-pattern sum of the side to move less the opponent's weighted 5/4
+  (``gomoku_patterns.LINE_VALUE``; ``EVAL`` selects the window sum ``gomoku_board.VALUE`` or both instead)
+  plus a tempo bonus.
 - Transposition table: Zobrist hash, always replaced; mate scores stored relative to the node; scores
   are only taken from entries of the same search (``ctl[C_GEN]``), so the cut counters below hold.
 - Proofs: ``ctl[C_CUT]`` / ``ctl[C_CUT + 1]`` count the nodes of the root's side / of the opponent

@@ -179,31 +179,35 @@ def build_frame(f: FrameFacts) -> Frame:
         move_scroll=f.move_scroll,
         graph=sess.eval_series(),
         graph_label=graph_label(point, f.names),
-        status=_status(f, settled),
+        status=_status(f, settled, point),
         overlay=f.overlay,
         mouse=f.mouse,
         panel_open=f.panel_open,
     )
 
 
-def _forced_text(f: FrameFacts) -> str | None:
-    """The shown position's forced line when the evaluation is on ("Red wins: VCT in 3"), else None; not a
-    loss of the player against the bot at the player's every turn (true but discouraging, as "every move
-    loses": the eval bar and the heading still say it)."""
-    point = f.session.eval_at(f.session.cursor)
+def _forced_text(f: FrameFacts, point: EvalPoint | None) -> str | None:
+    """The shown position's (``point``) forced line when the evaluation is on ("Red wins: VCT in 3"), else
+    None; not a loss of the player against the bot at the player's every turn (true but discouraging, as
+    "every move loses": the eval bar and the heading still say it)."""
     if not f.settings.eval_bar or point is None or point.forced is None:
         return None
     if f.settings.mode == Mode.VS_BOT and point.forced.winner != f.session.position.to_move:
         return None
-    return point.forced.line.describe(f.names[point.forced.winner])
+    return forced_line_text(point, f.names)
+
+
+def forced_line_text(point: EvalPoint | None, names: tuple[str, str]) -> str | None:
+    """A proven win's forced line where the engine found one for ``point``'s position ("Red wins: VCF in
+    7"), else None."""
+    if point is None or point.forced is None:
+        return None
+    return point.forced.line.describe(names[point.forced.winner])
 
 
 def graph_label(point: EvalPoint | None, names: tuple[str, str]) -> str:
-    """The evaluation's heading: whose chance the graph shows, or a proven win's forced line where the
-    engine found one for the shown position ("Red wins: VCF in 7")."""
-    if point is not None and point.forced is not None:
-        return point.forced.line.describe(names[point.forced.winner])
-    return f"{names[0]}'s winning chance"
+    """The evaluation's heading: the forced line (``forced_line_text``) or whose chance the graph shows."""
+    return forced_line_text(point, names) or f"{names[0]}'s winning chance"
 
 
 def settled_now(f: FrameFacts) -> bool:
@@ -239,7 +243,7 @@ def _board(f: FrameFacts) -> BoardScene:
     )
 
 
-def _status(f: FrameFacts, settled: bool) -> Status:
+def _status(f: FrameFacts, settled: bool, point: EvalPoint | None) -> Status:
     s, sess = f.settings, f.session
     pos = sess.position
     outcome = pos.outcome
@@ -264,7 +268,7 @@ def _status(f: FrameFacts, settled: bool) -> Status:
         f.planned,
         f.caps.gravity,
         f.caps.width,
-        _forced_text(f) if sess.at_end and not over else None,
+        _forced_text(f, point) if sess.at_end and not over else None,
     )
     search = f.search
     progress = None
