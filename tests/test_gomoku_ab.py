@@ -10,7 +10,7 @@ import time
 import numpy as np
 import pytest
 
-from ai.mcts.gomoku_board import VALUE, geometry, make, new_state, unmake
+from ai.mcts.gomoku_board import geometry, make, new_state, unmake
 from ai.mcts.gomoku_search import GomokuSearcher, is_gomoku
 from ai.mcts.mnk_threats import vcf
 from ai.mcts.search import Searcher
@@ -146,7 +146,6 @@ def _recount(g, wcell, board, cnt, ev, n4) -> None:  # type: ignore[no-untyped-d
         for q in range(2):
             assert cnt[w, q] == sum(board[c] == q + 1 for c in wcell[w])
     for q in range(2):
-        assert ev[q] == sum(VALUE[cnt[w, q]] for w in valid if cnt[w, 1 - q] == 0)
         assert n4[q] == sum(1 for w in valid if cnt[w, q] == 4 and cnt[w, 1 - q] == 0)
         assert n4[2 + q] == sum(1 for w in valid if cnt[w, q] == 3 and cnt[w, 1 - q] == 0)
 
@@ -184,11 +183,13 @@ def test_keeps_the_time_budget(searcher: GomokuSearcher) -> None:
 
 
 def test_stop_event_ends_the_search(searcher: GomokuSearcher) -> None:
+    """A stop request ends the threat analysis too (it took 4.2 s of this 60 s search when it only
+    looked at its clock)."""
     import threading
 
     event = threading.Event()
     event.set()
     start = time.perf_counter()
     result = searcher.search(position_of(OPEN3, False).play(9 * 15 + 9), time_ms=60_000, stop_event=event)
-    assert (time.perf_counter() - start) < 5.0
+    assert (time.perf_counter() - start) < 1.0
     assert result.best_move >= 0

@@ -1,6 +1,6 @@
 """Line patterns of the Gomoku alpha-beta (ai/mcts/gomoku_patterns.py): hand-checked shapes, the table
-against a plain recount on the board's lines, and the incremental keys and pattern sums of make / unmake
-against a recount on random positions."""
+against a plain recount on the board's lines, hand-checked threat classes, and the incremental keys,
+cached shape indexes and cell-value sums of make / unmake against a recount on random positions."""
 
 from __future__ import annotations
 
@@ -12,16 +12,28 @@ from ai.mcts.gomoku_patterns import (
     BLOCK2,
     BLOCK3,
     BLOCK4,
+    CELL_CLASS,
+    CELL_VALUE,
     DX,
     DY,
     FIVE,
     FLEX2,
     FLEX3,
     FLEX4,
-    LINE_VALUE,
     NONE,
     SPAN,
+    T_FIVE,
+    T_FLEX3,
+    T_FLEX4,
+    T_FOUR,
+    T_FOUR_THREE,
+    T_NONE,
+    T_THREE,
+    T_THREE_THREE,
+    T_TWO,
+    T_TWO_TWO,
     TABLE,
+    class_of,
     shape,
     slot,
 )
@@ -112,11 +124,12 @@ def _line(board: np.ndarray, pw: int, c: int, d: int) -> tuple[list[int], int]:
 
 def _check(g: np.ndarray, board: np.ndarray, cnt: np.ndarray, ev: np.ndarray) -> int:
     pw = int(g[0])
-    total = [0, 0]
+    total = [0, 0, 0, 0]  # each player's cell values as the side to move, then as the opponent
     checked = 0
     for c in range(board.shape[0]):
         if board[c] != 0:
             continue
+        shapes = [[0] * 4, [0] * 4]
         for d in range(4):
             key = 0
             step = int(DY[d]) * pw + int(DX[d])
@@ -126,11 +139,17 @@ def _check(g: np.ndarray, board: np.ndarray, cnt: np.ndarray, ev: np.ndarray) ->
             line, centre = _line(board, pw, c, d)
             for q in range(2):
                 got = int(TABLE[q, key])
-                total[q] += int(LINE_VALUE[got])
+                shapes[q][d] = got
                 if got != NONE or line.count(q + 1) > 0:
                     assert got == _plain(line, centre, q + 1), (c, d, q, line, centre)
                     checked += 1
-    assert ev[2] == total[0] and ev[3] == total[1]
+        for q in range(2):
+            index = ((shapes[q][0] * 8 + shapes[q][1]) * 8 + shapes[q][2]) * 8 + shapes[q][3]
+            assert cnt[c * 4 + q, 4] == index  # the cached shape index, and the values cached beside it
+            assert cnt[c * 4 + q, 3] == CELL_VALUE[0, index] and cnt[c * 4 + 2 + q, 3] == CELL_VALUE[1, index]
+            total[q] += int(CELL_VALUE[0, index])
+            total[2 + q] += int(CELL_VALUE[1, index])
+    assert list(ev) == total
     return checked
 
 
@@ -155,6 +174,28 @@ def test_incremental_keys_and_sums_match_a_recount() -> None:
             _check(g, board, cnt, ev)
     empty = new_state(g)
     assert (cnt == empty[0]).all() and not ev.any()
+
+
+@pytest.mark.parametrize(
+    ("shapes", "expected"),
+    [
+        ((FIVE, NONE, NONE, NONE), T_FIVE),
+        ((BLOCK4, BLOCK4, NONE, NONE), T_FLEX4),  # a double four
+        ((FLEX4, NONE, NONE, NONE), T_FLEX4),
+        ((BLOCK4, NONE, FLEX3, NONE), T_FOUR_THREE),
+        ((NONE, FLEX3, NONE, FLEX3), T_THREE_THREE),
+        ((BLOCK4, BLOCK3, BLOCK3, NONE), T_FOUR),
+        ((FLEX3, BLOCK3, NONE, NONE), T_FLEX3),
+        ((BLOCK3, FLEX2, NONE, NONE), T_TWO_TWO),
+        ((BLOCK3, BLOCK2, NONE, NONE), T_THREE),
+        ((FLEX2, BLOCK2, NONE, NONE), T_TWO),
+        ((BLOCK2, BLOCK2, BLOCK2, BLOCK2), T_NONE),
+    ],
+)
+def test_threat_classes_of_hand_checked_shapes(shapes: tuple[int, ...], expected: int) -> None:
+    assert class_of(shapes) == expected
+    index = ((shapes[0] * 8 + shapes[1]) * 8 + shapes[2]) * 8 + shapes[3]
+    assert CELL_CLASS[index] == expected
 
 
 def test_every_shape_occurs_in_the_table() -> None:

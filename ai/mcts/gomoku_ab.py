@@ -14,9 +14,8 @@ deepens iteratively and stops it).
   defences, counter-fours included), and that node costs no depth (``THREE_FREE``); otherwise the
   best ``ctl[C_WIDTH]`` plus every cell where either side makes a double threat (four-four, four-three,
   three-three: the opponent's VCT threats are never cut).
-- Leaves: the line-pattern sum of the side to move less the opponent's weighted 5/4
-  (``gomoku_patterns.LINE_VALUE``; ``EVAL`` selects the window sum ``gomoku_board.VALUE`` or both instead)
-  plus a tempo bonus.
+- Leaves: the cell-value sum of the side to move less the opponent's (``gomoku_patterns.CELL_VALUE``:
+  the shapes a stone would make on each empty cell's 4 lines, and its threat class) plus a tempo bonus.
 - Transposition table: Zobrist hash, always replaced; mate scores stored relative to the node; scores
   are only taken from entries of the same search (``ctl[C_GEN]``), so the cut counters below hold.
 - Proofs: ``ctl[C_CUT]`` / ``ctl[C_CUT + 1]`` count the nodes of the root's side / of the opponent
@@ -48,6 +47,7 @@ from ai.mcts.gomoku_patterns import (
     T_FOUR_THREE,
     T_THREE_THREE,
     TABLE,
+    TEMPO,
     threat_class,
 )
 from ai.mcts.mnk_threats import vcf
@@ -57,7 +57,6 @@ MATE = WIN - 1000  # scores beyond this are proven wins (and below -MATE proven 
 INF = 2 * WIN
 MAXPLY = 64
 MAXM = 256
-TEMPO = 60
 LMR_AFTER = 3  # moves searched at full depth before the reduction
 EXACT, LOWER, UPPER = 0, 1, 2
 # ctl fields
@@ -68,7 +67,6 @@ CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
 MUST = 1 << 34  # ordering bonus of a double-threat cell (kept whatever the width)
 THREE_FREE = True  # the defence of an open three costs no depth (as the block of a four)
-EVAL = 1  # leaf evaluation: 0 the window sum, 1 the line patterns (the opponent's weighted 5/4), 2 both
 
 
 @jit
@@ -177,11 +175,7 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
 @jit
 def _leaf(ev, q, r):  # type: ignore[no-untyped-def]
     """Static score for player ``q + 1`` against ``r + 1`` (without the tempo bonus)."""
-    if EVAL == 0:
-        return ev[q] - ev[r]
-    if EVAL == 1:
-        return ev[2 + q] - ev[2 + r] * 5 // 4
-    return ev[q] - ev[r] + ev[2 + q] - ev[2 + r]
+    return ev[q] - ev[2 + r]
 
 
 @jit

@@ -2,21 +2,21 @@
 ``mnk_lines``: 0 empty, 1 / 2 stones, ``OFF`` border, ``pad`` = k cells around the board) and, for every
 k-window of the board (k cells in a row in one of 4 directions), the number of stones of each player.
 
-Make / unmake update the k * 4 windows through the stone (counts, the evaluation, the number of each
-player's *four windows*: k - 1 own stones and no opponent stone, i.e. a win cell), the count of stones
-near each cell (candidate moves are the empty cells within 2 of a stone) and the Zobrist hash. So the
-static evaluation (``VALUE[stones]`` summed over each player's free windows: an open three lies in
-three free windows, a dead one in one) and "can the side to move win at once" cost nothing. They also
-keep the line keys of ``gomoku_patterns`` (``cnt[cell * 4 + d, 2]``: the 8 cells within 4 steps of a
-cell on line d) and each player's pattern sum (``ev[2 + q]``), from which move ordering reads the shape
-a stone would make on each line of a cell.
+Make / unmake update the k * 4 windows through the stone (counts, the number of each player's *four
+windows*: k - 1 own stones and no opponent stone, i.e. a win cell, and of its *three windows*), the count
+of stones near each cell (candidate moves are the empty cells within 2 of a stone) and the Zobrist hash,
+so "can the side to move win at once" costs nothing. They also keep the line keys of
+``gomoku_patterns`` (``cnt[cell * 4 + d, 2]``: the 8 cells within 4 steps of a cell on line d), each
+empty cell's shape index and values, and each player's cell-value sums (``ev[q]`` as the side to move,
+``ev[2 + q]`` as the opponent), from which move ordering reads a cell's threat class and the leaves
+their score.
 
 Arrays (int64): ``g`` geometry ``[pw, k, nwin, size]``, ``cwin[cell, 4k]`` the windows through a board
-cell (-1 past the edge), ``wcell[window, k]`` its cells; ``st`` the state: ``cnt[window, 3]`` (each
-player's stones in the window, then the line key of cell-direction ``window`` = cell * 4 + d), ``ev[4]``
-(each player's window sum, then its pattern sum), ``n4[4]`` (each player's four windows, then its
-*three windows*: k - 2 own stones and no opponent stone, where a four can be made), ``near[cell]``,
-``hsh[1]``.
+cell (-1 past the edge), ``wcell[window, k]`` its cells; ``st`` the state: ``cnt[window, 5]`` (each
+player's stones in the window, then for cell-direction ``window`` = cell * 4 + d the line key, the cell
+values and the shape indexes of ``gomoku_patterns``), ``ev[4]`` (the cell-value sums), ``n4[4]`` (each
+player's four windows, then its three windows: k - 2 own stones and no opponent stone, where a four can
+be made), ``near[cell]``, ``hsh[1]``.
 """
 
 from __future__ import annotations
@@ -29,8 +29,6 @@ from ai.jit import jit
 from ai.mcts.gomoku_patterns import border_keys, line_update
 from ai.mcts.mnk_lines import DX, DY, OFF
 
-# value of a free window holding 0..k stones of one player (k = 5; longer k use the last)
-VALUE = np.array([0, 2, 14, 90, 600, 600, 600, 600], dtype=np.int64)
 NEAR = 2
 
 
@@ -71,9 +69,10 @@ def _empty_keys(pw: int, k: int, size: int) -> np.ndarray:
 
 
 def new_state(g: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(cnt, ev, n4, near, hsh)`` of an empty board (``cnt[:, 2]``: the line keys of its border)."""
+    """``(cnt, ev, n4, near, hsh)`` of an empty board (``cnt[:, 2]``: the line keys of its border; every
+    shape NONE, so the cached shape indexes and cell values are 0)."""
     pw, k, nwin, size = (int(x) for x in g)
-    cnt = np.zeros((nwin, 3), dtype=np.int64)
+    cnt = np.zeros((nwin, 5), dtype=np.int64)
     cnt[:, 2] = _empty_keys(pw, k, size)
     return (
         cnt,
@@ -97,7 +96,6 @@ def make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[no-
         a = cnt[w, q]
         b = cnt[w, o]
         if b == 0:
-            ev[q] += VALUE[a + 1] - VALUE[a]
             if a + 1 == k - 1:
                 n4[q] += 1
                 n4[2 + q] -= 1
@@ -106,7 +104,6 @@ def make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[no-
             elif a + 1 == k - 2:
                 n4[2 + q] += 1
         elif a == 0:
-            ev[o] -= VALUE[b]
             if b == k - 1:
                 n4[o] -= 1
             elif b == k - 2:
@@ -134,7 +131,6 @@ def unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[n
         a = cnt[w, q] - 1
         b = cnt[w, o]
         if b == 0:
-            ev[q] -= VALUE[a + 1] - VALUE[a]
             if a + 1 == k - 1:
                 n4[q] -= 1
                 n4[2 + q] += 1
@@ -143,7 +139,6 @@ def unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p):  # type: ignore[n
             elif a + 1 == k - 2:
                 n4[2 + q] -= 1
         elif a == 0:
-            ev[o] += VALUE[b]
             if b == k - 1:
                 n4[o] += 1
             elif b == k - 2:

@@ -116,8 +116,6 @@ def shape(line: str, player: int = 1) -> int:
 
 
 TABLE = build_table()
-# leaf evaluation: value of each (empty cell, direction) by the shape a stone of the player would make there
-LINE_VALUE = np.array([0, 1, 4, 8, 25, 30, 100, 200], dtype=np.int64)
 DX = np.array([1, 0, 1, -1], dtype=np.int64)  # as ``mnk_lines.DX`` / ``DY``: right, up, up-right, up-left
 DY = np.array([0, 1, 1, 1], dtype=np.int64)
 
@@ -140,22 +138,57 @@ def border_keys(board: np.ndarray, pw: int) -> np.ndarray:
 
 
 @jit
+def _cell_index(cnt, n, q):  # type: ignore[no-untyped-def]
+    """The 4 shapes of player ``q + 1`` at cell ``n`` as one index below 8^4 (direction 0 highest)."""
+    idx = 0
+    for d in range(4):
+        idx = idx * 8 + TABLE[q, cnt[n * 4 + d, 2]]
+    return idx
+
+
+@jit
+def _cell_enter(cnt, ev, n):  # type: ignore[no-untyped-def]
+    """Compute what the empty cell ``n`` caches for each player ``q + 1`` from its 4 line keys: its
+    shape index (``cnt[n * 4 + q, 4]``) and values (``cnt[n * 4 + q, 3]`` as the side to move,
+    ``cnt[n * 4 + 2 + q, 3]`` as the opponent), and add the values to the sums ``ev[q]`` / ``ev[2 + q]``."""
+    for q in range(2):
+        idx = _cell_index(cnt, n, q)
+        cnt[n * 4 + q, 4] = idx
+        for j in range(2):
+            value = CELL_VALUE[j, idx]
+            ev[2 * j + q] += value
+            cnt[n * 4 + 2 * j + q, 3] = value
+
+
+@jit
+def _cell_shape(cnt, ev, n, d, old, new):  # type: ignore[no-untyped-def]
+    """The line key of the empty cell ``n`` in direction ``d`` went from ``old`` to ``new``: update its
+    cached shape index and values, and the sums, for each player whose shape there changed."""
+    weight = 1 << (3 * (3 - d))
+    for q in range(2):
+        was = TABLE[q, old]
+        now = TABLE[q, new]
+        if was != now:
+            idx = cnt[n * 4 + q, 4] + (now - was) * weight
+            cnt[n * 4 + q, 4] = idx
+            for j in range(2):
+                w = n * 4 + 2 * j + q
+                value = CELL_VALUE[j, idx]
+                ev[2 * j + q] += value - cnt[w, 3]
+                cnt[w, 3] = value
+
+
+@jit
 def line_update(g, board, cnt, ev, c, p, add):  # type: ignore[no-untyped-def]
     """Add (``add`` = 1) or take back (0) the stone of ``p`` on ``c`` in the line keys ``cnt[:, 2]`` of
-    the 32 cells within 4 steps on its lines, and the pattern sums ``ev[2]`` / ``ev[3]`` of the empty ones;
-    the cell ``c`` itself leaves (add) or rejoins (take back) the sums."""
+    the 32 cells within 4 steps on its lines, and update the cached shapes and values of the empty ones;
+    the cell ``c`` itself leaves (add) or rejoins (take back, its cache recomputed) the sums."""
     pw = g[0]
+    if add:
+        for j in range(4):
+            ev[j] -= cnt[c * 4 + j, 3]
     for d in range(4):
         step = DY[d] * pw + DX[d]
-        key = cnt[c * 4 + d, 2]
-        v0 = LINE_VALUE[TABLE[0, key]]
-        v1 = LINE_VALUE[TABLE[1, key]]
-        if add:
-            ev[2] -= v0
-            ev[3] -= v1
-        else:
-            ev[2] += v0
-            ev[3] += v1
         for i in range(1, SPAN + 1):
             for j in range(2):
                 if j == 0:
@@ -169,8 +202,9 @@ def line_update(g, board, cnt, ev, c, p, add):  # type: ignore[no-untyped-def]
                 new = old + bit if add else old - bit
                 cnt[w, 2] = new
                 if board[n] == 0:
-                    ev[2] += LINE_VALUE[TABLE[0, new]] - LINE_VALUE[TABLE[0, old]]
-                    ev[3] += LINE_VALUE[TABLE[1, new]] - LINE_VALUE[TABLE[1, old]]
+                    _cell_shape(cnt, ev, n, d, old, new)
+    if not add:
+        _cell_enter(cnt, ev, c)
 
 
 # threat classes of a cell for one player, from the shapes of its 4 lines (weakest to strongest)
@@ -181,49 +215,57 @@ DEFEND_CLASS = np.array([0, 4, 10, 40, 300, 250, 2000, 4000, 15000, 50000], dtyp
 ATTACK_LINE = np.array([0, 2, 6, 10, 30, 40, 100, 200], dtype=np.int64)
 
 
+def class_of(shapes: tuple[int, ...]) -> int:
+    """The threat class of a cell from the shapes a stone makes on its 4 lines."""
+    count = [shapes.count(s) for s in range(8)]
+    if count[FIVE]:
+        return T_FIVE
+    if count[FLEX4] or count[BLOCK4] >= 2:
+        return T_FLEX4
+    if count[BLOCK4] and count[FLEX3]:
+        return T_FOUR_THREE
+    if count[FLEX3] >= 2:
+        return T_THREE_THREE
+    if count[BLOCK4]:
+        return T_FOUR
+    if count[FLEX3]:
+        return T_FLEX3
+    if count[BLOCK3] + count[FLEX2] >= 2:
+        return T_TWO_TWO
+    if count[BLOCK3]:
+        return T_THREE
+    return T_TWO if count[FLEX2] else T_NONE
+
+
+def _all_shapes() -> list[tuple[int, int, int, int]]:
+    return [(i >> 9 & 7, i >> 6 & 7, i >> 3 & 7, i & 7) for i in range(8**4)]
+
+
+CELL_CLASS = np.array([class_of(s) for s in _all_shapes()], dtype=np.int64)
+CELL_LINE = np.array([sum(int(ATTACK_LINE[x]) for x in s) for s in _all_shapes()], dtype=np.int64)
+
+# Leaf evaluation: every empty cell is worth, for each player, the weights of the shapes a stone would
+# make on its 4 lines plus the weight of its threat class; row 0 for the side to move, row 1 for the
+# opponent (subtracted). The line weights are round 3's line values times 4, the opponent's times 5
+# (its 5/4 in integers); class weights fitted to Rapfi's evaluations played worse (docs/gomoku.md).
+LINE_WEIGHT = np.array([[0, 4, 16, 32, 100, 120, 400, 800], [0, 5, 20, 40, 125, 150, 500, 1000]], dtype=np.int64)
+CLASS_WEIGHT = np.zeros((2, 10), dtype=np.int64)
+TEMPO = 240
+
+
+def cell_values() -> np.ndarray:
+    """``[2, 8^4]``: the value of a cell by its shape index for the side to move (0) and the opponent (1)."""
+    shapes = np.array(_all_shapes(), dtype=np.int64)
+    return LINE_WEIGHT[:, shapes].sum(axis=2) + CLASS_WEIGHT[:, CELL_CLASS]
+
+
+CELL_VALUE = cell_values()
+
+
 @jit
 def threat_class(cnt, c, q):  # type: ignore[no-untyped-def]
     """``(class, line score)`` for player ``q + 1`` of a stone on the empty cell ``c``: the class from
     the 4 shapes (five, open four or double four, four-three, three-three, four, open three, ...) and
-    the sum of ``ATTACK_LINE`` over them."""
-    n5 = 0
-    nf4 = 0
-    nb4 = 0
-    nf3 = 0
-    nb3 = 0
-    nf2 = 0
-    line = 0
-    for d in range(4):
-        s = TABLE[q, cnt[c * 4 + d, 2]]
-        line += ATTACK_LINE[s]
-        if s == FIVE:
-            n5 += 1
-        elif s == FLEX4:
-            nf4 += 1
-        elif s == BLOCK4:
-            nb4 += 1
-        elif s == FLEX3:
-            nf3 += 1
-        elif s == BLOCK3:
-            nb3 += 1
-        elif s == FLEX2:
-            nf2 += 1
-    if n5 > 0:
-        return T_FIVE, line
-    if nf4 > 0 or nb4 >= 2:
-        return T_FLEX4, line
-    if nb4 > 0 and nf3 > 0:
-        return T_FOUR_THREE, line
-    if nf3 >= 2:
-        return T_THREE_THREE, line
-    if nb4 > 0:
-        return T_FOUR, line
-    if nf3 > 0:
-        return T_FLEX3, line
-    if nb3 + nf2 >= 2:
-        return T_TWO_TWO, line
-    if nb3 > 0:
-        return T_THREE, line
-    if nf2 > 0:
-        return T_TWO, line
-    return T_NONE, line
+    the sum of ``ATTACK_LINE`` over them, both looked up by the shape index the cell caches."""
+    idx = cnt[c * 4 + q, 4]
+    return CELL_CLASS[idx], CELL_LINE[idx]

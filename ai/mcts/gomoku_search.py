@@ -59,7 +59,7 @@ THREAT_MIN_NODES = 200
 THREAT_THREES = 4  # threes in a VCT (iterative deepening: 0, 1, ...)
 THREAT_DEPTH = 20  # attacker moves
 THREAT_CHECKED = 16  # root moves checked for the opponent's VCT
-SCALE = 400.0  # score -> win chance: 1 / (1 + exp(-score / SCALE))
+SCALE = 1600.0  # score -> win chance: 1 / (1 + exp(-score / SCALE))
 
 
 def is_gomoku(spec: Any) -> bool:
@@ -155,6 +155,7 @@ class GomokuSearcher:
         stop_event: threading.Event | None = None,
     ) -> SearchResult:
         self._stop.clear()
+        stops = [e for e in (self._stop, stop_event) if e is not None]
         start = time.perf_counter()
         deadline = None if time_ms is None else start + time_ms / 1000.0
         board, cnt, ev, n4, near, hsh = self._board(position)
@@ -189,7 +190,8 @@ class GomokuSearcher:
             n = int(_root_moves(g, cwin, wcell, board, cnt, near, p, rmove, mv, sc))
         if time_ms is not None and n > 1:  # threat-space search: our VCT, then the opponent's after each move
             state = (board, cnt, ev, n4, near, hsh)
-            win, keep = self._threat_analysis(state, p, last, [int(c) for c in rmove[:n]], time_ms / 1000.0 * VCT_SHARE)
+            moves = [int(c) for c in rmove[:n]]
+            win, keep = self._threat_analysis(state, p, last, moves, time_ms / 1000.0 * VCT_SHARE, stops)
             if win is not None:  # a proof (every defence searched), as long as its longest defence
                 plies = self._vct_plies
                 return self._proof(win, 1, (win,), start, (plies + 1) // 2, ForcedLine(plies, "VCT"))
@@ -206,7 +208,6 @@ class GomokuSearcher:
         ctl[C_GEN] = self._gen
         stop = np.zeros(1, dtype=np.int64)
         done = threading.Event()
-        stops = [e for e in (self._stop, stop_event) if e is not None]
         watcher = threading.Thread(target=self._watch, args=(stop, done, deadline, stops), daemon=True)
         watcher.start()
         scores: dict[int, int] = {}
@@ -255,31 +256,37 @@ class GomokuSearcher:
             done.wait(left)
 
     def _threat_analysis(
-        self, state: tuple[np.ndarray, ...], p: int, last: int, moves: list[int], seconds: float
+        self,
+        state: tuple[np.ndarray, ...],
+        p: int,
+        last: int,
+        moves: list[int],
+        seconds: float,
+        stops: list[threading.Event],
     ) -> tuple[int | None, list[int]]:
         """``(our winning move or None, the root moves kept)``: a VCT of ours (``THREAT_OWN_SHARE`` of the
         time), else the first ``THREAT_CHECKED`` root moves in order, each dropped when the opponent has a
         VCT after it (unless every checked move is), within ``seconds`` in all (node budgets sized from the
-        threat search's rate, and the clock looked at every ``gomoku_threats.CHUNK`` nodes)."""
+        threat search's rate, and the clock and the ``stops`` looked at every ``gomoku_threats.CHUNK`` nodes)."""
         deadline = time.perf_counter() + seconds
         board, cnt, ev, n4, near, hsh = state
         tables = (self.g, self.cwin, self.wcell, board, cnt, ev, n4, near, hsh, self.zob, *self._scratch)
         budget = int(seconds * 1000 * THREAT_NODES_PER_MS * THREAT_OWN_SHARE)
         budget = max(THREAT_MIN_NODES, budget)
-        win = int(find_win(*tables, p, THREAT_THREES, THREAT_DEPTH, budget, last, deadline))
+        win = int(find_win(*tables, p, THREAT_THREES, THREAT_DEPTH, budget, last, deadline, stops))
         if win >= 0:  # its shortest form, for "VCT in N" (the first one found may take detours)
-            short, plies = shortest_win(*tables, p, THREAT_THREES, THREAT_DEPTH, budget, last, deadline)
+            short, plies = shortest_win(*tables, p, THREAT_THREES, THREAT_DEPTH, budget, last, deadline, stops)
             self._vct_plies = plies if short >= 0 else int(self._scratch[2][T_PLIES])
             return (short if short >= 0 else win), moves
         checked = moves[:THREAT_CHECKED]
         lost = set()
         for i, c in enumerate(checked):
             left = deadline - time.perf_counter()
-            if left <= 0:
+            if left <= 0 or any(e.is_set() for e in stops):
                 break
             budget = max(THREAT_MIN_NODES, int(left * 1000 * THREAT_NODES_PER_MS / (len(checked) - i)))
             make(self.g, self.cwin, board, cnt, ev, n4, near, hsh, self.zob, c, p)
-            if int(find_win(*tables, 3 - p, THREAT_THREES, THREAT_DEPTH, budget, c, deadline)) >= 0:
+            if int(find_win(*tables, 3 - p, THREAT_THREES, THREAT_DEPTH, budget, c, deadline, stops)) >= 0:
                 lost.add(c)
             unmake(self.g, self.cwin, board, cnt, ev, n4, near, hsh, self.zob, c, p)
         keep = [c for c in moves if c not in lost]

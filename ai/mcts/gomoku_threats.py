@@ -26,7 +26,9 @@ a four-four), the same test as the alpha-beta's threat filter; the board's line 
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -303,11 +305,19 @@ def new_scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
 
 
 def _search_until(
-    tables: tuple[Any, ...], att: int, threes: int, depth: int, last: int, budget: int, deadline: float | None
+    tables: tuple[Any, ...],
+    att: int,
+    threes: int,
+    depth: int,
+    last: int,
+    budget: int,
+    deadline: float | None,
+    stops: Sequence[threading.Event] = (),
 ) -> int:
     """``threat_search`` with its node limit raised ``CHUNK`` nodes at a time, up to ``budget`` in all
-    (``ctl[T_NODES]`` counts on) and while the clock is before ``deadline`` (None: no clock): 1 a win, 0 none
-    within these threes and depth, -1 cut short. A restart costs little: the table keeps what was settled."""
+    (``ctl[T_NODES]`` counts on), while the clock is before ``deadline`` (None: no clock) and no event of
+    ``stops`` is set: 1 a win, 0 none within these threes and depth, -1 cut short. A restart costs
+    little: the table keeps what was settled."""
     g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt = tables
     while True:
         ctl[T_LIMIT] = min(budget, ctl[T_NODES] + CHUNK)
@@ -319,19 +329,21 @@ def _search_until(
             return 0
         if ctl[T_LIMIT] >= budget or (deadline is not None and time.perf_counter() >= deadline):
             return -1
+        if any(event.is_set() for event in stops):
+            return -1
 
 
 def find_win(  # type: ignore[no-untyped-def]
     g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, depth, budget, last,
-    deadline=None,
+    deadline=None, stops=(),
 ):  # fmt: skip
     """Iterative deepening of ``threat_search`` for ``att`` to move: a VCF first, then 1, 2, ...
-    ``max_threes`` threes, within ``budget`` nodes in all and the ``deadline`` (``time.perf_counter``; None:
-    none); returns the first move of a win or -1."""
+    ``max_threes`` threes, within ``budget`` nodes in all, the ``deadline`` (``time.perf_counter``; None:
+    none) and until an event of ``stops`` is set; returns the first move of a win or -1."""
     tables = (g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt)
     ctl[T_NODES] = 0
     for threes in range(max_threes + 1):
-        found = _search_until(tables, att, threes, depth, last, budget, deadline)
+        found = _search_until(tables, att, threes, depth, last, budget, deadline, stops)
         if found == 1:
             return int(ctl[T_MOVE])
         if found < 0:
@@ -341,14 +353,15 @@ def find_win(  # type: ignore[no-untyped-def]
 
 def shortest_win(  # type: ignore[no-untyped-def]
     g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt, att, max_threes, max_depth, budget, last,
-    deadline=None,
+    deadline=None, stops=(),
 ):  # fmt: skip
     """``(move, plies)`` of a win of ``att`` with the fewest attacker moves (iterative deepening on the depth,
-    ``max_threes`` threes), or ``(-1, 0)`` when none is found within ``budget`` nodes and the ``deadline``."""
+    ``max_threes`` threes), or ``(-1, 0)`` when none is found within ``budget`` nodes, the ``deadline`` and
+    the ``stops``."""
     tables = (g, cwin, wcell, board, cnt, ev, n4, near, hsh, zob, buf, mark, ctl, tt)
     ctl[T_NODES] = 0
     for depth in range(1, max_depth + 1):
-        found = _search_until(tables, att, max_threes, depth, last, budget, deadline)
+        found = _search_until(tables, att, max_threes, depth, last, budget, deadline, stops)
         if found == 1:
             return int(ctl[T_MOVE]), int(ctl[T_PLIES])
         if found < 0:
