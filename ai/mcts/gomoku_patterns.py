@@ -247,7 +247,8 @@ CELL_LINE = np.array([sum(int(ATTACK_LINE[x]) for x in s) for s in _all_shapes()
 # Leaf evaluation: every empty cell is worth, for each player, the weights of the shapes a stone would
 # make on its 4 lines plus the weight of its threat class; row 0 for the side to move, row 1 for the
 # opponent (subtracted). The line weights are round 3's line values times 4, the opponent's times 5
-# (its 5/4 in integers); class weights fitted to Rapfi's evaluations played worse (docs/gomoku.md).
+# (its 5/4 in integers). The class weights are 0: fitted to Rapfi's evaluations they played worse, and a
+# hand-set bonus for double threats no better (docs/gomoku.md, round 4).
 LINE_WEIGHT = np.array([[0, 4, 16, 32, 100, 120, 400, 800], [0, 5, 20, 40, 125, 150, 500, 1000]], dtype=np.int64)
 CLASS_WEIGHT = np.zeros((2, 10), dtype=np.int64)
 TEMPO = 240
@@ -256,7 +257,8 @@ TEMPO = 240
 def cell_values() -> np.ndarray:
     """``[2, 8^4]``: the value of a cell by its shape index for the side to move (0) and the opponent (1)."""
     shapes = np.array(_all_shapes(), dtype=np.int64)
-    return LINE_WEIGHT[:, shapes].sum(axis=2) + CLASS_WEIGHT[:, CELL_CLASS]
+    values: np.ndarray = LINE_WEIGHT[:, shapes].sum(axis=2) + CLASS_WEIGHT[:, CELL_CLASS]
+    return values
 
 
 CELL_VALUE = cell_values()
