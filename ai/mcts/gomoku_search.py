@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -262,7 +262,7 @@ class GomokuSearcher:
         last: int,
         moves: list[int],
         seconds: float,
-        stops: list[threading.Event],
+        stops: Sequence[threading.Event] = (),
     ) -> tuple[int | None, list[int]]:
         """``(our winning move or None, the root moves kept)``: a VCT of ours (``THREAT_OWN_SHARE`` of the
         time), else the first ``THREAT_CHECKED`` root moves in order, each dropped when the opponent has a
