@@ -142,7 +142,7 @@ def _cell_index(cnt, n, q):  # type: ignore[no-untyped-def]
     """The 4 shapes of player ``q + 1`` at cell ``n`` as one index below 8^4 (direction 0 highest)."""
     idx = 0
     for d in range(4):
-        idx = idx * 8 + TABLE[q, cnt[n * 4 + d, 2]]
+        idx = idx * 8 + np.int64(TABLE[q, cnt[n * 4 + d, 2]])
     return idx
 
 
@@ -166,8 +166,8 @@ def _cell_shape(cnt, ev, n, d, old, new):  # type: ignore[no-untyped-def]
     cached shape index and values, and the sums, for each player whose shape there changed."""
     weight = 1 << (3 * (3 - d))
     for q in range(2):
-        was = TABLE[q, old]
-        now = TABLE[q, new]
+        was = np.int64(TABLE[q, old])  # int64: the table's uint8 would wrap in plain Python
+        now = np.int64(TABLE[q, new])
         if was != now:
             idx = cnt[n * 4 + q, 4] + (now - was) * weight
             cnt[n * 4 + q, 4] = idx
