@@ -140,7 +140,7 @@ def border_keys(board: np.ndarray, pw: int) -> np.ndarray:
 @jit
 def _cell_index(cnt, n, q):  # type: ignore[no-untyped-def]
     """The 4 shapes of player ``q + 1`` at cell ``n`` as one index below 8^4 (direction 0 highest)."""
-    idx = 0
+    idx = np.int64(0)
     for d in range(4):
         idx = idx * 8 + np.int64(TABLE[q, cnt[n * 4 + d, 2]])
     return idx
