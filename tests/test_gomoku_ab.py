@@ -140,7 +140,7 @@ def test_the_move_leaves_the_opponent_no_vcf(searcher: GomokuSearcher) -> None:
     assert (s0 | s1) and int(vcf(board, int(searcher.g[0]), 5, 2, 12, 200_000)) < 0
 
 
-def _recount(g, wcell, board, cnt, ev, n4) -> None:  # type: ignore[no-untyped-def]
+def _recount(g, wcell, board, cnt, n4) -> None:  # type: ignore[no-untyped-def]
     valid = [w for w in range(int(g[2])) if wcell[w, 0] >= 0]
     for w in valid:
         for q in range(2):
@@ -162,11 +162,11 @@ def test_tables_match_a_recount() -> None:
         make(g, cwin, board, cnt, ev, n4, near, hsh, zob, int(c), 1 + i % 2)
         played.append((int(c), 1 + i % 2))
     assert n4.any()  # the position has four windows to count
-    _recount(g, wcell, board, cnt, ev, n4)
+    _recount(g, wcell, board, cnt, n4)
     for j, (c, p) in enumerate(reversed(played)):
         unmake(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
         if j % 7 == 0:
-            _recount(g, wcell, board, cnt, ev, n4)
+            _recount(g, wcell, board, cnt, n4)
     assert not cnt[:, :2].any() and not ev.any() and not n4.any() and not near.any() and hsh[0] == 0
 
 

@@ -4,7 +4,7 @@ command, not a test: the project never needs the other engine).
     python -m ai.benchmarks.piskvork_match --opponent "/tmp/rapfi/pbrain-rapfi --config config.toml" \\
         --cwd /tmp/rapfi --ours-ms 1000 --theirs-ms 1000 --openings 10
 
-15x15 freestyle (five or more wins). Every opening of ``OPENINGS`` is played twice, ours first with
+15x15 freestyle (five or more wins). Every opening of the book (``--book``) is played twice, ours first with
 black and then with white. The referee checks each reply itself: a move that is not a legal empty
 cell, an ERROR, no reply or a reply later than the brain's ``timeout_turn`` plus ``--slack-ms`` loses
 the game; five or more in a row wins; a full board is a draw. Each brain gets its first position as
@@ -104,7 +104,6 @@ WIDE: tuple[tuple[tuple[int, int], ...], ...] = BALANCED + (
     ((7, 7), (7, 8), (10, 6)),
 )
 BOOKS = {"balanced": BALANCED, "central": CENTRAL, "wide": WIDE}
-OPENINGS = BALANCED
 
 
 @dataclass

@@ -40,7 +40,7 @@ from ai.mcts.gomoku_ab import (
     alphabeta,
 )
 from ai.mcts.gomoku_board import geometry, make, new_state, unmake, win_cells
-from ai.mcts.gomoku_threats import T_PLIES, find_win, new_scratch, shortest_win
+from ai.mcts.gomoku_threats import T_PLIES, expired, find_win, new_scratch, shortest_win
 from ai.mcts.mnk_threats import vcf_line
 from ai.results import ForcedLine, MoveStats, SearchResult
 
@@ -249,7 +249,7 @@ class GomokuSearcher:
     def _watch(stop: np.ndarray, done: threading.Event, deadline: float | None, stops: list[threading.Event]) -> None:
         """Set ``stop[0]`` at the deadline or on a stop request (the compiled search checks it)."""
         while not done.is_set():
-            if any(e.is_set() for e in stops) or (deadline is not None and time.perf_counter() >= deadline):
+            if expired(deadline, stops):
                 stop[0] = 1
                 return
             left = 0.002 if deadline is None else min(0.002, max(0.0, deadline - time.perf_counter()))
@@ -281,9 +281,9 @@ class GomokuSearcher:
         checked = moves[:THREAT_CHECKED]
         lost = set()
         for i, c in enumerate(checked):
-            left = deadline - time.perf_counter()
-            if left <= 0 or any(e.is_set() for e in stops):
+            if expired(deadline, stops):
                 break
+            left = deadline - time.perf_counter()
             budget = max(THREAT_MIN_NODES, int(left * 1000 * THREAT_NODES_PER_MS / (len(checked) - i)))
             make(self.g, self.cwin, board, cnt, ev, n4, near, hsh, self.zob, c, p)
             if int(find_win(*tables, 3 - p, THREAT_THREES, THREAT_DEPTH, budget, c, deadline, stops)) >= 0:

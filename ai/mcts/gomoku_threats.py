@@ -304,6 +304,11 @@ def new_scratch(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
     )
 
 
+def expired(deadline: float | None, stops: Sequence[threading.Event] = ()) -> bool:
+    """True once the clock has reached ``deadline`` (None: no clock) or an event of ``stops`` is set."""
+    return (deadline is not None and time.perf_counter() >= deadline) or any(e.is_set() for e in stops)
+
+
 def _search_until(
     tables: tuple[Any, ...],
     att: int,
@@ -327,9 +332,7 @@ def _search_until(
             return 1
         if ctl[T_NODES] <= ctl[T_LIMIT]:
             return 0
-        if ctl[T_LIMIT] >= budget or (deadline is not None and time.perf_counter() >= deadline):
-            return -1
-        if any(event.is_set() for event in stops):
+        if ctl[T_LIMIT] >= budget or expired(deadline, stops):
             return -1
 
 
