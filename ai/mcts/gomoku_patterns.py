@@ -237,12 +237,10 @@ def class_of(shapes: tuple[int, ...]) -> int:
     return T_TWO if count[FLEX2] else T_NONE
 
 
-def _all_shapes() -> list[tuple[int, int, int, int]]:
-    return [(i >> 9 & 7, i >> 6 & 7, i >> 3 & 7, i & 7) for i in range(8**4)]
-
-
-CELL_CLASS = np.array([class_of(s) for s in _all_shapes()], dtype=np.int64)
-CELL_LINE = np.array([sum(int(ATTACK_LINE[x]) for x in s) for s in _all_shapes()], dtype=np.int64)
+# the 4 shapes of each shape index (``_cell_index``: direction 0 in the highest 3 bits), built once
+CELL_SHAPES = np.array([(i >> 9 & 7, i >> 6 & 7, i >> 3 & 7, i & 7) for i in range(8**4)], dtype=np.int64)
+CELL_CLASS = np.array([class_of(tuple(int(x) for x in s)) for s in CELL_SHAPES], dtype=np.int64)
+CELL_LINE = ATTACK_LINE[CELL_SHAPES].sum(axis=1)
 
 # Leaf evaluation: every empty cell is worth, for each player, the weights of the shapes a stone would
 # make on its 4 lines plus the weight of its threat class; row 0 for the side to move, row 1 for the
@@ -256,8 +254,7 @@ TEMPO = 240
 
 def cell_values() -> np.ndarray:
     """``[2, 8^4]``: the value of a cell by its shape index for the side to move (0) and the opponent (1)."""
-    shapes = np.array(_all_shapes(), dtype=np.int64)
-    values: np.ndarray = LINE_WEIGHT[:, shapes].sum(axis=2) + CLASS_WEIGHT[:, CELL_CLASS]
+    values: np.ndarray = LINE_WEIGHT[:, CELL_SHAPES].sum(axis=2) + CLASS_WEIGHT[:, CELL_CLASS]
     return values
 
 
