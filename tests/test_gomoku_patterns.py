@@ -217,7 +217,9 @@ def _candidates(diagram: str, x_to_move: bool, width: int, killer: int = -1) -> 
     hist = np.zeros(board.shape[0], dtype=np.int64)
     info = np.zeros(3, dtype=np.int64)
     g, cwin, wcell = searcher.g, searcher.cwin, searcher.wcell
-    n = int(_gen(g, cwin, wcell, board, cnt, near, 1 if x_to_move else 2, 1, -1, killers, hist, width, mv, sc, info))
+    n = int(
+        _gen(g, cwin, wcell, board, cnt, near, 1 if x_to_move else 2, 1, -1, killers, hist, width, mv, sc, info, -1, -1)
+    )
     return {(searcher.cell(int(c)) % 15, searcher.cell(int(c)) // 15) for c in mv[1, :n]}
 
 

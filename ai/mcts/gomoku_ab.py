@@ -37,18 +37,18 @@ import numpy as np
 from ai.jit import jit
 from ai.mcts.gomoku_board import make, unmake, win_cells
 from ai.mcts.gomoku_patterns import (
-    ATTACK_CLASS,
     BLOCK4,
-    DEFEND_CLASS,
+    CELL_CLASS,
+    CELL_POLICY,
     DX,
     DY,
+    POLICY_NEAR,
     T_FLEX4,
     T_FOUR,
     T_FOUR_THREE,
     T_THREE_THREE,
     TABLE,
     TEMPO,
-    threat_class,
 )
 from ai.mcts.mnk_threats import vcf
 
@@ -65,6 +65,7 @@ C_NODES, C_LIMIT, C_WIDTH, C_SELDEPTH, C_ROOT_N, C_LEAF_VCF, C_GEN, C_CUT = 0, 1
 C_BEST = 9  # the root's best move of this call (a later move only replaces it with a higher exact score)
 CTL_LEN = 10
 LEAF_VCF_DEPTH = 8
+POLICY_BASE = 20_000  # keeps the ordering scores positive
 MUST = 1 << 34  # ordering bonus of a double-threat cell (kept whatever the width)
 THREE_FREE = True  # the defence of an open three costs no depth (as the block of a four)
 
@@ -94,7 +95,16 @@ def _stops(g, cnt, y, xs, nx, o):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width, mv, sc, info):  # type: ignore[no-untyped-def]
+def _near_class(pw, c, other):  # type: ignore[no-untyped-def]
+    """0..4: the Chebyshev distance from ``c`` to ``other`` (1, 2, 3, 4, 5 or more; no stone: 5 or more)."""
+    if other < 0:
+        return 4
+    d = max(abs(c // pw - other // pw), abs(c % pw - other % pw))
+    return min(d, 5) - 1
+
+
+@jit
+def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width, mv, sc, info, last, own):  # type: ignore[no-untyped-def]
     """Candidate moves of ``p`` into ``mv[ply]`` / ``sc[ply]`` (unsorted; at most ``width`` unless the
     opponent threatens, plus every cell where either side makes a double threat); returns how many.
     ``sc`` = score * 4 + 2 (the move makes a four) + 1 (it takes a cell where the opponent makes a four)."""
@@ -113,9 +123,10 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
         for c in range(base + pad, base + pw - pad):
             if board[c] != 0 or near[c] == 0:
                 continue
-            mc, ml = threat_class(cnt, c, q)
-            oc, ol = threat_class(cnt, c, o)
-            s = ATTACK_CLASS[mc] + DEFEND_CLASS[oc] + ml + ol // 2
+            mc = CELL_CLASS[cnt[c * 4 + q, 4]]
+            oc = CELL_CLASS[cnt[c * 4 + o, 4]]
+            s = POLICY_BASE + CELL_POLICY[0, cnt[c * 4 + q, 4]] + CELL_POLICY[1, cnt[c * 4 + o, 4]]
+            s += POLICY_NEAR[0, _near_class(pw, c, last)] + POLICY_NEAR[1, _near_class(pw, c, own)]
             mine4 = mc == T_FOUR or mc >= T_FOUR_THREE
             theirs4 = oc == T_FOUR or oc >= T_FOUR_THREE
             if oc >= T_FLEX4:
@@ -130,7 +141,7 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
             elif c == killers[ply, 0] or c == killers[ply, 1]:
                 s += 1 << 20
             s += hist[c]
-            if n < mv.shape[1]:
+            if n < mv.shape[1] - 1:  # the last column holds the move being searched (alphabeta)
                 mv[ply, n] = c
                 sc[ply, n] = s * 4 + (2 if mine4 else 0) + (1 if theirs4 else 0)
                 n += 1
@@ -262,7 +273,8 @@ def alphabeta(  # type: ignore[no-untyped-def]
         mv[ply, 0] = forced
         sc[ply, 0] = 0
     else:
-        n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp)
+        own = mv[ply - 2, MAXM - 1] if ply >= 2 else -1
+        n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp, last, own)
         if tmp[2]:
             ctl[C_CUT + ply % 2] += 1
     child_depth = depth if forced >= 0 or (THREE_FREE and tmp[0] == 1) else depth - 1
@@ -280,6 +292,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
         t = sc[ply, b]
         sc[ply, b] = sc[ply, i]
         sc[ply, i] = t
+        mv[ply, MAXM - 1] = c  # the move being searched here (the mover's last stone two plies down)
         before = ctl[C_NODES]
         make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
         # fmt: off

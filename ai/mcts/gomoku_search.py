@@ -91,7 +91,7 @@ def _root_moves(g, cwin, wcell, board, cnt, near, p, out, mv, sc):  # type: igno
     killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
     hist = np.zeros(board.shape[0], dtype=np.int64)
     info = np.zeros(3, dtype=np.int64)
-    n = _gen(g, cwin, wcell, board, cnt, near, p, 0, -1, killers, hist, MAXM, mv, sc, info)
+    n = _gen(g, cwin, wcell, board, cnt, near, p, 0, -1, killers, hist, MAXM, mv, sc, info, -1, -1)
     order = np.argsort(-sc[0, :n], kind="mergesort")  # stable: the same order with and without numba
     for i in range(n):
         out[i] = mv[0, order[i]]
