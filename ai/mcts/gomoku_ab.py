@@ -5,15 +5,17 @@ deepens iteratively and stops it).
 - A side with a four window (a win cell) to move wins (``WIN - ply``); against the opponent's four the
   only move is its win cell (two of them: lost) and the depth is not spent on it (forced replies are
   free, so VCF lines of the opponent and our own run to their end).
-- Candidates: the empty cells within 2 of a stone, ordered by their threat classes for both sides
-  (``gomoku_patterns.threat_class``: the shapes a stone makes on the cell's 4 lines; attack of the
-  mover + defence of the opponent's cell), the transposition-table move first, then the killers and the
-  history. When the opponent has a cell that would leave it two win cells (an open three, a broken
-  three or a double four to come) only the moves that make a four of ours or stop every such cell
-  (``_stops``: the cell itself or a cell within 4 steps on the line of its four) are searched (the only
-  defences, counter-fours included), and that node costs no depth (``THREE_FREE``); otherwise the
-  best ``ctl[C_WIDTH]`` plus every cell where either side makes a double threat (four-four, four-three,
-  three-three: the opponent's VCT threats are never cut).
+- Candidates: the empty cells within 2 of a stone, ordered by a linear policy (``gomoku_patterns.
+  CELL_POLICY``: the shapes a stone makes on the cell's 4 lines and their threat class, for the mover and
+  for the opponent, plus ``POLICY_NEAR`` by the distance to the opponent's last stone and to the mover's
+  own, fitted to a strong engine's moves by ``tools/fit_policy.py``), the transposition-table move first,
+  then the killers and the history. ``mv[ply, MAXM - 1]`` holds the move being searched at each ply, so a
+  node knows the mover's last stone (two plies up). When the opponent has a cell that would leave it two
+  win cells (an open three, a broken three or a double four to come) only the moves that make a four of
+  ours or stop every such cell (``_stops``: the cell itself or a cell within 4 steps on the line of its
+  four) are searched (the only defences, counter-fours included), and that node costs no depth
+  (``THREE_FREE``); otherwise the best ``ctl[C_WIDTH]`` plus every cell where either side makes a double
+  threat (four-four, four-three, three-three: the opponent's VCT threats are never cut).
 - Leaves: the cell-value sum of the side to move less the opponent's (``gomoku_patterns.CELL_VALUE``:
   the shapes a stone would make on each empty cell's 4 lines, and its threat class) plus a tempo bonus.
 - Transposition table: Zobrist hash, always replaced; mate scores stored relative to the node; scores
@@ -38,7 +40,6 @@ from ai.jit import jit
 from ai.mcts.gomoku_board import make, unmake, win_cells
 from ai.mcts.gomoku_patterns import (
     BLOCK4,
-    CELL_CLASS,
     CELL_POLICY,
     DX,
     DY,
@@ -49,6 +50,7 @@ from ai.mcts.gomoku_patterns import (
     T_THREE_THREE,
     TABLE,
     TEMPO,
+    threat_class,
 )
 from ai.mcts.mnk_threats import vcf
 
@@ -123,8 +125,8 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
         for c in range(base + pad, base + pw - pad):
             if board[c] != 0 or near[c] == 0:
                 continue
-            mc = CELL_CLASS[cnt[c * 4 + q, 4]]
-            oc = CELL_CLASS[cnt[c * 4 + o, 4]]
+            mc = threat_class(cnt, c, q)
+            oc = threat_class(cnt, c, o)
             s = POLICY_BASE + CELL_POLICY[0, cnt[c * 4 + q, 4]] + CELL_POLICY[1, cnt[c * 4 + o, 4]]
             s += POLICY_NEAR[0, _near_class(pw, c, last)] + POLICY_NEAR[1, _near_class(pw, c, own)]
             mine4 = mc == T_FOUR or mc >= T_FOUR_THREE

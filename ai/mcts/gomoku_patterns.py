@@ -209,10 +209,6 @@ def line_update(g, board, cnt, ev, c, p, add):  # type: ignore[no-untyped-def]
 
 # threat classes of a cell for one player, from the shapes of its 4 lines (weakest to strongest)
 T_NONE, T_TWO, T_THREE, T_TWO_TWO, T_FLEX3, T_FOUR, T_THREE_THREE, T_FOUR_THREE, T_FLEX4, T_FIVE = range(10)
-# move ordering: the mover's class at the cell, the opponent's class at the same cell (taking it away)
-ATTACK_CLASS = np.array([0, 8, 20, 60, 400, 500, 3000, 6000, 20000, 100000], dtype=np.int64)
-DEFEND_CLASS = np.array([0, 4, 10, 40, 300, 250, 2000, 4000, 15000, 50000], dtype=np.int64)
-ATTACK_LINE = np.array([0, 2, 6, 10, 30, 40, 100, 200], dtype=np.int64)
 
 
 def class_of(shapes: tuple[int, ...]) -> int:
@@ -240,7 +236,6 @@ def class_of(shapes: tuple[int, ...]) -> int:
 # the 4 shapes of each shape index (``_cell_index``: direction 0 in the highest 3 bits), built once
 CELL_SHAPES = np.array([(i >> 9 & 7, i >> 6 & 7, i >> 3 & 7, i & 7) for i in range(8**4)], dtype=np.int64)
 CELL_CLASS = np.array([class_of(tuple(int(x) for x in s)) for s in CELL_SHAPES], dtype=np.int64)
-CELL_LINE = ATTACK_LINE[CELL_SHAPES].sum(axis=1)
 
 # Leaf evaluation: every empty cell is worth, for each player, the weights of the shapes a stone would
 # make on its 4 lines plus the weight of its threat class; row 0 for the side to move, row 1 for the
@@ -282,8 +277,6 @@ CELL_POLICY = POLICY_SHAPE[:, CELL_SHAPES].sum(axis=2) + POLICY_CLASS[:, CELL_CL
 
 @jit
 def threat_class(cnt, c, q):  # type: ignore[no-untyped-def]
-    """``(class, line score)`` for player ``q + 1`` of a stone on the empty cell ``c``: the class from
-    the 4 shapes (five, open four or double four, four-three, three-three, four, open three, ...) and
-    the sum of ``ATTACK_LINE`` over them, both looked up by the shape index the cell caches."""
-    idx = cnt[c * 4 + q, 4]
-    return CELL_CLASS[idx], CELL_LINE[idx]
+    """The threat class of a stone of player ``q + 1`` on the empty cell ``c`` (five, open four or double
+    four, four-three, three-three, four, open three, ...), looked up by the shape index the cell caches."""
+    return CELL_CLASS[cnt[c * 4 + q, 4]]

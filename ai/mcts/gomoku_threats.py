@@ -122,7 +122,7 @@ def _defences(g, cwin, wcell, board, cnt, att, mark, ctl, work, out):  # type: i
     found = False
     for i in range(nt):
         e = work[i]
-        if threat_class(cnt, e, q)[0] < T_FLEX4:  # no open four, no four-four: not a threat cell
+        if threat_class(cnt, e, q) < T_FLEX4:  # no open four, no four-four: not a threat cell
             continue
         found = True
         for j in range(4 * k):  # every three-window of the attacker through e: its empty cells
