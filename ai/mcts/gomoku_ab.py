@@ -96,13 +96,29 @@ def _stops(g, cnt, y, xs, nx, o):  # type: ignore[no-untyped-def]
     return True
 
 
+FAR = -1000  # the row and column of a missing stone
+
+
+@jit
+def _row_col(pw, c):  # type: ignore[no-untyped-def]
+    """The row and column of the padded cell ``c`` (``FAR``, ``FAR`` when ``c`` < 0: no stone)."""
+    if c < 0:
+        return FAR, FAR
+    return c // pw, c % pw
+
+
+@jit
+def _near(dr, dc):  # type: ignore[no-untyped-def]
+    """0..4: the Chebyshev distance of a step of ``dr`` rows and ``dc`` columns (1, 2, 3, 4, 5 or more)."""
+    return min(max(abs(dr), abs(dc)), 5) - 1
+
+
 @jit
 def _near_class(pw, c, other):  # type: ignore[no-untyped-def]
     """0..4: the Chebyshev distance from ``c`` to ``other`` (1, 2, 3, 4, 5 or more; no stone: 5 or more)."""
-    if other < 0:
-        return 4
-    d = max(abs(c // pw - other // pw), abs(c % pw - other % pw))
-    return min(d, 5) - 1
+    r, col = _row_col(pw, c)
+    orow, ocol = _row_col(pw, other)
+    return _near(r - orow, col - ocol)
 
 
 @jit
@@ -120,6 +136,8 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
     must = 0
     threat = 0
     xs = np.empty(8, dtype=np.int64)  # the opponent's open-four / double-four cells (the first 8)
+    last_row, last_col = _row_col(pw, last)
+    own_row, own_col = _row_col(pw, own)
     for r in range(pad, pad + rows):
         base = r * pw
         for c in range(base + pad, base + pw - pad):
@@ -128,7 +146,8 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
             mc = threat_class(cnt, c, q)
             oc = threat_class(cnt, c, o)
             s = POLICY_BASE + CELL_POLICY[0, cnt[c * 4 + q, 4]] + CELL_POLICY[1, cnt[c * 4 + o, 4]]
-            s += POLICY_NEAR[0, _near_class(pw, c, last)] + POLICY_NEAR[1, _near_class(pw, c, own)]
+            col = c - base
+            s += POLICY_NEAR[0, _near(r - last_row, col - last_col)] + POLICY_NEAR[1, _near(r - own_row, col - own_col)]
             mine4 = mc == T_FOUR or mc >= T_FOUR_THREE
             theirs4 = oc == T_FOUR or oc >= T_FOUR_THREE
             if oc >= T_FLEX4:
