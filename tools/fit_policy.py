@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from ai.mcts.gomoku_ab import _near_class  # noqa: E402
 from ai.mcts.gomoku_board import make, new_state  # noqa: E402
 from ai.mcts.gomoku_patterns import (  # noqa: E402
     CELL_CLASS,
@@ -49,14 +50,6 @@ SIZE = 15
 RECALL_AT = (1, 3, 8, 12)
 
 
-def near_class(pw: int, cell: int, other: int) -> int:
-    """0..4 for a Chebyshev distance of 1, 2, 3, 4, 5 or more (no stone yet: 5 or more)."""
-    if other < 0:
-        return 4
-    d = max(abs(cell // pw - other // pw), abs(cell % pw - other % pw))
-    return min(d, 5) - 1
-
-
 def cell_features(cnt: np.ndarray, pw: int, cell: int, q: int, last: tuple[int, int]) -> np.ndarray:
     """The features of a stone of player ``q + 1`` on ``cell`` (``last``: the last stones of players 1 / 2)."""
     f = np.zeros(FEATURES)
@@ -65,8 +58,8 @@ def cell_features(cnt: np.ndarray, pw: int, cell: int, q: int, last: tuple[int, 
         for shape in CELL_SHAPES[index]:
             f[18 * side + shape] += 1
         f[18 * side + 8 + CELL_CLASS[index]] = 1
-    f[36 + near_class(pw, cell, last[1 - q])] = 1
-    f[41 + near_class(pw, cell, last[q])] = 1
+    f[36 + int(_near_class(pw, cell, last[1 - q]))] = 1  # type: ignore[no-untyped-call]
+    f[41 + int(_near_class(pw, cell, last[q]))] = 1  # type: ignore[no-untyped-call]
     return f
 
 
