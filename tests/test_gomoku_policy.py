@@ -100,3 +100,22 @@ def test_the_samples_of_a_record_are_the_opponent_moves() -> None:
     first = x[int(chosen[0])]
     assert first[36 + 2] == 1  # (9,9) is 3 steps from X's last stone (6,9)
     assert first[41 + 0] == 1  # and next to O's own (8,8)
+
+
+def test_the_root_orders_with_the_games_last_stones() -> None:
+    from ai.mcts.gomoku_search import _root_moves
+
+    searcher = GomokuSearcher(GOMOKU)
+    position = GOMOKU.start().play(112).play(113).play(97)  # X (7,7), O (8,7), X (7,6): O to move
+    board, cnt, ev, n4, near, hsh = searcher._board(position)
+    mv = np.zeros((MAXPLY, MAXM), dtype=np.int64)
+    sc = np.zeros((MAXPLY, MAXM), dtype=np.int64)
+    g, cwin, wcell = searcher.g, searcher.cwin, searcher.wcell
+
+    def rank(cell: int, last: int, own: int) -> int:
+        out = np.zeros(MAXM, dtype=np.int64)
+        n = int(_root_moves(g, cwin, wcell, board, cnt, near, 2, out, mv, sc, last, own))
+        return [int(c) for c in out[:n]].index(searcher.padded(cell))
+
+    plain = rank(114, -1, -1)  # (9,7): next to O's own stone (8,7)
+    assert rank(114, searcher.padded(97), searcher.padded(113)) < plain

@@ -9,13 +9,14 @@ deepens iteratively and stops it).
   CELL_POLICY``: the shapes a stone makes on the cell's 4 lines and their threat class, for the mover and
   for the opponent, plus ``POLICY_NEAR`` by the distance to the opponent's last stone and to the mover's
   own, fitted to a strong engine's moves by ``tools/fit_policy.py``), the transposition-table move first,
-  then the killers and the history. ``mv[ply, MAXM - 1]`` holds the move being searched at each ply, so a
-  node knows the mover's last stone (two plies up). When the opponent has a cell that would leave it two
-  win cells (an open three, a broken three or a double four to come) only the moves that make a four of
-  ours or stop every such cell (``_stops``: the cell itself or a cell within 4 steps on the line of its
-  four) are searched (the only defences, counter-fours included), and that node costs no depth
-  (``THREE_FREE``); otherwise the best ``ctl[C_WIDTH]`` plus every cell where either side makes a double
-  threat (four-four, four-three, three-three: the opponent's VCT threats are never cut).
+  then the killers and the history. ``mv[ply, MAXM - 1]`` holds each node's previous stone (``last``), so
+  a node knows the mover's own last stone (its parent's ``last``; the root's is the game's). When the
+  opponent has a cell that would leave it two win cells (an open three, a broken three or a double four to
+  come) only the moves that make a four of ours or stop every such cell (``_stops``: the cell itself or a
+  cell within 4 steps on the line of its four) are searched (the only defences, counter-fours included),
+  and that node costs no depth (``THREE_FREE``); otherwise the best ``ctl[C_WIDTH]`` plus every cell where
+  either side makes a double threat (four-four, four-three, three-three: the opponent's VCT threats are
+  never cut).
 - Leaves: the cell-value sum of the side to move less the opponent's (``gomoku_patterns.CELL_VALUE``:
   the shapes a stone would make on each empty cell's 4 lines, and its threat class) plus a tempo bonus.
 - Transposition table: Zobrist hash, always replaced; mate scores stored relative to the node; scores
@@ -162,7 +163,7 @@ def _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, width,
             elif c == killers[ply, 0] or c == killers[ply, 1]:
                 s += 1 << 20
             s += hist[c]
-            if n < mv.shape[1] - 1:  # the last column holds the move being searched (alphabeta)
+            if n < mv.shape[1] - 1:  # the last column holds the node's previous stone (alphabeta)
                 mv[ply, n] = c
                 sc[ply, n] = s * 4 + (2 if mine4 else 0) + (1 if theirs4 else 0)
                 n += 1
@@ -294,10 +295,11 @@ def alphabeta(  # type: ignore[no-untyped-def]
         mv[ply, 0] = forced
         sc[ply, 0] = 0
     else:
-        own = mv[ply - 2, MAXM - 1] if ply >= 2 else -1
+        own = mv[ply - 1, MAXM - 1] if ply >= 1 else -1  # the parent's previous stone: the mover's own
         n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp, last, own)
         if tmp[2]:
             ctl[C_CUT + ply % 2] += 1
+    mv[ply, MAXM - 1] = last  # the children's mover played it: their own last stone
     child_depth = depth if forced >= 0 or (THREE_FREE and tmp[0] == 1) else depth - 1
     alpha0 = alpha
     best = -INF
@@ -313,7 +315,6 @@ def alphabeta(  # type: ignore[no-untyped-def]
         t = sc[ply, b]
         sc[ply, b] = sc[ply, i]
         sc[ply, i] = t
-        mv[ply, MAXM - 1] = c  # the move being searched here (the mover's last stone two plies down)
         before = ctl[C_NODES]
         make(g, cwin, board, cnt, ev, n4, near, hsh, zob, c, p)
         # fmt: off

@@ -86,12 +86,13 @@ def _chance(score: int) -> float:
 
 
 @jit
-def _root_moves(g, cwin, wcell, board, cnt, near, p, out, mv, sc):  # type: ignore[no-untyped-def]
-    """The root's candidates (every near cell, or the defences against a threat) into ``out``."""
+def _root_moves(g, cwin, wcell, board, cnt, near, p, out, mv, sc, last, own):  # type: ignore[no-untyped-def]
+    """The root's candidates (every near cell, or the defences against a threat) into ``out``, ordered with
+    the game's last stones (``last`` the opponent's, ``own`` ours; -1: none)."""
     killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
     hist = np.zeros(board.shape[0], dtype=np.int64)
     info = np.zeros(3, dtype=np.int64)
-    n = _gen(g, cwin, wcell, board, cnt, near, p, 0, -1, killers, hist, MAXM, mv, sc, info, -1, -1)
+    n = _gen(g, cwin, wcell, board, cnt, near, p, 0, -1, killers, hist, MAXM, mv, sc, info, last, own)
     order = np.argsort(-sc[0, :n], kind="mergesort")  # stable: the same order with and without numba
     for i in range(n):
         out[i] = mv[0, order[i]]
@@ -161,6 +162,7 @@ class GomokuSearcher:
         board, cnt, ev, n4, near, hsh = self._board(position)
         p = 1 if position.stones0.bit_count() == position.stones1.bit_count() else 2
         last = self.padded(position.history[-1]) if position.history else -1
+        own_last = self.padded(position.history[-2]) if len(position.history) >= 2 else -1
         g, cwin, wcell = self.g, self.cwin, self.wcell
         tmp = np.empty(2, dtype=np.int64)
         if n4[p - 1] > 0:  # a win in one
@@ -187,7 +189,7 @@ class GomokuSearcher:
             rmove[0] = tmp[0]
             n = 1
         else:
-            n = int(_root_moves(g, cwin, wcell, board, cnt, near, p, rmove, mv, sc))
+            n = int(_root_moves(g, cwin, wcell, board, cnt, near, p, rmove, mv, sc, last, own_last))
         if time_ms is not None and n > 1:  # threat-space search: our VCT, then the opponent's after each move
             state = (board, cnt, ev, n4, near, hsh)
             moves = [int(c) for c in rmove[:n]]
