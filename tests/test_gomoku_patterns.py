@@ -204,23 +204,14 @@ def test_every_shape_occurs_in_the_table() -> None:
 
 
 def _candidates(diagram: str, x_to_move: bool, width: int, killer: int = -1) -> set[tuple[int, int]]:
-    from ai.mcts.gomoku_ab import MAXM, MAXPLY, _gen
     from ai.mcts.gomoku_search import GomokuSearcher
     from tests.test_gomoku_ab import GOMOKU
+    from tests.test_gomoku_policy import candidate_scores
     from tests.test_gomoku_threats import position_of
 
     searcher = GomokuSearcher(GOMOKU)
-    board, cnt, ev, n4, near, hsh = searcher._board(position_of(diagram, x_to_move))
-    mv = np.zeros((MAXPLY, MAXM), dtype=np.int64)
-    sc = np.zeros((MAXPLY, MAXM), dtype=np.int64)
-    killers = np.full((MAXPLY, 2), killer, dtype=np.int64)
-    hist = np.zeros(board.shape[0], dtype=np.int64)
-    info = np.zeros(3, dtype=np.int64)
-    g, cwin, wcell = searcher.g, searcher.cwin, searcher.wcell
-    n = int(
-        _gen(g, cwin, wcell, board, cnt, near, 1 if x_to_move else 2, 1, -1, killers, hist, width, mv, sc, info, -1, -1)
-    )
-    return {(searcher.cell(int(c)) % 15, searcher.cell(int(c)) // 15) for c in mv[1, :n]}
+    cells = candidate_scores(searcher, position_of(diagram, x_to_move), 1 if x_to_move else 2, width, killer)
+    return {(searcher.cell(c) % 15, searcher.cell(c) // 15) for c in cells}
 
 
 # X to move. O: an open three on row 7 (x 6..8, two empty cells each side) and a dead three on column 2

@@ -15,17 +15,20 @@ fit_policy = load_tool("fit_policy")
 PW = 25  # the padded board's pitch for 15x15
 
 
-def _scores(searcher: GomokuSearcher, position, p: int, last: int, own: int) -> dict[int, int]:  # type: ignore[no-untyped-def]
-    """The ordering score of every candidate cell (padded) of ``p`` to move, without killers or history."""
+def candidate_scores(  # type: ignore[no-untyped-def]
+    searcher: GomokuSearcher, position, p: int, width: int = MAXM, killer: int = -1, last: int = -1, own: int = -1
+) -> dict[int, int]:
+    """``_gen`` at an inner node (ply 1, no history): the ordering score of each candidate cell (padded) of ``p``
+    to move, ``killer`` in both killer slots, ``last`` / ``own`` the last stones (padded, -1: none)."""
     board, cnt, ev, n4, near, hsh = searcher._board(position)
     mv = np.zeros((MAXPLY, MAXM), dtype=np.int64)
     sc = np.zeros((MAXPLY, MAXM), dtype=np.int64)
-    killers = np.full((MAXPLY, 2), -1, dtype=np.int64)
+    killers = np.full((MAXPLY, 2), killer, dtype=np.int64)
     hist = np.zeros(board.shape[0], dtype=np.int64)
     info = np.zeros(3, dtype=np.int64)
     g, cwin, wcell = searcher.g, searcher.cwin, searcher.wcell
-    n = int(_gen(g, cwin, wcell, board, cnt, near, p, 2, -1, killers, hist, MAXM, mv, sc, info, last, own))
-    return {int(mv[2, i]): int(sc[2, i]) >> 2 for i in range(n)}
+    n = int(_gen(g, cwin, wcell, board, cnt, near, p, 1, -1, killers, hist, width, mv, sc, info, last, own))
+    return {int(mv[1, i]): int(sc[1, i]) >> 2 for i in range(n)}
 
 
 def test_near_classes_are_the_chebyshev_distance() -> None:
@@ -43,10 +46,10 @@ def test_a_cell_next_to_the_last_stones_ranks_higher() -> None:
     searcher = GomokuSearcher(GOMOKU)
     position = GOMOKU.start().play(112).play(113).play(97)  # X (7,7), O (8,7), X (7,6)
     o_stone = searcher.padded(113)
-    plain = _scores(searcher, position, 2, -1, -1)
-    after = _scores(searcher, position, 2, searcher.padded(97), -1)
+    plain = candidate_scores(searcher, position, 2)
+    after = candidate_scores(searcher, position, 2, last=searcher.padded(97))
     assert after[searcher.padded(82)] > plain[searcher.padded(82)]  # (7,5): next to X's last stone
-    own = _scores(searcher, position, 2, -1, o_stone)
+    own = candidate_scores(searcher, position, 2, own=o_stone)
     assert own[searcher.padded(114)] > plain[searcher.padded(114)]  # (9,7): next to O's own stone
 
 
@@ -61,7 +64,7 @@ def test_the_tool_scores_candidates_as_the_search_orders_them() -> None:
             position = position.play(c)
         p = 1  # 14 stones: X to move
         last, own = searcher.padded(cells[-1]), searcher.padded(cells[-2])
-        got = _scores(searcher, position, p, last, own)
+        got = candidate_scores(searcher, position, p, last=last, own=own)
         board, cnt, *_ = searcher._board(position)
         for cell, score in got.items():
             features = fit_policy.cell_features(cnt, pw, cell, p - 1, (own, last))
