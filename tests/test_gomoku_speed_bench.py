@@ -8,6 +8,7 @@ import re
 import pytest
 
 from ai.benchmarks import gomoku_speed
+from ai.mcts.gomoku_search import SCALE
 
 
 def test_depth_report_lists_every_completed_depth(capsys: pytest.CaptureFixture[str]) -> None:
@@ -30,4 +31,4 @@ def test_score_is_the_logit_of_the_win_chance_scaled() -> None:
     assert gomoku_speed._score(0.5) == "+0"
     assert gomoku_speed._score(1.0) == "won"
     assert gomoku_speed._score(0.0) == "lost"
-    assert gomoku_speed._score(1 / (1 + 2.718281828459045)) == f"{-gomoku_speed.SCALE:+.0f}"
+    assert gomoku_speed._score(1 / (1 + 2.718281828459045)) == f"{-SCALE:+.0f}"
