@@ -295,7 +295,7 @@ def alphabeta(  # type: ignore[no-untyped-def]
         mv[ply, 0] = forced
         sc[ply, 0] = 0
     else:
-        own = mv[ply - 1, MAXM - 1] if ply >= 1 else -1  # the parent's previous stone: the mover's own
+        own = mv[ply - 1, MAXM - 1]  # (ply >= 1 here) the parent's previous stone: the mover's own
         n = _gen(g, cwin, wcell, board, cnt, near, p, ply, ttmove, killers, hist, ctl[C_WIDTH], mv, sc, tmp, last, own)
         if tmp[2]:
             ctl[C_CUT + ply % 2] += 1
