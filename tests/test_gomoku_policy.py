@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+import pytest
 
 from ai.mcts.gomoku_ab import MAXM, MAXPLY, MUST, POLICY_BASE, _gen, _near_class
 from ai.mcts.gomoku_patterns import CELL_CLASS, T_THREE_THREE
@@ -122,3 +125,16 @@ def test_the_root_orders_with_the_games_last_stones() -> None:
 
     plain = rank(114, -1, -1)  # (9,7): next to O's own stone (8,7)
     assert rank(114, searcher.padded(97), searcher.padded(113)) < plain
+
+
+def test_the_tool_refuses_records_without_games_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = tmp_path / "r.jsonl"
+    for text, message in (
+        ('3\n["start"]\n{"moves": []}\n', "error: no positions in the records"),  # JSON, but no game
+        ('{"start": [\n', "r.jsonl:1: not a JSON line"),
+    ):
+        records.write_text(text)
+        with pytest.raises(SystemExit) as exit_:
+            fit_policy.main([str(records)])
+        assert exit_.value.code == 2
+        assert capsys.readouterr().err.strip().splitlines()[-1].endswith(message)

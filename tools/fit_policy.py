@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             try:
                 game = json.loads(line)
-                if "start" in game and "moves" in game and "ours_black" in game:
+                if isinstance(game, dict) and {"start", "moves", "ours_black"} <= game.keys():
                     games.append(game)
             except json.JSONDecodeError:
                 parser.error(f"{path}:{number}: not a JSON line")
