@@ -7,7 +7,7 @@ was made; the project never needs the judge).
 Draws random openings (black's first stone in the centre, the other stones anywhere within ``--radius`` of
 it, ``--stones`` in all), asks the judge (a Piskvork brain that prints ``Eval N`` in its MESSAGE lines, as
 Rapfi does) to think ``--ms`` about each and keeps those it rates within ``--margin`` of even and not a
-forced win. An opening that is a rotation or reflection of one already kept, or of one in the match's books
+forced win. An opening that is a rotation or reflection of one already judged, or of one in the match's books
 (``piskvork_match.BOOKS``), is the same game for the engines and is not asked about again ("same as ...").
 Prints every opening tried with the judge's evaluation, then the kept ones as Python tuples.
 """
@@ -94,9 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         value = judge(args.judge, args.cwd, stones, args.ms)
         keep = value is not None and "M" not in value and abs(int(value)) <= args.margin
         print(f"{tried} {stones} {value}{' kept' if keep else ''}", flush=True)
+        known[key] = f"kept {len(kept)}" if keep else f"tried {tried}"
         if keep:
             kept.append(stones)
-            known[key] = f"kept {len(kept) - 1}"
             if len(kept) == args.count:
                 break
     for stones in kept:
