@@ -30,12 +30,13 @@ from pathlib import Path
 from ai.benchmarks.piskvork_manager import ROOT, Brain, five_in_a_row
 
 SIZE = 15
+Stones = tuple[tuple[int, int], ...]  # (x, y) cells
 # Openings (x, y from the top-left, black first), each played with both colours. ``BALANCED`` (the default):
 # three stones, white to move, that Rapfi (classical, 1 s) rates within 100 of even (its scale: about 200 per
 # factor e of the odds), the first 12 of random openings in the central 7x7 (seed 1) that passed
 # (``python -m ai.benchmarks.piskvork_openings``). ``CENTRAL``: the first series' short central openings;
 # Rapfi rates them -175 to -1016 for white (black far ahead), so both colours mostly win as black there.
-BALANCED: tuple[tuple[tuple[int, int], ...], ...] = (
+BALANCED: tuple[Stones, ...] = (
     ((7, 7), (10, 6), (4, 9)),
     ((7, 7), (6, 7), (9, 4)),
     ((7, 7), (7, 8), (4, 10)),
@@ -49,7 +50,7 @@ BALANCED: tuple[tuple[tuple[int, int], ...], ...] = (
     ((7, 7), (4, 8), (9, 4)),
     ((7, 7), (6, 5), (10, 8)),
 )
-CENTRAL: tuple[tuple[tuple[int, int], ...], ...] = (
+CENTRAL: tuple[Stones, ...] = (
     ((7, 7), (8, 6), (6, 5)),
     ((7, 7), (8, 8), (9, 5)),
     ((7, 7), (7, 6), (5, 5)),
@@ -65,7 +66,7 @@ CENTRAL: tuple[tuple[tuple[int, int], ...], ...] = (
 )
 # ``WIDE``: ``BALANCED`` and 36 more (the tool with ``--seed 2 --count 36 --ms 500``), 96 games a series: with
 # Rapfi given 40 ms (it then uses about 8) ours scores near 20%, where two variants can be told apart.
-WIDE: tuple[tuple[tuple[int, int], ...], ...] = BALANCED + (
+WIDE: tuple[Stones, ...] = BALANCED + (
     ((7, 7), (7, 8), (6, 4)),
     ((7, 7), (6, 10), (4, 4)),
     ((7, 7), (8, 8), (5, 4)),
@@ -107,7 +108,7 @@ WIDE: tuple[tuple[tuple[int, int], ...], ...] = BALANCED + (
 # other books (``--seed 8 --count 32 --ms 500 --radius 4``; the central 7x7 holds few balanced three-stone
 # openings: ``WIDE`` has 31 different ones among its 48, and a run there found 8 new of 36). Round 7's first
 # fitted evaluation, fitted to games of ``WIDE``, scored 38% there and 25% here (docs/gomoku.md); 64 games.
-FRESH: tuple[tuple[tuple[int, int], ...], ...] = (
+FRESH: tuple[Stones, ...] = (
     ((7, 7), (8, 8), (10, 11)),
     ((7, 7), (6, 7), (3, 9)),
     ((7, 7), (5, 7), (4, 3)),
@@ -148,7 +149,7 @@ BOOKS = {"balanced": BALANCED, "central": CENTRAL, "wide": WIDE, "fresh": FRESH}
 class Game:
     opening: int
     ours_black: bool
-    start: tuple[tuple[int, int], ...] = ()  # the opening's stones
+    start: Stones = ()  # the opening's stones
     moves: list[tuple[int, int]] = field(default_factory=list)  # after the opening
     seconds: list[float] = field(default_factory=list)  # wall time of each move in ``moves``
     winner: str = ""  # "ours", "theirs" or "draw"

@@ -20,13 +20,12 @@ import re
 import shlex
 
 from ai.benchmarks.piskvork_manager import Brain
-from ai.benchmarks.piskvork_match import BOOKS
+from ai.benchmarks.piskvork_match import BOOKS, SIZE, Stones
 
-CENTRE = 7
-Opening = tuple[tuple[int, int], ...]
+CENTRE = SIZE // 2
 
 
-def canonical(stones: Opening) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+def canonical(stones: Stones) -> tuple[Stones, Stones]:
     """The same key for an opening and its 7 rotations and reflections about the centre: the least of its
     8 images, each as (black's stones, white's stones) sorted."""
     images = []
