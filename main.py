@@ -14,15 +14,15 @@ from typing import NoReturn
 
 # name -> (module with add_arguments(parser) and run(args) -> int, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "engine": ("ai.engine_process", "the engine process: JSON lines on stdin/stdout (docs/engine-protocol.md)"),
-    "solve": ("ai.solve_cli", "exact score of a Connect 4 position and of every column"),
-    "analyze": ("ai.analyze_cli", "MCTS analysis of a position (or one per stdin line with '-')"),
-    "bench": ("ai.bench_cli", "search speed (iterations/s), memory and JIT load time"),
+    "engine": ("ai.engine.process", "the engine process: JSON lines on stdin/stdout (docs/engine-protocol.md)"),
+    "solve": ("ai.cli.solve", "exact score of a Connect 4 position and of every column"),
+    "analyze": ("ai.cli.analyze", "MCTS analysis of a position (or one per stdin line with '-')"),
+    "bench": ("ai.cli.bench", "search speed (iterations/s), memory and JIT load time"),
     "serve": ("game.net.serve_cli", "game server for network play (docs/network-protocol.md)"),
     "review": ("game.play.review", "classify every move of a game (exact on Connect 4: book + solver)"),
     "play": ("game.text.play", "play in a terminal (--text): hot-seat, vs the bot, bot vs bot, or on a server"),
-    "piskvork": ("ai.piskvork", "the Gomoku engine under the Piskvork/Gomocup protocol (stdin/stdout)"),
-    "bot": ("ai.net_bot", "our engine as a network player (python main.py bot --connect HOST:PORT)"),
+    "piskvork": ("ai.cli.piskvork", "the Gomoku engine under the Piskvork/Gomocup protocol (stdin/stdout)"),
+    "bot": ("ai.cli.net_bot", "our engine as a network player (python main.py bot --connect HOST:PORT)"),
 }
 
 

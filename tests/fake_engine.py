@@ -6,12 +6,12 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ai import wire
-from ai.client import EngineClient
-from ai.client_api import EngineClientProtocol
-from ai.engine_transport import Transport
-from ai.proc_probe import ProcessSample
-from ai.results import BestMove, PonderEnd, Preparing, Ready, ReadyOk, Reply
+from ai.client.api import EngineClientProtocol
+from ai.client.engine_client import EngineClient
+from ai.client.proc_probe import ProcessSample
+from ai.client.transport import Transport
+from ai.vocab import wire
+from ai.vocab.results import BestMove, PonderEnd, Preparing, Ready, ReadyOk, Reply
 
 
 class FakeClock:
@@ -84,7 +84,7 @@ class ScriptedEngine:
         self._held = []
 
     def sample(self, now: float) -> ProcessSample:
-        """What ``/proc`` would say (see ``ai.proc_probe``)."""
+        """What ``/proc`` would say (see ``ai.client.proc_probe``)."""
         if self.hung:
             return ProcessSample(self.cpu_s, True, False)
         if self.busy_from is not None:

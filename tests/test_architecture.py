@@ -17,16 +17,16 @@ RULES = ROOT / "game" / "rules"
 
 # (module file, the bad import added to it, the contract that must break)
 PROBES: list[tuple[str, str, str]] = [
-    ("game/ui/side_panel.py", "import ai.client", "The desktop app never imports the engine package"),
-    ("game/play/turns.py", "import ai.client", "The engine client is imported by one adapter"),
-    ("game/play/heat.py", "import ai.engine_transport", "Only the engine client spawns the engine process"),
-    ("game/play/engine_driver.py", "import ai.client_process", "The engine client's process record"),
+    ("game/ui/side_panel.py", "import ai.client.engine_client", "The desktop app never imports the engine package"),
+    ("game/play/turns.py", "import ai.client.engine_client", "The engine client is imported by one adapter"),
+    ("game/play/heat.py", "import ai.client.transport", "Only the engine client spawns the engine process"),
+    ("game/play/engine_driver.py", "import ai.client.process", "The engine client's process record"),
     ("game/rules/connect4.py", "import game.net.server", "The layers"),
     ("game/rules/connect4.py", "import rich", "The rules import no third-party package"),
     ("game/rules/connect4.py", "import numpy", "The rules import no third-party package"),
-    ("ai/solver.py", "import game.net.client", "The network client is used by"),
-    ("ai/solver.py", "import game.net.session", "The network client is used by"),
-    ("ai/net_bot.py", "import socket", "No client of the game server opens a socket"),
+    ("ai/solver/core.py", "import game.net.client", "The network client is used by"),
+    ("ai/solver/core.py", "import game.net.session", "The network client is used by"),
+    ("ai/cli/net_bot.py", "import socket", "No client of the game server opens a socket"),
     ("game/text/net_play.py", "import socket", "No client of the game server opens a socket"),
     ("game/net/server.py", "import game.play.session", "The layers"),
     ("game/play/session.py", "import pygame", "Only the desktop app (game.ui) imports pygame"),

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ai.opening_book import canonical_key, from_bytes, position_key
+from ai.vocab.opening_book import canonical_key, from_bytes, position_key
 from tests.tools_loader import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,7 +163,7 @@ def test_a_store_seeded_from_the_shipped_book_writes_it_again(tmp_path: Path) ->
 @pytest.mark.timeout(60)
 def test_every_position_folds_the_known_counts_of_distinct_positions() -> None:
     """OEIS A212693 (distinct 7x6 positions after n moves): 1, 7, 49, 238, 1120; each mirror pair kept once."""
-    from ai.opening_book import mirror_key
+    from ai.vocab.opening_book import mirror_key
 
     for ply, distinct in enumerate((1, 7, 49, 238, 1120)):
         level = mob.every_position(ply)
@@ -174,7 +174,7 @@ def test_every_position_folds_the_known_counts_of_distinct_positions() -> None:
 
 @pytest.mark.timeout(120)
 def test_a_score_from_the_children_is_the_solvers_score(tmp_path: Path) -> None:
-    from ai.solver import Solver
+    from ai.solver.core import Solver
 
     solver = Solver(tt_bits=20, use_book=False)
     spec = mob.get_game("connect4")

@@ -10,7 +10,7 @@ import sys
 import pytest
 from test_fuzz_cli import safe_main  # noqa: F401 - the fixture
 
-from ai import limits
+from ai.vocab import limits
 
 HUGE_MOVES = "4" * 130_000
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from ai import wire
-from ai.client import EngineClient, Limit
+from ai.client.engine_client import EngineClient, Limit
+from ai.vocab import wire
 from tests.positions import OFF_BOOK_SEARCH
 from tests.waiting import WaitTimeout, wait_until
 

@@ -1,4 +1,4 @@
-"""One command object per request (``ai.commands``): a caller gets the replies of ITS go / solve / ponder
+"""One command object per request (``ai.client.commands``): a caller gets the replies of ITS go / solve / ponder
 without matching ids, and nothing waits (the client's ``poll_replies()`` hands the lines over), against the
 scripted engine and a fake clock."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from fake_engine import FakeClock, ScriptedEngine, Spawner, bestmove, client_rig, run_for
 
-from ai.client import EngineClient, Limit, RestartPolicy
-from ai.commands import CommandRouter, EngineCommand
-from ai.results import BestMove, EngineFailed, ErrorReply, Info, PonderEnd, Solution, SolvedMove
+from ai.client.commands import CommandRouter, EngineCommand
+from ai.client.engine_client import EngineClient, Limit, RestartPolicy
+from ai.vocab.results import BestMove, EngineFailed, ErrorReply, Info, PonderEnd, Solution, SolvedMove
 
 pytestmark = pytest.mark.timeout(20)
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from fake_engine import FRAME, FakeClock, ScriptedEngine, Spawner, bestmove, client_rig, preparing, probe_of, run_for
 
-from ai.client import EngineClient, Limit, RestartPolicy
-from ai.results import BestMove, EngineAvailable, EngineFailed, EngineRestarted, ErrorReply, Reply
+from ai.client.engine_client import EngineClient, Limit, RestartPolicy
+from ai.vocab.results import BestMove, EngineAvailable, EngineFailed, EngineRestarted, ErrorReply, Reply
 
 pytestmark = pytest.mark.timeout(20)
 

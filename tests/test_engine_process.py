@@ -15,8 +15,9 @@ import weakref
 import pytest
 from engine_helpers import ROOT, EngineProcess
 
-from ai import limits, protocol
-from ai.engine_process import Engine, default_threads
+from ai.engine import protocol
+from ai.engine.process import Engine, default_threads
+from ai.vocab import limits
 from game.rules import get_game
 from tests.positions import OFF_BOOK_SEARCH
 from tests.waiting import wait_until
@@ -134,7 +135,7 @@ def test_threads_option_and_default(engine: EngineProcess) -> None:
 def test_default_threads_are_all_cores_but_one(monkeypatch: pytest.MonkeyPatch) -> None:
     import argparse
 
-    import ai.engine_process as engine_process
+    import ai.engine.process as engine_process
 
     monkeypatch.setattr(os, "cpu_count", lambda: 8)
     monkeypatch.setattr(engine_process, "_protocol_stdout", io.StringIO)
@@ -207,7 +208,7 @@ def _rss_kb(pid: int) -> int:
 
 @pytest.mark.timeout(60)
 def test_a_game_that_cannot_be_prepared_is_one_error_line_and_the_engine_carries_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from ai import warmup
+    from ai.engine import warmup
 
     def full_disk(game, on_progress=None):  # type: ignore[no-untyped-def]
         if str(game) == "tictactoe":
@@ -310,7 +311,7 @@ def test_a_book_position_is_solved_at_once_even_before_the_compiled_code_is_read
 @pytest.mark.parametrize("level,moves", [("medium", "4"), ("hard", "4453"), ("perfect", "44")])
 def test_a_levels_book_move_is_answered_before_the_search_is_compiled(level: str, moves: str) -> None:
     """Issue 37 #10: on a first launch the bot's book replies need no compiled code: no wait for numba."""
-    from ai.engine_prepare import Preparer
+    from ai.engine.prepare import Preparer
 
     out = io.StringIO()
     engine = Engine(out, threads=1, preparer=Preparer(lambda reply: None, games=()))  # never prepares
@@ -326,7 +327,7 @@ def test_a_levels_book_move_is_answered_before_the_search_is_compiled(level: str
 
 @pytest.mark.timeout(60)
 def test_a_level_off_its_book_plies_still_waits_for_the_search() -> None:
-    from ai.engine_prepare import Preparer
+    from ai.engine.prepare import Preparer
 
     out = io.StringIO()
     engine = Engine(out, threads=1, preparer=Preparer(lambda reply: None, games=()))

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from fake_engine import FakeClock, ScriptedEngine, Spawner, bestmove
 
-from ai.client import EngineClient
-from ai.engine_session import EngineSession, EngineUnavailable
-from ai.results import ChildLine, ErrorReply, Info
+from ai.client.engine_client import EngineClient
+from ai.client.session import EngineSession, EngineUnavailable
+from ai.vocab.results import ChildLine, ErrorReply, Info
 from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(30)

@@ -19,7 +19,7 @@ from ai import jit as jit_module
 ROOT = Path(__file__).resolve().parents[1]
 PREPARE = (
     "import json, sys\n"
-    "from ai.warmup import prepare\n"
+    "from ai.engine.warmup import prepare\n"
     "steps = []\n"
     "for game in sys.argv[1:]:\n"
     "    prepare(game, lambda p: steps.append([p.game, p.done, p.total, p.label, p.compiling]))\n"
@@ -113,7 +113,7 @@ def test_the_frozen_app_copies_the_shipped_cache_once(tmp_path: Path, monkeypatc
 def test_a_search_without_the_solver_never_waits_for_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    from ai import warmup
+    from ai.engine import warmup
 
     monkeypatch.setattr(warmup, "_prepared", set())
     steps: list[object] = []
@@ -133,8 +133,8 @@ def test_the_engine_starts_a_search_that_is_not_exact_before_the_solver_is_compi
 ) -> None:
     import threading
 
-    from ai import warmup
-    from ai.engine_prepare import Preparer
+    from ai.engine import warmup
+    from ai.engine.prepare import Preparer
     from game.rules import get_game
 
     spec = get_game("connect4")

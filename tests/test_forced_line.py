@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ai import protocol
-from ai.results import ForcedLine, Info, MoveStats, SearchResult
+from ai.engine import protocol
+from ai.vocab.results import ForcedLine, Info, MoveStats, SearchResult
 from game.play.engine_driver import Search
 from game.play.engine_events import absorb
 from game.play.players import Mode

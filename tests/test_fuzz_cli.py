@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import main
-from ai.results import MoveStats, SearchResult
+from ai.vocab.results import MoveStats, SearchResult
 
 
 class WindowWouldOpen(Exception):
@@ -61,9 +61,9 @@ def fake_analyze_columns(position, *, time_ms=None, max_nodes=None, threads=None
 
 @pytest.fixture()
 def safe_main(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    import ai.engine_process
+    import ai.engine.process
     import ai.mcts
-    import ai.solver
+    import ai.solver.core
     from game.ui import app_run, headless
 
     def create_app(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -71,10 +71,10 @@ def safe_main(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
 
     monkeypatch.setattr(app_run, "create_app", create_app)
     monkeypatch.setattr(headless, "smoke", lambda run: 0)
-    monkeypatch.setattr(ai.engine_process, "_protocol_stdout", io.StringIO)
-    monkeypatch.setattr(ai.engine_process.Engine, "serve", lambda self, stdin: 0)
+    monkeypatch.setattr(ai.engine.process, "_protocol_stdout", io.StringIO)
+    monkeypatch.setattr(ai.engine.process.Engine, "serve", lambda self, stdin: 0)
     monkeypatch.setattr(ai.mcts, "Searcher", FakeSearcher)
-    monkeypatch.setattr(ai.solver, "analyze_columns", fake_analyze_columns)
+    monkeypatch.setattr(ai.solver.core, "analyze_columns", fake_analyze_columns)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"4453\n\nnot a position\n1212121\n")))
     return main.main
 

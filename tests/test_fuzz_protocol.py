@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ai import protocol
-from ai.client import decode_line
-from ai.engine_process import Engine
-from ai.engine_transport import MAX_REPLY_BYTES, ProcessTransport
-from ai.protocol import ProtocolError
-from ai.results import REPLY_TYPES
+from ai.client.engine_client import decode_line
+from ai.client.transport import MAX_REPLY_BYTES, ProcessTransport
+from ai.engine import protocol
+from ai.engine.process import Engine
+from ai.engine.protocol import ProtocolError
+from ai.vocab.results import REPLY_TYPES
 
 FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

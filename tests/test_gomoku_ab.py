@@ -14,7 +14,7 @@ from ai.mcts.gomoku_board import geometry, make, new_state, unmake
 from ai.mcts.gomoku_search import GomokuSearcher, is_gomoku
 from ai.mcts.mnk_threats import vcf
 from ai.mcts.search import Searcher
-from ai.results import ForcedLine
+from ai.vocab.results import ForcedLine
 from game.rules.registry import get_game
 from tests.test_gomoku_threats import VCF2, position_of, stones
 

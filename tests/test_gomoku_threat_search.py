@@ -12,7 +12,7 @@ import pytest
 
 from ai.mcts.gomoku_search import GomokuSearcher
 from ai.mcts.gomoku_threats import CHUNK, T_PLIES, find_win, shortest_win
-from ai.results import ForcedLine
+from ai.vocab.results import ForcedLine
 from game.rules.registry import get_game
 from tests.test_gomoku_threats import position_of
 

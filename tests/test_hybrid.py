@@ -14,11 +14,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from ai.exact_root import RootSolver, bounds_class
-from ai.hybrid import HybridSearcher, merge, solver_supports
 from ai.mcts import Searcher, supports
-from ai.results import MoveStats, SearchResult
-from ai.solver import Solver
+from ai.search.exact_root import RootSolver, bounds_class
+from ai.search.hybrid import HybridSearcher, merge, solver_supports
+from ai.solver.core import Solver
+from ai.vocab.results import MoveStats, SearchResult
 from game.rules import get_game
 from game.rules.connect4 import Connect4Spec
 from tests.engine_helpers import EngineProcess
@@ -233,8 +233,8 @@ def test_engine_bestmove_carries_exact_and_scores() -> None:
 
 def test_root_solver_runs_without_numba() -> None:
     code = (
-        "from ai.exact_root import RootSolver\n"
-        "from ai.solver import Solver\n"
+        "from ai.search.exact_root import RootSolver\n"
+        "from ai.solver.core import Solver\n"
         "from game.rules.connect4 import Connect4Spec\n"
         "pos = Connect4Spec(5, 4).parse_position('3322')\n"
         "solver = Solver(tt_bits=19)\n"

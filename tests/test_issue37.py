@@ -10,8 +10,8 @@ import pygame
 import pytest
 from test_ui_fakes import fresh_pygame, make_test_app
 
-from ai.client_api import Limit
-from ai.commands import EngineCommand
+from ai.client.api import Limit
+from ai.client.commands import EngineCommand
 from game.play.actions import Command
 from game.play.engine_driver import Search
 from game.play.exact import LEGEND_VARIANTS, Verdict

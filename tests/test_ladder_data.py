@@ -8,7 +8,7 @@ import pytest
 
 from ai.benchmarks.ladder import wilson
 from ai.benchmarks.ladder_positions import DEFAULT_OUT, judged
-from ai.solver import Solver
+from ai.solver.core import Solver
 from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(120)

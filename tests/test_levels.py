@@ -7,11 +7,13 @@ from collections import Counter
 
 import pytest
 
-from ai import levels, protocol, wire
-from ai.client_api import Limit
-from ai.levels import LEVELS, Level, choose, move_probabilities, move_weights
-from ai.protocol import Go, ProtocolError
-from ai.results import BestMove, MoveStats, SearchResult
+from ai.client.api import Limit
+from ai.engine import protocol
+from ai.engine.protocol import Go, ProtocolError
+from ai.search import levels
+from ai.search.levels import LEVELS, Level, choose, move_probabilities, move_weights
+from ai.vocab import wire
+from ai.vocab.results import BestMove, MoveStats, SearchResult
 from game.rules import get_game
 
 pytestmark = pytest.mark.timeout(60)
@@ -129,7 +131,7 @@ def test_bestmove_carries_the_chosen_move_the_level_and_how_it_was_chosen() -> N
 
 
 def test_in_a_lost_book_position_the_book_move_resists_longest() -> None:
-    from ai.opening_book import load
+    from ai.vocab.opening_book import load
     from game.rules.connect4 import Connect4Position
 
     lost = SPEC.parse_position("444")  # the second player loses whatever it plays

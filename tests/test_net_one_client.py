@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = {  # module file -> the library module it must import
     "game/net/client.py": "game.net.session",
     "game/text/net_play.py": "game.net.session",
-    "ai/net_bot.py": "game.net.session",
+    "ai/cli/net_bot.py": "game.net.session",
     "game/ui/net_game.py": "game.net.client",
 }
 WIRE = {"game/net/messages.py", "game/net/wire.py"}  # the only modules that read a protocol line's JSON

@@ -14,9 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai import opening_book
-from ai.hybrid import with_book
-from ai.opening_book import (
+from ai.search.hybrid import with_book
+from ai.solver.board import KernelBoard
+from ai.solver.core import NO_FLOOR, Solver
+from ai.vocab import opening_book
+from ai.vocab.opening_book import (
     Book,
     BookEntry,
     bitboard_children,
@@ -30,9 +32,7 @@ from ai.opening_book import (
     position_key,
     to_bytes,
 )
-from ai.results import MoveStats, SearchResult
-from ai.solver import NO_FLOOR, Solver
-from ai.solver_board import KernelBoard
+from ai.vocab.results import MoveStats, SearchResult
 from game.rules.connect4 import Connect4Spec
 from tests.positions import OFF_BOOK_SEARCH, WIN_IN_ONE_OFF_BOOK
 
@@ -287,7 +287,7 @@ def test_with_book_plays_the_book_move_unless_the_solver_knows_better(monkeypatc
 
 @pytest.mark.timeout(300)  # the first run compiles the MCTS
 def test_engine_opens_in_the_centre_with_exact_play() -> None:
-    from ai.hybrid import HybridSearcher
+    from ai.search.hybrid import HybridSearcher
 
     searcher = HybridSearcher(SPEC, seed=3)
     searcher.set_position(SPEC.start())
@@ -305,7 +305,7 @@ def test_a_lost_book_position_plays_the_book_move_to_stay_in_the_book(monkeypatc
 
 @pytest.mark.timeout(300)  # the first run compiles the MCTS
 def test_exact_search_answers_a_book_position_from_the_book(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ai.hybrid import HybridSearcher
+    from ai.search.hybrid import HybridSearcher
 
     book, expected = _solved_book(LATE)
     monkeypatch.setattr(opening_book, "load", lambda: book)

@@ -66,8 +66,8 @@ def test_board_takeback_rules_and_errors(brain: Brain) -> None:
 
 @pytest.mark.timeout(10)
 def test_the_budget_follows_timeout_turn_and_the_match_time_left() -> None:
-    from ai.piskvork import MIN_BUDGET_MS
-    from ai.piskvork import Brain as Engine
+    from ai.cli.piskvork import MIN_BUDGET_MS
+    from ai.cli.piskvork import Brain as Engine
 
     engine = Engine()
     engine.handle("INFO timeout_turn 1000", 0.0)
@@ -84,8 +84,8 @@ def test_the_budget_follows_timeout_turn_and_the_match_time_left() -> None:
 
 @pytest.mark.timeout(10)
 def test_a_late_reply_is_kept_back_from_the_next_moves_until_it_is_forgotten() -> None:
-    from ai.piskvork import OVERSHOOT_MOVES
-    from ai.piskvork import Brain as Engine
+    from ai.cli.piskvork import OVERSHOOT_MOVES
+    from ai.cli.piskvork import Brain as Engine
 
     engine = Engine()
     engine.handle("INFO timeout_turn 1000", 0.0)

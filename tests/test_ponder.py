@@ -1,11 +1,11 @@
-"""Thinking on the opponent's time (``ai.ponder``) with the in-process searcher."""
+"""Thinking on the opponent's time (``ai.search.ponder``) with the in-process searcher."""
 
 from __future__ import annotations
 
 import pytest
 
-from ai.hybrid import HybridSearcher
-from ai.ponder import Ponderer
+from ai.search.hybrid import HybridSearcher
+from ai.search.ponder import Ponderer
 from game.rules import get_game
 from tests.waiting import wait_until
 

@@ -13,9 +13,10 @@ import pytest
 from engine_helpers import EngineProcess
 from fake_engine import FakeClock, ScriptedEngine, Spawner, client_rig, run_for
 
-from ai import protocol, wire
-from ai.client import EngineClient, Limit
-from ai.results import EngineRestarted, PonderEnd, Reply
+from ai.client.engine_client import EngineClient, Limit
+from ai.engine import protocol
+from ai.vocab import wire
+from ai.vocab.results import EngineRestarted, PonderEnd, Reply
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from ai.proc_probe import sample
+from ai.client.proc_probe import sample
 from tests.waiting import wait_until
 
 pytestmark = [

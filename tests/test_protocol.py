@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai import protocol, wire
-from ai.client_api import Limit
-from ai.protocol import Go, ProtocolError, SetPosition, Simple, Solve
+from ai.client.api import Limit
+from ai.engine import protocol
+from ai.engine.protocol import Go, ProtocolError, SetPosition, Simple, Solve
+from ai.vocab import wire
 
 
 def test_position_string_and_list_agree() -> None:
@@ -113,7 +114,7 @@ def test_dumps_rejects_nan_by_clamping_values() -> None:
 
 # -- replies: one definition, encoded by the engine and decoded by the client --------------------
 def _samples() -> list[object]:
-    from ai import results as r
+    from ai.vocab import results as r
 
     child = r.ChildLine("4", 10, 0.5, "win", 3)
     return [

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ai import puzzles
-from ai.solver import Solver
+from ai.search import puzzles
+from ai.solver.core import Solver
 from game.rules import get_game
 from game.rules.connect4 import Connect4Position
 from tests.tools_loader import load_tool

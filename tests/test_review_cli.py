@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import main
-from ai.review import ReviewJob, iter_exact, review_order
+from ai.search.review import ReviewJob, iter_exact, review_order
 from game.play.savefile import game_to_json
 from game.rules import get_game
 
@@ -135,7 +135,7 @@ def test_review_job_hands_results_over_and_stops() -> None:
 
 
 def test_start_review_fills_the_model_and_prepare_loads_ahead() -> None:
-    from ai.review import prepare
+    from ai.search.review import prepare
     from game.play.review import start_review
 
     assert prepare(get_game("tictactoe")) is None
@@ -174,7 +174,7 @@ def test_a_saved_file_with_variations(capsys: pytest.CaptureFixture[str], tmp_pa
 
 
 def test_a_partly_known_position_is_not_judged(capsys: pytest.CaptureFixture[str]) -> None:
-    from ai.review import PositionScores
+    from ai.search.review import PositionScores
     from game.play.review import GameReview
 
     spec = get_game("connect4")

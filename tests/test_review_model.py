@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from ai.review import PositionScores, iter_exact
+from ai.search.review import PositionScores, iter_exact
 from game.play.review import GameReview
 from game.play.review_model import (
     BEST,
@@ -218,7 +218,7 @@ def test_the_model_and_the_store_load_without_numba() -> None:
     code = (
         "import sys; import game.play.review, game.play.review_store, game.play.hints, game.play.puzzle_mode; "
         "from game.rules import get_game; game.play.review.GameReview(get_game('connect4'), (3, 3)); "
-        "print(sorted(m for m in ('numba', 'ai.solver', 'ai.mcts') if m in sys.modules))"
+        "print(sorted(m for m in ('numba', 'ai.solver.core', 'ai.mcts') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]"

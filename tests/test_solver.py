@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ai import solver_kernel as kernel
-from ai.solver import NO_FLOOR, ColumnScores, Solver, analyze_columns, max_score, solve, warm_up
-from ai.solver_watchdog import Watchdog
+from ai.solver import kernel
+from ai.solver.core import NO_FLOOR, ColumnScores, Solver, analyze_columns, max_score, solve, warm_up
+from ai.solver.watchdog import Watchdog
 from game.rules import GameError, get_game
 from game.rules.connect4 import Connect4Position, Connect4Spec
 from tests.positions import positions_dir, sample
@@ -268,7 +268,7 @@ def test_plain_python_solves_an_endgame() -> None:
     moves, expected = sample_lines("Test_L3_R1", 1, seed=1)[0]
     env = dict(os.environ, CONNECT4_NO_NUMBA="1")
     code = (
-        "from ai.solver import Solver; from game.rules import get_game; "
+        "from ai.solver.core import Solver; from game.rules import get_game; "
         f"print(Solver(tt_bits=19).solve(get_game('connect4').parse_position({moves!r})).score)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)

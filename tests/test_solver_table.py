@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from ai import solver_kernel as kernel
-from ai.solver import Solver
-from ai.solver_board import KernelBoard
+from ai.solver import kernel
+from ai.solver.board import KernelBoard
+from ai.solver.core import Solver
 from game.rules import get_game
 from game.rules.connect4 import Connect4Spec
 

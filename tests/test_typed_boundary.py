@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ai.client_api import Limit
-from ai.results import PovValue
+from ai.client.api import Limit
+from ai.vocab.results import PovValue
 from game.play import controller
 from game.play.players import MODE_SPELLINGS, Mode, is_bot
 from game.play.session import Session

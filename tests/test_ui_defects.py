@@ -12,7 +12,7 @@ import pygame
 import pytest
 from test_ui_fakes import FakeEngineClient, engine_line, fresh_pygame
 
-from ai.results import Info
+from ai.vocab.results import Info
 from game.play.actions import ChangeChoice, Command, CycleBotLevel, DialogField, MoveCursor
 from game.play.engine_driver import Search
 from game.play.engine_events import absorb

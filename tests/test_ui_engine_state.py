@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from test_ui_fakes import FakeEngineClient
 
-from ai.client import EngineStatus
-from ai.results import Preparing
+from ai.client.engine_client import EngineStatus
+from ai.vocab.results import Preparing
 from game.play.engine_driver import EngineDriver
 from game.play.players import Mode
 from game.play.session import Session

@@ -103,7 +103,7 @@ def _random_position(game: str, ply: int, seed: int) -> Any:
 )
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_solver_scores_become_the_right_number_of_moves(game: Any, ply: Any, seed: Any) -> None:
-    from ai.solver import analyze_columns
+    from ai.solver.core import analyze_columns
 
     pos = _random_position(game, ply, seed)
     spec = pos.spec

@@ -1,4 +1,4 @@
-"""A stand-in for ``ai.client.EngineClient`` (held to ``ai.client_api.EngineClientProtocol`` by mypy) and
+"""A stand-in for ``ai.client.engine_client.EngineClient`` (held to ``ai.client.api.EngineClientProtocol`` by mypy) and
 helpers to build a headless app."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from ai import wire
-from ai.client_api import EngineClientProtocol, Limit
-from ai.client_types import EngineStatus
-from ai.commands import CommandRouter, EngineCommand
-from ai.results import Info, Reply, Solution
+from ai.client.api import EngineClientProtocol, Limit
+from ai.client.commands import CommandRouter, EngineCommand
+from ai.client.status import EngineStatus
+from ai.vocab import wire
+from ai.vocab.results import Info, Reply, Solution
 from game.play.book_facts import BookFacts
 from game.play.engine_driver import EngineDriver
 from game.play.players import Mode

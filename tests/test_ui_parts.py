@@ -7,8 +7,8 @@ from typing import Any
 import pygame
 import pytest
 
-from ai import wire
-from ai.results import ChildLine, Info
+from ai.vocab import wire
+from ai.vocab.results import ChildLine, Info
 from game.play import controller
 from game.play.heat import HeatData, HeatEntry, heat_from_info, share_text
 from game.play.players import DIFFICULTIES, BotSetting, Mode, is_bot, step_custom

@@ -206,7 +206,7 @@ def test_the_setting_is_persisted_and_a_bad_value_is_refused() -> None:
 
 
 def test_the_real_engine_ponders_for_the_app_and_a_predicted_move_is_a_hit() -> None:
-    from ai.client import EngineClient
+    from ai.client.engine_client import EngineClient
     from game.play.engine_driver import EngineDriver, default_client_factory
     from game.play.session import Session
     from game.ui.app_run import create_app

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ai.mcts.kernel_connect4 import _aligned
-from ai.solver_kernel import winning_spots
+from ai.solver.kernel import winning_spots
 from game.rules.connect4 import Connect4Position, Connect4Spec
 
 SIZES = [(7, 6), (4, 4), (8, 7), (5, 4)]

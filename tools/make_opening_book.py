@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from ai.opening_book import (  # noqa: E402
+from ai.vocab.opening_book import (  # noqa: E402
     BOOK_FILE,
     Book,
     canonical_key,
@@ -66,7 +66,7 @@ def solve_task(texts: tuple[str, ...], tt_bits: int, book_data: bytes | None) ->
     """Worker side: the exact scores of a few positions (one reused solver per worker process)."""
     from distributed import get_worker
 
-    from ai.solver import Solver
+    from ai.solver.core import Solver
 
     worker: Any = get_worker()
     token = (tt_bits, None if book_data is None else hash(book_data))

@@ -2,7 +2,7 @@
 
     python tools/make_puzzles.py [--seed 39] [--count 300] [--out ai/puzzles.json] [--max-nodes 400000]
 
-See ``ai/puzzles.py`` for what makes a puzzle and how it is graded. The same seed, count and node limit write
+See ``ai/search/puzzles.py`` for what makes a puzzle and how it is graded. The same seed, count and node limit write
 the same file on any machine (node limits, not time limits; the solver's table cleared per candidate).
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai import puzzles  # noqa: E402
+from ai.search import puzzles  # noqa: E402
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "ai" / puzzles.PUZZLE_FILE
 

@@ -19,8 +19,8 @@ import random
 import statistics
 import sys
 
-from ai.opening_book import load
-from ai.solver import Solver, default_threads, warm_up
+from ai.solver.core import Solver, default_threads, warm_up
+from ai.vocab.opening_book import load
 from game.rules import get_game
 from game.rules.connect4 import Connect4Position, as_connect4_spec
 

@@ -16,8 +16,8 @@ import sys
 import tempfile
 import time
 
-from ai.client import EngineClient, Limit
-from ai.results import BestMove, Preparing, Ready
+from ai.client.engine_client import EngineClient, Limit
+from ai.vocab.results import BestMove, Preparing, Ready
 
 
 def launch(game: str, move_ms: int) -> dict[str, float | bool | None]:

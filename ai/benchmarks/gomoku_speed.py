@@ -16,7 +16,7 @@ import sys
 from ai.benchmarks.piskvork_match import BOOKS, SIZE
 from ai.mcts import Searcher
 from ai.mcts.gomoku_search import SCALE
-from ai.results import SearchResult
+from ai.vocab.results import SearchResult
 from game.rules.registry import get_game
 
 

@@ -7,7 +7,7 @@
 FILE (default ``ai/benchmarks/data/ladder_positions.jsonl``, built by ``python -m
 ai.benchmarks.ladder_positions``) holds positions from games between the levels where the choice
 matters, every column solved exactly. A level plays each position as the engine does for a ``go`` with
-that level (``ai.benchmarks.level_games``: its capped search, then ``ai.levels.choose``). Its **error
+that level (``ai.benchmarks.level_games``: its capped search, then ``ai.search.levels.choose``). Its **error
 rate** is the share of moves that drop the game value (win/draw/loss): ``expected`` from the
 probability the level's rule gives each column (what it does on average), ``drawn`` from the moves it
 actually picked, with a 95% Wilson interval. **Neighbour scores**: ``--games`` games per pair from the
@@ -28,7 +28,7 @@ from typing import Any
 
 from ai.benchmarks.ladder_positions import DEFAULT_OUT
 from ai.benchmarks.level_games import RANDOM, LevelPlayer, play_game
-from ai.levels import LEVELS, Level
+from ai.search.levels import LEVELS, Level
 from game.rules import get_game
 
 DEFAULT_LEVELS = (RANDOM, *LEVELS)

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from ai.benchmarks.level_games import LevelPlayer, play_game
-from ai.levels import Level
-from ai.solver import Solver
+from ai.search.levels import Level
+from ai.solver.core import Solver
 from game.rules import get_game
 
 PAIRS = (("beginner", "easy"), ("easy", "medium"), ("medium", "hard"), ("hard", "easy"))

@@ -1,8 +1,8 @@
-"""Games between playing levels, in-process, with the engine's own rule (``ai.levels``): the ladder's
+"""Games between playing levels, in-process, with the engine's own rule (``ai.search.levels``): the ladder's
 games and the games its position set comes from.
 
 A ``LevelPlayer`` does what the engine does for a ``go`` with a level: a fresh tree for a capped level,
-the level's search, then ``ai.levels.choose`` with its own seeded random numbers. ``random`` (not an
+the level's search, then ``ai.search.levels.choose`` with its own seeded random numbers. ``random`` (not an
 engine level) plays uniformly random moves.
 """
 
@@ -12,8 +12,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ai.hybrid import HybridSearcher
-from ai.levels import LEVELS, Level, choose, move_probabilities
+from ai.search.hybrid import HybridSearcher
+from ai.search.levels import LEVELS, Level, choose, move_probabilities
 from game.rules import get_game
 
 RANDOM = "random"

@@ -3,7 +3,7 @@
     python -m ai.benchmarks.move_quality FILE --time-ms 1000 [--limit N] [--threads N] [--no-exact] [--compare]
 
 FILE is ``move_quality_public.jsonl`` (see /work/shared/connect4-positions/README.md). The engine's
-searcher (``ai.hybrid``: MCTS with the exact solver beside it) is measured; ``--no-exact`` measures
+searcher (``ai.search.hybrid``: MCTS with the exact solver beside it) is measured; ``--no-exact`` measures
 pure MCTS, ``--compare`` both in the same run. Prints the share of ``value_choice_matters``
 positions where the chosen column keeps the game value (``value_preserving_cols``), the share of
 all positions where it is optimal, the time per move (budget overshoot) and every miss.
@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ai.hybrid import HybridSearcher
 from ai.mcts.search import DEFAULT_C
+from ai.search.hybrid import HybridSearcher
 from game.rules import get_game
 
 LATE_MS = 50  # a move answered more than this after the budget is reported

@@ -5,7 +5,7 @@ both bots are the same searcher (``HybridSearcher``, one thread, tree kept betwe
 ``--own-ms`` per move (MCTS only: exact play off). The bot that does not ponder is the slow opponent:
 each of its moves takes a ``--pace-ms`` time drawn per move. It searches its ``--own-ms`` first, alone
 on the CPU, then waits out the rest of its pace while the pondering bot thinks on the position in a
-background thread (``ai.ponder``): the two searches never compete for a core, and the pondering bot
+background thread (``ai.search.ponder``): the two searches never compete for a core, and the pondering bot
 gets the opponent's time minus the opponent's own search (a conservative share). Colours alternate.
 Prints the pondering bot's score and its ponder hit rate (the opponent played the reply it
 expected). Scale both times down together for a quick run (e.g. ``--own-ms 50 --pace-ms 100 250``).
@@ -19,9 +19,9 @@ import argparse
 import random
 import time
 
-from ai.engine_session import EngineSession
-from ai.hybrid import HybridSearcher
-from ai.ponder import Ponderer
+from ai.client.session import EngineSession
+from ai.search.hybrid import HybridSearcher
+from ai.search.ponder import Ponderer
 from game.rules import GameSpec, get_game
 
 

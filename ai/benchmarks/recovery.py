@@ -19,8 +19,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from ai.client import EngineClient, Limit
-from ai.results import BestMove, Info, Reply
+from ai.client.engine_client import EngineClient, Limit
+from ai.vocab.results import BestMove, Info, Reply
 
 FRAME_S = 0.016
 

@@ -35,8 +35,8 @@ MOVE_TIME_MS = 60_000.0  # the levels' caps end their searches; this only guards
 
 def perfect_game(opening: str) -> tuple[str, int]:
     """Both sides play the exact best move (centre first among equals) from ``opening`` to the end."""
-    from ai.opening_book import CENTRE_FIRST, load
-    from ai.solver import Solver, default_threads
+    from ai.solver.core import Solver, default_threads
+    from ai.vocab.opening_book import CENTRE_FIRST, load
     from game.rules import get_game
 
     book, solver = load(), Solver(threads=default_threads())

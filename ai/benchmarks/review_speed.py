@@ -4,7 +4,7 @@
                                          [--limit K] [--shown last|none]
 
 For each recorded game (``python -m ai.benchmarks.review_games`` made them: games between the levels and
-42-ply draws of best play) a review as the app runs it (``ai.review.iter_exact``: the book's positions, then
+42-ply draws of best play) a review as the app runs it (``ai.search.review.iter_exact``: the book's positions, then
 the shown position, then the rest from the end backwards) with a fresh solver (an empty table: no game helps
 the next). Prints per game: plies, positions the solver scored, the time to the first result (first mark),
 to the shown position's result and to the last one, and the slowest position. First the cold first mark (the
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from ai.review import iter_exact
+from ai.search.review import iter_exact
 from game.rules import get_game
 
 DEFAULT_GAMES = Path(__file__).parent / "data" / "review_games.jsonl"
@@ -46,8 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     cold = next(iter_exact(spec, spec.parse_moves(games[0]["moves"])))  # loads the book: nothing loaded yet
     print(f"cold first mark (book load included, ply {cold.ply}): {(time.perf_counter() - start) * 1000:.0f} ms")
-    from ai.opening_book import load
-    from ai.solver import Solver, default_threads, warm_up
+    from ai.solver.core import Solver, default_threads, warm_up
+    from ai.vocab.opening_book import load
 
     start = time.perf_counter()
     warm_up()

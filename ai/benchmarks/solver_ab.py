@@ -3,7 +3,7 @@
     python -m ai.benchmarks.solver_ab [FILES...] [--baseline REV] [--limit N] [--begin N] [--threads N]
                                       [--baseline-threads N]
 
-The baseline is ``ai/solver_kernel.py`` and ``ai/solver.py`` as of git revision ``--baseline``
+The baseline is ``ai/solver/kernel.py`` and ``ai/solver/core.py`` as of git revision ``--baseline``
 (default ``HEAD``), loaded as separate modules beside the working copy's. Each position is solved
 by both, in alternating order (A B, B A, ...), each with its own table kept across a file (as the
 engine does). ``--begin N`` adds N positions of plies 4-12 from random games (seeded), every column
@@ -29,8 +29,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ai import solver as new_solver
 from ai.benchmarks.solver_files import DEFAULT_FILES, _load, _resolve
+from ai.solver import core as new_solver
 from game.rules.connect4 import Connect4Position, Connect4Spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +39,7 @@ ALL_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2
 
 
 def load_baseline(rev: str, folder: Path) -> ModuleType:
-    """``ai.solver`` as of ``rev``, importing its own copies of the kernel, its table and of the board (whose
+    """``ai.solver.core`` as of ``rev``, importing its own copies of the kernel, its table and of the board (whose
     geometry words follow the kernel's constants: a board of one revision with the kernel of another can read
     wrong entries), and of the other parts split off the solver."""
     for name in ("solver_table", "solver_kernel", "solver_board", "solver_results", "solver_columns", "solver"):

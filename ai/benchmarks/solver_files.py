@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from ai.solver import DEFAULT_TT_BITS, ColumnScores, Solver, warm_up
+from ai.solver.core import DEFAULT_TT_BITS, ColumnScores, Solver, warm_up
 from game.rules import Connect4Position
 from game.rules.connect4 import Connect4Spec
 

@@ -14,8 +14,8 @@ import random
 import sys
 import time
 
-from ai.opening_book import book_lines, load
-from ai.solver import Solver
+from ai.solver.core import Solver
+from ai.vocab.opening_book import book_lines, load
 from game.rules.connect4 import Connect4Spec
 
 

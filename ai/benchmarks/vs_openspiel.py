@@ -15,7 +15,7 @@ import argparse
 import sys
 import time
 
-from ai.hybrid import HybridSearcher
+from ai.search.hybrid import HybridSearcher
 from game.rules import get_game
 
 

@@ -42,7 +42,7 @@ from ai.mcts.gomoku_ab import (
 from ai.mcts.gomoku_board import geometry, make, new_state, unmake, win_cells
 from ai.mcts.gomoku_threats import T_PLIES, expired, find_win, new_scratch, shortest_win
 from ai.mcts.mnk_threats import vcf_line
-from ai.results import ForcedLine, MoveStats, SearchResult
+from ai.vocab.results import ForcedLine, MoveStats, SearchResult
 
 LEAF_VCF_NODES = 30  # node budget of the VCF at each leaf (0: none)
 WIDTH = 8  # candidates searched at an inner node when the opponent does not threaten

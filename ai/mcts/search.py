@@ -27,7 +27,7 @@ from ai.mcts.gomoku_search import GomokuSearcher, is_gomoku
 from ai.mcts.layout import DRAW, LOSS, P_CONTEMPT, UNKNOWN, WIN
 from ai.mcts.tree import DEFAULT_MAX_NODES
 from ai.mcts.worker import Worker, lanes_for, mix_seed, run_lane
-from ai.results import MoveStats, SearchResult
+from ai.vocab.results import MoveStats, SearchResult
 
 DEFAULT_C = 0.5
 ROOT_THREAT_SHARE = 0.3  # of a timed search, at most, for the game's root threat analysis (Gomoku)

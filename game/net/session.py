@@ -10,7 +10,7 @@ says the game can be resumed (``resumable``), it connects again with backoff, sa
 Besides the server's messages it yields what happened to the connection: ``Opened`` (greeted: whether
 we said hello, and whether this is a reconnection), ``Dropped`` (we try again), ``Ended`` (we do not),
 ``Unreachable`` (the first connection failed, or the server stayed away too long). The app's client
-(``game.net.client``), the terminal (``game.text.net_play``) and the bot (``ai.net_bot``) all use it.
+(``game.net.client``), the terminal (``game.text.net_play``) and the bot (``ai.cli.net_bot``) all use it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The opening book read in the app's own process: exact facts about the positions of the line, at once.
 
-A book position's every column is a lookup (``ai.opening_book``), so the verdicts under the columns, the
+A book position's every column is a lookup (``ai.vocab.opening_book``), so the verdicts under the columns, the
 eval bar and the eval graph's points of book positions need no engine search: they are filled here in every
 mode (also while two bots play and the engine is busy with their moves, and for the earlier positions of a
 pasted or loaded game). The book (a few MB of numpy arrays) is read once, in a background thread, so that
@@ -37,7 +37,7 @@ class BookFacts:
 
     def _load(self) -> None:
         try:
-            from ai.opening_book import load
+            from ai.vocab.opening_book import load
 
             self._book = load()
         except Exception:  # no book: nothing is filled, the engine still answers  # noqa: BLE001

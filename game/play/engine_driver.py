@@ -1,10 +1,10 @@
 """The app's side of the engine process: one search at a time; its lines come through its command (a cancelled
 search's late lines stay in its own command, dropped with it).
 
-The engine adapter: the only play-model module that imports the engine client (``ai.client``), so the
+The engine adapter: the only play-model module that imports the engine client (``ai.client.engine_client``), so the
 client's API is met in one place. No pygame and no waiting: ``poll`` is called once per frame and returns
-what arrived, typed (``ai.results``). The client is anything that satisfies
-``ai.client_api.EngineClientProtocol``: ``ai.client.EngineClient``, or a fake in tests. The client's
+what arrived, typed (``ai.vocab.results``). The client is anything that satisfies
+``ai.client.api.EngineClientProtocol``: ``ai.client.engine_client.EngineClient``, or a fake in tests. The client's
 failures are the ``CLIENT_ERRORS`` it may raise; they leave the app running without the engine.
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from ai.client import EngineClient
-from ai.client_api import CLIENT_ERRORS, EngineClientProtocol, Limit
-from ai.commands import EngineCommand
-from ai.results import (
+from ai.client.api import CLIENT_ERRORS, EngineClientProtocol, Limit
+from ai.client.commands import EngineCommand
+from ai.client.engine_client import EngineClient
+from ai.vocab.results import (
     BestMove,
     EngineAvailable,
     EngineFailed,
@@ -41,14 +41,14 @@ class Search:
     game: str
     moves: str  # the root position in notation
     ply: int
-    time_ms: int  # the search's time budget (see ai.client_api)
+    time_ms: int  # the search's time budget (see ai.client.api)
     started: float
     last_info: Info | Solution | None = None  # the search's latest line
     finished: bool = False
     exact: bool = True  # the go command's "exact" flag
     level: str | None = None  # the go command's playing level (a bot's search)
     failed: str | None = None  # the engine's error for this search (it will never answer)
-    command: EngineCommand | None = None  # the client's command: this search's lines (``ai.commands``)
+    command: EngineCommand | None = None  # the client's command: this search's lines (``ai.client.commands``)
 
     @property
     def key(self) -> tuple[SearchKind, str, str, int]:

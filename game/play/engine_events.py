@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ai.results import BestMove, ChildLine, Info, PovValue, Solution, SolvedMove
+from ai.vocab.results import BestMove, ChildLine, Info, PovValue, Solution, SolvedMove
 from game.play.engine_driver import Search, SearchLine
 from game.play.exact import scores_from_solution
 from game.play.heat import HeatData, engine_children, heat_from_info

@@ -1,6 +1,6 @@
 """Exact verdicts under the Connect 4 columns: the solver's scores in words a player reads.
 
-No pygame. A solver score (Pascal Pons' convention, see ``ai/solver.py``) for the player who
+No pygame. A solver score (Pascal Pons' convention, see ``ai/solver/core.py``) for the player who
 plays a column at ply ``p`` (stones on the board before the move) of a W x H board is:
 
 * ``s > 0``: the mover wins with a stone played at ply ``q`` where ``(W*H + 1 - q) // 2 == s``
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai.results import Solution
+from ai.vocab.results import Solution
 from game.play.heat import HeatData, engine_children
 from game.rules import GameSpec
 
 # the solver's first look at a position, then longer ones while it runs out: the engine's solver keeps its table,
 # so each look goes on from the last (past the ply-9 book a few positions need 3-5 s on two cores)
-EXACT_TIME_MS = (500, 1500, 5000)  # time_ms of each look (one name for a time budget: see ai.client_api)
+EXACT_TIME_MS = (500, 1500, 5000)  # time_ms of each look (one name for a time budget: see ai.client.api)
 EXACT_MS = EXACT_TIME_MS[0]
 CACHE_SIZE = 256
 

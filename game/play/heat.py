@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from ai.results import ChildLine, Info, SolvedMove
+from ai.vocab.results import ChildLine, Info, SolvedMove
 from game.rules import GameSpec
 from game.rules.errors import GameError
 

@@ -1,6 +1,6 @@
 """Who plays each side: a human or a bot with a difficulty.
 
-The named levels (Beginner to Perfect) are the engine's playing levels (``ai/levels.py``: ``go`` with
+The named levels (Beginner to Perfect) are the engine's playing levels (``ai/search/levels.py``: ``go`` with
 ``"level"``): each is defined by how well it plays, calibrated by ``python -m ai.benchmarks.ladder``;
 ``time_ms`` only bounds the wait for its move (a detail in the label). Custom is a plain search of the
 player's own budget; Random needs no engine. A ``kind="solve"`` level would instead ask the ``solve``
@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Literal
 
-from ai.level_table import level
+from ai.vocab.level_table import level
 
 DifficultyKind = Literal["random", "search", "custom", "solve"]
 
@@ -25,11 +25,11 @@ class Difficulty:
     kind: DifficultyKind
     time_ms: int = 0  # for "search"; "custom" uses the player's own budget
     exact: bool = False  # let the engine's exact solver choose the move when it can
-    engine_level: str | None = None  # the engine's playing level (ai/levels.py), sent with the go
+    engine_level: str | None = None  # the engine's playing level (ai/search/levels.py), sent with the go
 
 
 def _ladder(key: str, label: str) -> Difficulty:
-    """A level of the engine's ladder (ai/level_table.py): its wait per move and exactness come from there."""
+    """A level of the engine's ladder (ai/vocab/level_table.py): its wait per move and exactness come from there."""
     lv = level(key)
     return Difficulty(key, label, "search", lv.wait_ms, exact=lv.exact, engine_level=key)
 

@@ -3,7 +3,7 @@
 The "Think on your time" setting (``Settings.ponder``) is "auto" until the player toggles it: on at the
 levels where players expect full strength (``PONDER_LEVELS``), off below them; "on" and "off" are the
 player's own choice. Only levels whose strength is their time can think ahead: Beginner to Hard are
-defined by a fixed search (an iteration cap from a fresh tree, ai/levels.py), which pondering would
+defined by a fixed search (an iteration cap from a fresh tree, ai/search/levels.py), which pondering would
 change, so for them the setting does not apply (``ponder_applies``) and the app shows no toggle.
 No pygame: ``EngineTurns`` asks ``wanted_ponder`` every frame and the engine
 adapter starts, keeps or stops the ponder to match, so any change of position ends it within a frame.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai.level_table import level
+from ai.vocab.level_table import level
 from game.play.players import Mode, is_bot
 from game.play.session import Session
 from game.play.settings import Settings

@@ -1,9 +1,9 @@
 """Review a game: ``python main.py review MOVES|FILE [--json]``, and the model the app's review stands on.
 
-``GameReview`` collects the numbers ``ai.review`` finds (in any order, one position at a time) and turns each
+``GameReview`` collects the numbers ``ai.search.review`` finds (in any order, one position at a time) and turns each
 move into a ``MoveReview`` (``game.play.review_model``) as soon as the numbers it needs are in: exact reviews
 judge a move from its own position's column scores, estimated reviews need the position after it too.
-``start_review`` runs a review in a thread (``ai.review.ReviewJob``) for a UI that polls it between frames.
+``start_review`` runs a review in a thread (``ai.search.review.ReviewJob``) for a UI that polls it between frames.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ai.review import (
+from ai.search.review import (
     DEFAULT_ITERATIONS,
     DEFAULT_SEED,
     PositionScores,

@@ -1,9 +1,9 @@
 """Marks for the moves of a game: best, good, inaccuracy, mistake or blunder, and each player's accuracy.
 
-No engine and no pygame here: the numbers come from ``ai.review`` (or a test), this module only judges them.
+No engine and no pygame here: the numbers come from ``ai.search.review`` (or a test), this module only judges them.
 The thresholds and the formula are documented in ``docs/review.md``.
 
-Exact reviews (Connect 4): scores in Pons' convention for the player of the move (``ai/solver.py``): the sign
+Exact reviews (Connect 4): scores in Pons' convention for the player of the move (``ai/solver/core.py``): the sign
 is the theoretical result (win / draw / loss with perfect play after it), the size how soon it comes, one
 point per stone of the mover. A move is judged by comparing its score with the best move's:
 
@@ -98,7 +98,7 @@ class MoveReview:
     played: int
     klass: str
     best_moves: tuple[int, ...]
-    scores: tuple[tuple[int, float], ...]  # (move, score) as in ai.review.PositionScores
+    scores: tuple[tuple[int, float], ...]  # (move, score) as in ai.search.review.PositionScores
     exact: bool
     before: float  # the mover's winning chance before the move, points (exact: on the scale above)
     after: float  # ... after it

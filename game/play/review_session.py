@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ai.review import PositionScores, ReviewJob
+from ai.search.review import PositionScores, ReviewJob
 from game.play.hints import Hint, MistakePuzzle, find_hint, mistake_puzzles, record_hint
 from game.play.review import BIG_BOARD_MS, GameReview, prepare_review, share_text, start_review
 from game.play.review_model import BEST, GOOD, exact_chance

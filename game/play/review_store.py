@@ -4,7 +4,7 @@ The field keeps the numbers, not the marks (the marks follow from them and the d
 
 ``{"version": 1, "exact": true, "positions": {"0": {"scores": [[3, 1], [2, 0]], "source": "book"}, ...}}``
 
-``scores``: ``[move, score]`` pairs as ``ai.review.PositionScores`` holds them; estimates add ``"value"`` (the
+``scores``: ``[move, score]`` pairs as ``ai.search.review.PositionScores`` holds them; estimates add ``"value"`` (the
 search's value for the side to move) and ``"visits"`` (``[move, visits]`` pairs); ``"hints"`` lists the plies
 (positions) where the player to move took a hint. Readers that do not know the
 field ignore it; a bad entry is skipped (the rest of the review and the game still load).
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ai.review import PositionScores
+from ai.search.review import PositionScores
 from game.play.review import GameReview
 from game.play.savefile import read_field
 from game.rules import GameSpec

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ai.results import ForcedLine, PovValue
+from ai.vocab.results import ForcedLine, PovValue
 from game.rules import GameSpec, Position, get_game
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from ai.results import PovValue, Solution
+from ai.vocab.results import PovValue, Solution
 from game.play.book_facts import BookFacts
 from game.play.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
 from game.play.engine_driver import EngineDriver, EngineEvent

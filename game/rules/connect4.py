@@ -9,7 +9,7 @@ Notation: a move is a 1-based column digit, a position is the string of columns 
 from the empty board (``"4453"``); the empty string is the start position.
 
 The win rule (four in a row: ``_winning_cells`` below) has two compiled twins that numba needs in its own
-form: ``ai/mcts/kernel_connect4.py`` (``_aligned``, the search's playouts) and ``ai/solver_kernel.py``
+form: ``ai/mcts/kernel_connect4.py`` (``_aligned``, the search's playouts) and ``ai/solver/kernel.py``
 (``winning_spots``, the solver). ``tests/test_win_rule_twins.py`` holds all three to the same answers.
 """
 

@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn
 
-from ai.engine_session import EngineSession, EngineUnavailable
-from ai.limits import MAX_THREADS
+from ai.client.session import EngineSession, EngineUnavailable
+from ai.vocab.limits import MAX_THREADS
 from game.play.players import DIFFICULTY_KEYS, MODE_SPELLINGS, Mode, difficulty, is_bot
 from game.play.savefile import game_to_json
 from game.play.settings import load_autosave, write_autosave
@@ -204,7 +204,7 @@ class TextGame:
             self.position = self.position.play(move)
             return
         engine = self.engine()
-        level = self.level.engine_level if self.args.time_ms is None else None  # its rule: ai/levels.py
+        level = self.level.engine_level if self.args.time_ms is None else None  # its rule: ai/search/levels.py
         progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(bar_width=20),

@@ -147,7 +147,7 @@ def book_verdicts(spec: Any, position: Any) -> str | None:
     or None when the book does not know them all (a 7x6 Connect 4 position near the start only)."""
     if not capabilities(spec).classic:
         return None
-    from ai.opening_book import load  # (a few MB, read once at the first need)
+    from ai.vocab.opening_book import load  # (a few MB, read once at the first need)
     from game.play.exact import score_verdict
 
     scores = load().column_scores(position)

@@ -28,7 +28,7 @@ def print_review(console: Console, spec: GameSpec, moves: Sequence[int]) -> None
         return
     import time
 
-    from ai.review import iter_review
+    from ai.search.review import iter_review
 
     review = GameReview(spec, moves)
     start = time.perf_counter()

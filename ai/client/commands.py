@@ -1,0 +1,118 @@
+"""One object per engine command, so a caller gets the replies of ITS request without matching ids.
+
+In the style of python-chess's engine commands (``engine.analysis(...)`` returns an object that collects that
+analysis's lines), minus the blocking: ``EngineClient.go`` / ``solve`` / ``ponder`` return an
+``EngineCommand``; the client's ``poll_replies()`` (called once per frame) routes each reply that carries the
+command's id into it. ``command.replies()`` hands over its new lines, ``command.result()`` the reply that ended
+it (``BestMove``, ``Solution``, ``PonderEnd`` or ``ErrorReply``) or None while it runs: nothing here waits.
+``poll_replies()`` still returns every reply as well (the client's own news: restarts, failures; pondering
+reports), so a caller may use either.
+
+``CommandRouter`` is the client's side: the live commands by id; the real client and the test fakes share it.
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Literal
+
+from ai.vocab.results import BestMove, ErrorReply, Info, PonderEnd, Reply, SearchId, Solution
+
+CommandKind = Literal["go", "solve", "ponder"]
+CommandReply = Info | BestMove | Solution | ErrorReply | PonderEnd  # the lines a command receives
+FinalReply = BestMove | Solution | ErrorReply | PonderEnd  # the line that ends a command
+MAX_LIVE = 16  # commands kept waiting for their final line (older ones are given up: their engine never answers)
+
+
+class EngineCommand:
+    """One ``go``, ``solve`` or ``ponder``: its id and what the engine answered to it."""
+
+    def __init__(self, command_id: int, kind: CommandKind) -> None:
+        self.id = command_id
+        self.kind: CommandKind = kind
+        self._new: list[CommandReply] = []
+        self._latest: Info | Solution | None = None
+        self._final: FinalReply | None = None
+
+    def __repr__(self) -> str:
+        state = "running" if self._final is None else type(self._final).__name__
+        return f"EngineCommand({self.id}, {self.kind!r}, {state})"
+
+    @property
+    def done(self) -> bool:
+        """The command's last line arrived (it will say nothing more)."""
+        return self._final is not None
+
+    def result(self) -> FinalReply | None:
+        """The line that ended the command (an ``ErrorReply`` when it failed or was given up), None while it
+        runs. Never waits: the client delivers lines in ``poll_replies()``."""
+        return self._final
+
+    @property
+    def latest(self) -> Info | Solution | None:
+        """The newest search line (an ``Info``, the ``BestMove`` or the ``Solution``), None before the first."""
+        return self._latest
+
+    def replies(self) -> list[CommandReply]:
+        """The command's lines since the last call, oldest first (the final one included)."""
+        new, self._new = self._new, []
+        return new
+
+    def deliver(self, reply: CommandReply) -> None:
+        """(The client's side.) Take one of this command's lines; nothing after the final line."""
+        if self._final is not None:
+            return
+        self._new.append(reply)
+        if isinstance(reply, Info | Solution):
+            self._latest = reply
+        self._final = _final(self.kind, reply)
+
+
+def _final(kind: CommandKind, reply: CommandReply) -> FinalReply | None:
+    """``reply`` if it is the last line of a ``kind`` command (its answer, or an error), else None."""
+    if isinstance(reply, ErrorReply):
+        return reply
+    if kind == "go" and isinstance(reply, BestMove):
+        return reply
+    if kind == "solve" and isinstance(reply, Solution):
+        return reply
+    if kind == "ponder" and isinstance(reply, PonderEnd):
+        return reply
+    return None
+
+
+class CommandRouter:
+    """A client's live commands by id: ``route`` hands each reply with an id to its command."""
+
+    def __init__(self, max_live: int = MAX_LIVE) -> None:
+        self._live: collections.OrderedDict[SearchId, EngineCommand] = collections.OrderedDict()
+        self._max_live = max_live
+
+    def open(self, command_id: int, kind: CommandKind) -> EngineCommand:
+        command = EngineCommand(command_id, kind)
+        self._live[command_id] = command
+        while len(self._live) > self._max_live:
+            _, oldest = self._live.popitem(last=False)
+            oldest.deliver(ErrorReply("given up: the engine never answered it", oldest.id))
+        return command
+
+    def route(self, reply: Reply) -> None:
+        """Hand ``reply`` to the command whose id it carries (others are not a command's lines)."""
+        if not isinstance(reply, Info | Solution | ErrorReply | PonderEnd) or reply.id is None:
+            return
+        command = self._live.get(reply.id)
+        if command is None:
+            return
+        command.deliver(reply)
+        if command.done:
+            del self._live[reply.id]
+
+    def end_all(self, message: str) -> None:
+        """Every live command ends with an ``ErrorReply`` saying ``message`` (the engine will not answer them)."""
+        live, self._live = list(self._live.values()), collections.OrderedDict()
+        for command in live:
+            command.deliver(ErrorReply(message, command.id))
+
+    @property
+    def live(self) -> int:
+        return len(self._live)
