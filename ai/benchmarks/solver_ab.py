@@ -38,19 +38,50 @@ SPLIT_PARTS = ("solver_table", "solver_board", "solver_results", "solver_columns
 ALL_FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 
 
+# Each part of the solver: its name as a baseline module, and its file in the floors layout (ai/solver/) and
+# in the flat layout of older revisions (ai/solver_*.py).
+PARTS = (
+    ("solver_table", "ai/solver/table.py", "ai/solver_table.py"),
+    ("solver_kernel", "ai/solver/kernel.py", "ai/solver_kernel.py"),
+    ("solver_board", "ai/solver/board.py", "ai/solver_board.py"),
+    ("solver_results", "ai/solver/results.py", "ai/solver_results.py"),
+    ("solver_columns", "ai/solver/columns.py", "ai/solver_columns.py"),
+    ("solver", "ai/solver/core.py", "ai/solver.py"),
+)
+
+
+FLAT_MODULES = {"opening_book": "vocab.opening_book", "solver_watchdog": "solver.watchdog", "results": "vocab.results"}
+
+
+def _show(rev: str, path: str) -> str | None:
+    shown = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True)
+    return shown.stdout if shown.returncode == 0 else None
+
+
+def _as_baseline(text: str) -> str:
+    """A solver part's source importing the baseline's copies of its sibling parts (either layout)."""
+    for old in ("from ai import solver_kernel as kernel", "from ai.solver import kernel"):
+        text = text.replace(old, "import baseline_solver_kernel as kernel")
+    for part in SPLIT_PARTS:
+        text = text.replace(f"from ai.{part} import", f"from baseline_{part} import")
+        text = text.replace(f"from ai.solver.{part.removeprefix('solver_')} import", f"from baseline_{part} import")
+    text = text.replace("from ai.solver.core import", "from baseline_solver import")
+    for flat, floors in FLAT_MODULES.items():  # an older revision's other imports, at today's places
+        text = text.replace(f"from ai.{flat} import", f"from ai.{floors} import")
+    return text
+
+
 def load_baseline(rev: str, folder: Path) -> ModuleType:
     """``ai.solver.core`` as of ``rev``, importing its own copies of the kernel, its table and of the board (whose
     geometry words follow the kernel's constants: a board of one revision with the kernel of another can read
     wrong entries), and of the other parts split off the solver."""
-    for name in ("solver_table", "solver_kernel", "solver_board", "solver_results", "solver_columns", "solver"):
-        shown = subprocess.run(["git", "show", f"{rev}:ai/{name}.py"], cwd=ROOT, capture_output=True, text=True)
-        if shown.returncode != 0 and name not in ("solver_kernel", "solver"):
+    for name, floors_path, flat_path in PARTS:
+        text = _show(rev, floors_path) or _show(rev, flat_path)
+        if text is None:
+            if name in ("solver_kernel", "solver"):
+                raise SystemExit(f"solver_ab: revision {rev} has no {floors_path} nor {flat_path}")
             continue  # older revisions kept the table, the board, the results and the columns in those two
-        shown.check_returncode()
-        text = shown.stdout.replace("from ai import solver_kernel as kernel", "import baseline_solver_kernel as kernel")
-        for part in SPLIT_PARTS:
-            text = text.replace(f"from ai.{part} import", f"from baseline_{part} import")
-        (folder / f"baseline_{name}.py").write_text(text)
+        (folder / f"baseline_{name}.py").write_text(_as_baseline(text))
     sys.path.insert(0, str(folder))
     spec = importlib.util.spec_from_file_location("baseline_solver", folder / "baseline_solver.py")
     assert spec is not None and spec.loader is not None
