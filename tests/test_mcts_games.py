@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -89,6 +90,47 @@ def _random_move(pos, rnd: random.Random):  # type: ignore[no-untyped-def]
     return rnd.choice(legal)
 
 
+def _check_proof_codes(pos: Any, codes: dict[int, int], sample: list[int], large: bool, seen: dict[int, int]) -> int:
+    """Each sampled child's proof code says what the rules say of it; returns how many were dead draws."""
+    dead_draws = 0
+    for m in sample:
+        after = pos.play(m)
+        seen[codes[m]] += 1
+        if codes[m] == WIN:  # at once, or (Gomoku) the first four of a VCF: a win cell follows
+            assert after.outcome.winner == pos.to_move or (large and _can_win_now(after, pos.to_move))
+        elif codes[m] == DRAW:
+            assert (after.outcome.is_over and after.outcome.winner is None) or _dead_draw(after)
+            dead_draws += _dead_draw(after)
+        else:
+            assert not after.outcome.is_over and not _dead_draw(after)
+            if large and codes[m] == LOSS:  # (Gomoku) at once, or the opponent has a VCF: a four
+                assert _can_make_four(after, after.to_move), (pos.to_text(), m)
+            else:
+                assert _opponent_wins_at_once(after) == (codes[m] == LOSS), (pos.to_text(), m)
+    return dead_draws
+
+
+def _check_omitted_moves(
+    name: str, pos: Any, legal: set[int], generated: list[int], codes: dict[int, int], rnd: random.Random, n: int
+) -> None:
+    """A legal move is left out only when a generated one wins at once, it loses at once, or (large m,n,k
+    boards) it is far from every stone."""
+    large = name == "gomoku"
+    omitted = sorted(legal - set(generated))
+    if not omitted or WIN in codes.values():
+        return
+    assert name != "uttt"
+    threatened = _can_win_now(pos, 1 - pos.to_move)
+    if threatened or not large:  # only the blocks are kept: the others lose at once
+        for m in rnd.sample(omitted, min(4, len(omitted))):
+            assert _opponent_wins_at_once(pos.play(m)), (pos.to_text(), m)
+    else:  # the best few cells near the stones
+        assert n <= MNK_KEEP
+        for m in generated:  # (beyond: a counter-four against a VCF)
+            near = not _far_from_stones(pos, m, MNK_NEAR) or _can_win_now(pos.play(m), pos.to_move)
+            assert near if pos.ply else m == 7 * 15 + 7
+
+
 @pytest.mark.parametrize(
     ("name", "games", "checked"),
     [("tictactoe", 40, 99), ("mnk:6x6:4", 12, 99), ("mnk:7x5:4", 12, 99), ("gomoku", 4, 6), ("uttt", 15, 99)],
@@ -118,32 +160,8 @@ def test_kernel_agrees_with_the_rules(name: str, games: int, checked: int) -> No
             codes = {int(m): int(s) for m, s in zip(moves[:n], status[:n], strict=True)}
             legal = set(pos.legal_moves())
             assert n > 0 and len(codes) == n and set(generated) <= legal
-            for m in rnd.sample(generated, min(checked, n)):
-                after = pos.play(m)
-                seen[codes[m]] += 1
-                if codes[m] == WIN:  # at once, or (Gomoku) the first four of a VCF: a win cell follows
-                    assert after.outcome.winner == pos.to_move or (large and _can_win_now(after, pos.to_move))
-                elif codes[m] == DRAW:
-                    assert (after.outcome.is_over and after.outcome.winner is None) or _dead_draw(after)
-                    dead_draws += _dead_draw(after)
-                else:
-                    assert not after.outcome.is_over and not _dead_draw(after)
-                    if large and codes[m] == LOSS:  # (Gomoku) at once, or the opponent has a VCF: a four
-                        assert _can_make_four(after, after.to_move), (pos.to_text(), m)
-                    else:
-                        assert _opponent_wins_at_once(after) == (codes[m] == LOSS), (pos.to_text(), m)
-            omitted = sorted(legal - set(generated))
-            if omitted and WIN not in codes.values():
-                assert name != "uttt"
-                threatened = _can_win_now(pos, 1 - pos.to_move)
-                if threatened or not large:  # only the blocks are kept: the others lose at once
-                    for m in rnd.sample(omitted, min(4, len(omitted))):
-                        assert _opponent_wins_at_once(pos.play(m)), (pos.to_text(), m)
-                else:  # the best few cells near the stones
-                    assert n <= MNK_KEEP
-                    for m in generated:  # (beyond: a counter-four against a VCF)
-                        near = not _far_from_stones(pos, m, MNK_NEAR) or _can_win_now(pos.play(m), pos.to_move)
-                        assert near if pos.ply else m == 7 * 15 + 7
+            dead_draws += _check_proof_codes(pos, codes, rnd.sample(generated, min(checked, n)), large, seen)
+            _check_omitted_moves(name, pos, legal, generated, codes, rnd, n)
             before = state.copy()
             result = playout(params, state, rng)
             assert 0.0 <= result <= 1.0 and (large or result in (0.0, 0.5, 1.0))

@@ -107,31 +107,23 @@ def match(weak: str, strong: str, games: int, seed: int, perfect_ms: float) -> t
     return points, [*lines, f"  {strong} vs {weak}: {points:g}/{games} (W {wins} D {draws} L {losses})"]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.benchmarks.ladder", description=__doc__.split("\n")[0])
-    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--positions", type=int, default=None, help="the first N positions (default: all)")
-    parser.add_argument("--games", type=int, default=20, help="games per pair of neighbouring levels")
-    parser.add_argument("--perfect-ms", type=float, default=1000.0, help="Perfect's time per move")
-    parser.add_argument("--levels", default=",".join(DEFAULT_LEVELS))
-    parser.add_argument("--pairs", default=None, help="weak-strong pairs (default: neighbouring levels)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            items = [json.loads(line) for line in fh if line.strip()]
-        items = [item for item in items if item["value_choice_matters"]][: args.positions]
-        names = [n for n in args.levels.split(",") if n]
-        pair_text = args.pairs or ",".join(f"{a}-{b}" for a, b in zip(names, names[1:], strict=False))
-        pairs = [tuple(p.split("-")) for p in pair_text.split(",") if p]
-        for name in [*names, *(n for p in pairs for n in p)]:
-            if name != RANDOM and name not in LEVELS:
-                raise ValueError(f"unknown level {name!r}")
-        if not items or any(len(p) != 2 for p in pairs):
-            raise ValueError("no positions where the choice matters" if not items else "pairs look like easy-medium")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+def _plan(args: argparse.Namespace) -> tuple[list[dict[str, Any]], list[str], list[tuple[str, ...]]]:
+    """The positions where the choice matters, the levels and the pairs to play (ValueError when they are wrong)."""
+    with open(args.file, encoding="utf-8") as fh:
+        items = [json.loads(line) for line in fh if line.strip()]
+    items = [item for item in items if item["value_choice_matters"]][: args.positions]
+    names = [n for n in args.levels.split(",") if n]
+    pair_text = args.pairs or ",".join(f"{a}-{b}" for a, b in zip(names, names[1:], strict=False))
+    pairs = [tuple(p.split("-")) for p in pair_text.split(",") if p]
+    for name in [*names, *(n for p in pairs for n in p)]:
+        if name != RANDOM and name not in LEVELS:
+            raise ValueError(f"unknown level {name!r}")
+    if not items or any(len(p) != 2 for p in pairs):
+        raise ValueError("no positions where the choice matters" if not items else "pairs look like easy-medium")
+    return items, names, pairs
+
+
+def _print_error_rates(items: list[dict[str, Any]], names: list[str], args: argparse.Namespace) -> None:
     print(
         f"error rate on {len(items)} positions where the choice matters ({args.file.name}): "
         "share of moves that drop the game value"
@@ -145,6 +137,24 @@ def main(argv: list[str] | None = None) -> int:
             f"  {low:4.1f}-{high:4.1f}%    {ms:8.1f}",
             flush=True,
         )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ai.benchmarks.ladder", description=__doc__.split("\n")[0])
+    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--positions", type=int, default=None, help="the first N positions (default: all)")
+    parser.add_argument("--games", type=int, default=20, help="games per pair of neighbouring levels")
+    parser.add_argument("--perfect-ms", type=float, default=1000.0, help="Perfect's time per move")
+    parser.add_argument("--levels", default=",".join(DEFAULT_LEVELS))
+    parser.add_argument("--pairs", default=None, help="weak-strong pairs (default: neighbouring levels)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    try:
+        items, names, pairs = _plan(args)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    _print_error_rates(items, names, args)
     if args.games > 0:
         print(f"neighbouring levels, {args.games} games each from the empty board (points of the stronger):")
     for weak, strong in pairs if args.games > 0 else []:
