@@ -24,6 +24,7 @@ from ai.client.transport import MAX_REPLY_BYTES, ProcessTransport
 from ai.engine import protocol
 from ai.engine.process import Engine
 from ai.engine.protocol import ProtocolError
+from ai.vocab.commands import Quit
 from ai.vocab.results import REPLY_TYPES
 
 FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -154,7 +155,7 @@ def _check_handled(engine: RecordingEngine, line: str) -> None:
     except ProtocolError:
         assert len(replies) == 1 and replies[0]["type"] == "error"
         return
-    if isinstance(command, protocol.Simple) and command.cmd == "quit":
+    if isinstance(command, Quit):
         assert keep_going is False
         return
     assert keep_going is True

@@ -174,7 +174,7 @@ class Side:
     def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
         wait = self.last_reply + self.settle - time.perf_counter()
         if wait > 0:
-            time.sleep(wait)  # the opponent engine drops lines sent right after its move
+            time.sleep(wait)  # sleep-ok: the opponent engine drops lines sent right after its move
         try:
             reply, seconds = self.brain.ask(*lines, timeout=timeout)
         except queue.Empty:

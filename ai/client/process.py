@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ai.client.proc_probe import ProcessSample
 from ai.client.status import RestartPolicy
 from ai.client.transport import Transport
 from ai.vocab import wire
+from ai.vocab.commands import Go, Solve
 from ai.vocab.limits import MAX_THREADS
 from ai.vocab.results import ErrorReply, Preparing, Ready, Reply
 
@@ -26,7 +26,7 @@ BUSY_CPU_S = 0.02  # CPU seconds used since the heartbeat that show a silent eng
 class ActiveSearch:
     """The search the engine is running for the client (sent again, same id, after a restart)."""
 
-    command: dict[str, Any]
+    command: Go | Solve
     game: str
     sent_at: float = 0.0
 
