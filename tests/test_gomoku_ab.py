@@ -11,8 +11,9 @@ import time
 import numpy as np
 import pytest
 
+from ai.mcts.games import adapter_for
 from ai.mcts.gomoku_board import geometry, make, new_state, unmake
-from ai.mcts.gomoku_search import GomokuSearcher, is_gomoku
+from ai.mcts.gomoku_search import GomokuSearcher
 from ai.mcts.mnk_threats import vcf
 from ai.mcts.search import Searcher
 from ai.vocab.results import ForcedLine
@@ -95,8 +96,19 @@ OPEN3 = """
 
 
 def test_only_gomoku_goes_to_alpha_beta() -> None:
-    assert is_gomoku(GOMOKU)
-    assert not is_gomoku(get_game("tictactoe"))
+    alpha_beta = {
+        name: adapter.alpha_beta
+        for name in ("gomoku", "mnk:9x9:5", "mnk:8x8:5", "tictactoe", "mnk:15x15:4", "connect4")
+        if (adapter := adapter_for(get_game(name)))
+    }
+    assert alpha_beta == {
+        "gomoku": True,
+        "mnk:9x9:5": True,
+        "mnk:8x8:5": False,
+        "tictactoe": False,
+        "mnk:15x15:4": False,
+        "connect4": False,
+    }
     assert Searcher(GOMOKU, seed=1, threads=1)._gomoku is not None
     assert Searcher(get_game("tictactoe"), seed=1, threads=1)._gomoku is None
 
