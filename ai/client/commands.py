@@ -52,7 +52,9 @@ class EngineCommand:
         return self._final is not None
 
     def wait(self, timeout: float) -> bool:
-        """Block until the command's final line arrived (True) or ``timeout`` seconds passed (False)."""
+        """Block until the command's final line arrived (True) or ``timeout`` seconds passed (False). With the
+        client's pump it reads the engine's lines itself: call it from the thread that owns the client (the one
+        that would call ``poll_replies``); without one it only waits for another thread's delivery."""
         end = time.monotonic() + timeout
         while self._final is None:
             left = end - time.monotonic()
