@@ -37,7 +37,9 @@ from ai.client.process import (
     backoff,
     checked_threads,
     decode_line,
+    reply_id,
     startup_deadline,
+    status_of,
 )
 from ai.client.status import EngineStatus, RestartPolicy, RestartRecord
 from ai.client.transport import ProcessTransport, Transport, default_command
@@ -61,8 +63,6 @@ from ai.vocab.results import (
     EngineFailed,
     EngineRestarted,
     ErrorReply,
-    Info,
-    PonderEnd,
     Preparing,
     Ready,
     ReadyOk,
@@ -176,27 +176,8 @@ class EngineClient:
         retry = None if self._next_spawn_at is None else max(0.0, self._next_spawn_at - now)
         if self._closed:
             return EngineStatus("closed", "the engine is closed")
-        if self._unavailable:
-            return EngineStatus(
-                "unavailable",
-                f"the bot is not available: {self._pending_problem}",
-                threads=self.threads,
-                retry_in_s=retry,
-            )
-        proc = self._proc
-        if proc is None:
-            return EngineStatus(
-                "restarting", f"restarting the engine ({self._pending_problem})", threads=self.threads, retry_in_s=retry
-            )
-        if proc.ready is None:
-            return EngineStatus("starting", "starting the engine", threads=self.threads)
-        game = self._current_game()
-        if game not in proc.prepared:
-            progress = proc.progress.get(game)
-            first = progress is not None and progress.compiling
-            words = "preparing the engine, first launch only" if first else "preparing the engine"
-            return EngineStatus("preparing", words, progress, self.threads)
-        return EngineStatus("ready", "ready", threads=self.threads)
+        problem, unavailable = self._pending_problem, self._unavailable
+        return status_of(self._proc, self._current_game(), unavailable, problem, retry, self.threads)
 
     @property
     def preparing(self) -> Preparing | None:
@@ -298,9 +279,8 @@ class EngineClient:
         return replies
 
     def wait_for_reply(self, timeout: float) -> list[Reply]:
-        """``poll_replies()`` after blocking until the engine writes a line, at most ``timeout`` seconds and at
-        most ``WAIT_SLICE_S`` (so heartbeats and restarts keep their times): for programs without a frame loop
-        (``EngineCommand.wait``, ``ai.client.session``)."""
+        """``poll_replies()`` after blocking until the engine writes a line, at most ``timeout`` and ``WAIT_SLICE_S``
+        seconds (heartbeats, restarts): for programs without a frame loop (``EngineCommand.wait``, the session)."""
         replies = self.poll_replies()
         if replies or timeout <= 0:
             return replies
@@ -369,7 +349,7 @@ class EngineClient:
                 proc.prepared.add(reply.game)
         active = self._active
         ended = isinstance(reply, BestMove | Solution | ErrorReply)
-        if active is not None and ended and _id_of(reply) is not None and _id_of(reply) == active.command.id:
+        if active is not None and ended and reply_id(reply) is not None and reply_id(reply) == active.command.id:
             self._active = None
             if not isinstance(reply, ErrorReply):
                 self._streak = 0  # it answered a search: healthy
@@ -462,11 +442,6 @@ class EngineClient:
             self._send(self._active.command)
         words = " and resumed the search" if resumed else ""
         self._outbox.append(EngineRestarted(f"{self._pending_problem}; restarted it{words}", resumed))
-
-
-def _id_of(reply: Reply) -> object:
-    """The search id a reply carries (None for the replies that carry none)."""
-    return reply.id if isinstance(reply, Info | Solution | ErrorReply | PonderEnd) else None
 
 
 if TYPE_CHECKING:  # the real client is held to the interface the play model uses
