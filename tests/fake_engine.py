@@ -132,7 +132,13 @@ class ScriptedEngine:
         out, self._out = self._out, []
         return out
 
+    def wait_readable(self, timeout: float) -> None:
+        """A scripted engine writes when the test says so: nothing to wait for."""
+
     def exit_code(self) -> int | None:
+        return self.code
+
+    def wait_exit(self, timeout: float) -> int | None:
         return self.code
 
     def last_words(self) -> str | None:

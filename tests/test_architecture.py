@@ -33,6 +33,27 @@ PROBES: list[tuple[str, str, str]] = [
     ("game/text/play.py", "import game.ui.frame", "The layers"),
     ("ai/mcts/search.py", "import numba", "Only the engine's compile helper"),
     ("game/rules/base.py", "import game.play.settings", "The layers"),
+    # the engine's own floors (contract ai-floors): one probe per wall, each pointing up or across
+    ("ai/vocab/limits.py", "import ai.jit", "The engine's floors"),
+    ("ai/jit.py", "import ai.mcts.core", "The engine's floors"),
+    ("ai/solver/table.py", "import ai.mcts.tree", "The engine's floors"),
+    ("ai/mcts/tree.py", "import ai.solver.results", "The engine's floors"),
+    ("ai/mcts/search.py", "import ai.search.levels", "The engine's floors"),
+    ("ai/solver/core.py", "import ai.search.exact_root", "The engine's floors"),
+    ("ai/search/levels.py", "import ai.engine.protocol", "The engine's floors"),
+    ("ai/search/hybrid.py", "import ai.client.api", "The engine's floors"),
+    ("ai/engine/protocol.py", "import ai.client.commands", "The engine's floors"),
+    ("ai/client/api.py", "import ai.engine.process", "The engine's floors"),
+    ("ai/client/session.py", "import ai.cli.bench", "The engine's floors"),
+    ("ai/engine/process.py", "import ai.benchmarks.games", "The engine's floors"),
+    ("ai/cli/bench.py", "import ai.benchmarks.deadline", "The engine's floors"),
+    # the play model reads the vocabulary floor only, except its two doors (engine_driver, review_search)
+    ("game/play/turns.py", "import ai.search.levels", "The play model reads the engine's vocabulary"),
+    ("game/play/hints.py", "import ai.solver.core", "The play model reads the engine's vocabulary"),
+    ("game/play/puzzle_mode.py", "import ai.search.puzzles", "The play model reads the engine's vocabulary"),
+    ("game/play/players.py", "import ai.mcts.search", "The play model reads the engine's vocabulary"),
+    ("game/play/engine_driver.py", "import ai.engine.protocol", "The play model reads the engine's vocabulary"),
+    ("game/play/review_search.py", "import ai.solver.core", "The play model reads the engine's vocabulary"),
 ]
 
 
@@ -117,3 +138,57 @@ def test_the_import_graph_picture_is_current() -> None:
     assert result.returncode == 0, result.stderr
     svg = (ROOT / "docs" / "import-graph.svg").read_text(encoding="utf-8")
     assert "#c00" not in svg.split("</defs>", 1)[1], "an arrow of the import graph points up"
+
+
+# Packages with no import circle between their modules (imports inside functions count too). game.ui is not
+# listed yet: its effects, app_puzzles, net_game and net_view import each other (issue 52, the app's side).
+CIRCLE_FREE = ("ai", "game.rules", "game.net", "game.play", "game.text")
+
+
+def import_circles(imports: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other round a circle (strongly connected, two or more), sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's algorithm (recursion: the tree is a few hundred modules)
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        on_stack.add(module)
+        for other in sorted(imports.get(module, ())):
+            if other not in order:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in on_stack:
+                low[module] = min(low[module], order[other])
+        if low[module] == order[module]:
+            group: list[str] = []
+            while not group or group[-1] != module:
+                group.append(stack.pop())
+                on_stack.discard(group[-1])
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for module in sorted(imports):
+        if module not in order:
+            visit(module)
+    return sorted(circles)
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}}
+    assert import_circles(graph) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("package", CIRCLE_FREE)
+def test_no_import_circle(package: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    grimp = pytest.importorskip("grimp", reason="grimp comes with import-linter, a development tool")
+    monkeypatch.syspath_prepend(str(ROOT))
+    graph = grimp.build_graph(package.split(".")[0], cache_dir=None)
+    inside = {m for m in graph.modules if m == package or m.startswith(package + ".")}
+    imports = {m: {o for o in graph.find_modules_directly_imported_by(m) if o in inside} for m in inside}
+    assert import_circles(imports) == [], f"modules of {package} import each other round a circle"

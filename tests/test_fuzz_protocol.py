@@ -24,6 +24,7 @@ from ai.client.transport import MAX_REPLY_BYTES, ProcessTransport
 from ai.engine import protocol
 from ai.engine.process import Engine
 from ai.engine.protocol import ProtocolError
+from ai.vocab.commands import Quit
 from ai.vocab.results import REPLY_TYPES
 
 FUZZ = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -154,7 +155,7 @@ def _check_handled(engine: RecordingEngine, line: str) -> None:
     except ProtocolError:
         assert len(replies) == 1 and replies[0]["type"] == "error"
         return
-    if isinstance(command, protocol.Simple) and command.cmd == "quit":
+    if isinstance(command, Quit):
         assert keep_going is False
         return
     assert keep_going is True
@@ -203,6 +204,7 @@ engine_output = st.lists(
 def test_fuzz_client_reader(chunks: list[bytes]) -> None:
     transport = ProcessTransport.__new__(ProcessTransport)  # only its reader, no process
     transport._inbox = queue.Queue()
+    transport._early = []
     transport._read_stdout(io.BytesIO(b"\n".join(chunks)))  # runs to the end of the stream
     items = transport.receive()
     assert items and items[-1] is None, "the end-of-stream marker must always arrive"
@@ -214,6 +216,7 @@ def test_fuzz_client_reader(chunks: list[bytes]) -> None:
 def test_client_reader_drops_an_endless_line() -> None:
     transport = ProcessTransport.__new__(ProcessTransport)
     transport._inbox = queue.Queue()
+    transport._early = []
     transport._read_stdout(io.BytesIO(b"x" * (5 * MAX_REPLY_BYTES) + b"\n" + b'{"type": "readyok"}\n'))
     first, second, end = transport.receive()
     assert first is not None and len(first) < 100 and "non-protocol" in decode_line(first).message  # type: ignore[union-attr]

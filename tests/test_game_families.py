@@ -76,6 +76,7 @@ TELLING_APART = [
     re.compile(r"(==|!=)\s*[\"']" + GAME_NAMES + r"[\"':]"),  # spec.name == "connect4"
     re.compile(r"[\"']" + GAME_NAMES + r"[\"']\s*(==|!=)"),  # "connect4" != spec.name
     re.compile(r"\.name\.startswith\("),  # spec.name.startswith("connect4")
+    re.compile(r"getattr\(\w+,\s*[\"'](k|width|height|current|stones0|boards)[\"']"),  # getattr(game, "k", 0) == 5
 ]
 # the rules modules own their classes (their ``as_connect4`` ... narrow a position for the other floors); the
 # benchmark scripts pick their experiments by the game argument
@@ -107,6 +108,7 @@ def test_no_floor_tells_the_games_apart_by_class_or_name() -> None:
         'exact = spec.name.startswith("connect4")',
         'if "gomoku" != game:',
         'return s if game != "mnk:6x6:4" else t',
+        'return getattr(game, "k", 0) == 5 and game.width * game.height > 64',
     ],
 )
 def test_the_guard_sees_each_way_of_telling_apart(line: str) -> None:

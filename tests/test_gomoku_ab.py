@@ -5,18 +5,20 @@ leaves the opponent a VCF, the incremental tables equal to a recount, the time b
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
 import pytest
 
+from ai.mcts.games import adapter_for
 from ai.mcts.gomoku_board import geometry, make, new_state, unmake
-from ai.mcts.gomoku_search import GomokuSearcher, is_gomoku
+from ai.mcts.gomoku_search import GomokuSearcher
 from ai.mcts.mnk_threats import vcf
 from ai.mcts.search import Searcher
 from ai.vocab.results import ForcedLine
 from game.rules.registry import get_game
-from tests.test_gomoku_threats import VCF2, position_of, stones
+from tests.test_gomoku_threats import VCF2, position_of
 
 GOMOKU = get_game("gomoku")
 pytestmark = pytest.mark.timeout(300)
@@ -94,8 +96,19 @@ OPEN3 = """
 
 
 def test_only_gomoku_goes_to_alpha_beta() -> None:
-    assert is_gomoku(GOMOKU)
-    assert not is_gomoku(get_game("tictactoe"))
+    alpha_beta = {
+        name: adapter.alpha_beta
+        for name in ("gomoku", "mnk:9x9:5", "mnk:8x8:5", "tictactoe", "mnk:15x15:4", "connect4")
+        if (adapter := adapter_for(get_game(name)))
+    }
+    assert alpha_beta == {
+        "gomoku": True,
+        "mnk:9x9:5": True,
+        "mnk:8x8:5": False,
+        "tictactoe": False,
+        "mnk:15x15:4": False,
+        "connect4": False,
+    }
     assert Searcher(GOMOKU, seed=1, threads=1)._gomoku is not None
     assert Searcher(get_game("tictactoe"), seed=1, threads=1)._gomoku is None
 
@@ -170,26 +183,43 @@ def test_tables_match_a_recount() -> None:
     assert not cnt[:, :2].any() and not ev.any() and not n4.any() and not near.any() and hsh[0] == 0
 
 
-def test_keeps_the_time_budget(searcher: GomokuSearcher) -> None:
-    s0, s1 = stones(OPEN3)
+def test_a_timed_search_answers_a_legal_move(searcher: GomokuSearcher) -> None:
+    """How close a search keeps to its budget is a figure of ``ai.benchmarks.gomoku_speed`` (time targets are
+    benchmarks); here, a timed search returns a move it searched, at a short and a longer budget."""
     pos = position_of(OPEN3, False).play(9 * 15 + 9)  # X blocks nothing: a middle game with O to move
     for time_ms in (50, 200):
-        start = time.perf_counter()
         result = searcher.search(pos, time_ms=time_ms)
-        elapsed = (time.perf_counter() - start) * 1000
-        assert elapsed <= time_ms + 50, (time_ms, elapsed)
         assert result.iterations > 0 and result.best_move in pos.legal_moves()
-    assert s0 and s1
 
 
-def test_stop_event_ends_the_search(searcher: GomokuSearcher) -> None:
-    """A stop request ends the threat analysis too (it took 4.2 s of this 60 s search when it only
-    looked at its clock)."""
-    import threading
+@pytest.mark.timeout(10)
+def test_the_watcher_stops_the_search_at_its_deadline_or_on_a_stop_request() -> None:
+    """The budget's mechanism, with no clock to wait on: the watcher sets the compiled search's stop flag at once
+    when the deadline has passed or a stop was asked, and leaves it alone when the search ended first."""
+    past = time.perf_counter() - 1.0
+    for deadline, stops, done_first, flag in (
+        (past, [], False, 1),
+        (None, [_set_event()], False, 1),
+        (None, [threading.Event()], True, 0),
+        (time.perf_counter() + 3600.0, [], True, 0),
+    ):
+        stop, done = np.zeros(1, dtype=np.int64), threading.Event()
+        if done_first:
+            done.set()
+        GomokuSearcher._watch(stop, done, deadline, stops)
+        assert int(stop[0]) == flag, (deadline, done_first)
 
+
+def _set_event() -> threading.Event:
     event = threading.Event()
     event.set()
-    start = time.perf_counter()
+    return event
+
+
+@pytest.mark.timeout(30)
+def test_stop_event_ends_the_search(searcher: GomokuSearcher) -> None:
+    """A stop request ends the threat analysis too (it took 4.2 s of this 60 s search when it only looked at its
+    clock): the search gets 60 s and the test 30 (its timeout), so only a search the request ends passes."""
+    event = _set_event()
     result = searcher.search(position_of(OPEN3, False).play(9 * 15 + 9), time_ms=60_000, stop_event=event)
-    assert (time.perf_counter() - start) < 1.0
     assert result.best_move >= 0

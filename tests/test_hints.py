@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from ai.search.review import PositionScores
+from ai.vocab.review_scores import PositionScores
 from game.play.hints import find_hint, hint_from_scores, mistake_puzzles, record_hint
 from game.play.review import GameReview
 from game.play.review_model import BLUNDER, INACCURACY

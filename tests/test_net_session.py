@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import socket
+import struct
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -17,7 +19,16 @@ from typing import Any
 import pytest
 
 from game.net.messages import Player, ServerLineError, Update
-from game.net.session import ClientSession, Dropped, Ended, Opened, Patience, SessionEvent, Unreachable
+from game.net.session import (
+    ClientSession,
+    Dropped,
+    EndCause,
+    Ended,
+    Opened,
+    Patience,
+    SessionEvent,
+    Unreachable,
+)
 from game.net.wire import EXTENSIONS, Action, Address, Hello
 from tests.net_helpers import ROOT, start_server
 
@@ -166,3 +177,25 @@ def test_ctrl_c_while_waiting_on_the_network_leaves_cleanly(tmp_path: Path) -> N
         server.communicate(timeout=10)
     assert client.returncode == 0 and err == "", err
     assert "left the game; your seat is kept" in out
+
+
+def test_how_a_connection_ended_is_a_typed_cause_beside_its_words() -> None:
+    """A reset connection ends with ``EndCause.LOST``, a closed one with ``CLOSED``: the terminal client decides
+    on the cause, never on the reason's words."""
+
+    async def reset(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(_line({"type": "player", "message": 1}))
+        await writer.drain()
+        raw = writer.get_extra_info("socket")
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close with a reset
+        writer.close()
+
+    async def main() -> list[SessionEvent]:
+        server, address = await _serve(reset)
+        events = await _events(ClientSession(address, lambda: Hello("connect4")), lambda e: isinstance(e, Ended))
+        server.close()
+        return events
+
+    ended = asyncio.run(main())[-1]
+    assert isinstance(ended, Ended) and ended.cause is EndCause.LOST, ended
+    assert Ended("the server closed the connection").cause is EndCause.CLOSED

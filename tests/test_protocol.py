@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from ai.client.api import Limit
 from ai.engine import protocol
-from ai.engine.protocol import Go, ProtocolError, SetPosition, Simple, Solve
+from ai.engine.protocol import Go, ProtocolError, SetPosition, Solve
 from ai.vocab import wire
+from ai.vocab.commands import Quit, Stop
 
 
 def test_position_string_and_list_agree() -> None:
@@ -42,8 +43,8 @@ def test_go_fields() -> None:
 
 
 def test_simple_and_solve() -> None:
-    assert protocol.parse_command('{"cmd": "stop"}') == Simple("stop")
-    assert protocol.parse_command('{"cmd": "quit"}') == Simple("quit")
+    assert protocol.parse_command('{"cmd": "stop"}') == Stop()
+    assert protocol.parse_command('{"cmd": "quit"}') == Quit()
     assert protocol.parse_command('{"cmd": "solve", "id": "x"}') == Solve(limit=Limit(time_ms=500.0), search_id="x")
 
 

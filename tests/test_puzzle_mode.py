@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from ai.search.puzzles import load
+from ai.vocab.puzzle_set import load
 from game.play.puzzle_mode import GRADES, PuzzleProgress, attempt, counts, next_puzzle
 
 pytestmark = pytest.mark.timeout(30)

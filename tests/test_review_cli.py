@@ -174,7 +174,7 @@ def test_a_saved_file_with_variations(capsys: pytest.CaptureFixture[str], tmp_pa
 
 
 def test_a_partly_known_position_is_not_judged(capsys: pytest.CaptureFixture[str]) -> None:
-    from ai.search.review import PositionScores
+    from ai.vocab.review_scores import PositionScores
     from game.play.review import GameReview
 
     spec = get_game("connect4")

@@ -8,7 +8,8 @@ import math
 
 import pytest
 
-from ai.search.review import PositionScores, iter_exact
+from ai.search.review import iter_exact
+from ai.vocab.review_scores import PositionScores
 from game.play.review import GameReview
 from game.play.review_model import (
     BEST,

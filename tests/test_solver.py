@@ -344,7 +344,7 @@ def test_an_idle_column_thread_finishes_a_column_still_running(monkeypatch: pyte
     position = C4.parse_position("4223133")  # every column needs a search of a few tens of ms
     expected = Solver(tt_bits=20, use_book=False).analyze_columns(position, threads=1).scores
     split = Solver(tt_bits=20, use_book=False, threads=2)
-    original = Solver._kernel_solve
+    original = Solver.kernel_solve
     stalled: list[bool] = []
     first = threading.Lock()
 
@@ -352,7 +352,7 @@ def test_an_idle_column_thread_finishes_a_column_still_running(monkeypatch: pyte
         self: Solver, board: object, child: Connect4Position, ctl: np.ndarray, floor: int = NO_FLOOR
     ) -> int:
         with first:  # both threads start a column at once: one stalls
-            stall = not stalled and board in [worker[0] for worker in self._column_workers]
+            stall = not stalled and board in [worker[0] for worker in self._column_workers.rows]
             if stall:
                 stalled.append(False)  # its owner waits until a helper has the answer
         if not stall:
@@ -364,7 +364,7 @@ def test_an_idle_column_thread_finishes_a_column_still_running(monkeypatch: pyte
             threading.Event().wait(0.001)
         return kernel.UNKNOWN
 
-    monkeypatch.setattr(Solver, "_kernel_solve", stall_the_first_column)
+    monkeypatch.setattr(Solver, "kernel_solve", stall_the_first_column)
     result = split.analyze_columns(position)
     assert stalled == [True], "no idle thread took over the stalled column"
     assert result.complete and result.scores == expected

@@ -51,7 +51,7 @@ class FakeEngineClient:
         self._late: list[dict[str, Any]] = []
         self.ponders: list[dict[str, Any]] = []  # every ponder asked for, with what ended it ("ended_by")
         self._ponder: dict[str, Any] | None = None
-        self._commands = CommandRouter()  # like the real client: each reply also goes to its command
+        self._commands = CommandRouter(pump=self.wait_for_reply)  # like the real client: replies go to commands
 
     def start(self) -> None:
         self.started = True
@@ -222,6 +222,10 @@ class FakeEngineClient:
         for reply in replies:
             self._commands.route(reply)
         return replies
+
+    def wait_for_reply(self, timeout: float) -> list[Reply]:
+        """One poll: the fake's lines come one step per poll, with no time to wait for."""
+        return self.poll_replies()
 
     def close(self) -> None:
         self.closed = True

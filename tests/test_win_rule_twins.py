@@ -1,6 +1,7 @@
-"""The Connect 4 win rule and its compiled twins agree: the rules (``game.rules.connect4``), the MCTS
-kernel's ``_aligned`` and the solver's ``winning_spots`` (numba needs them in its own form, so the rule
-is written three times; this test keeps them one rule)."""
+"""The Connect 4 win rule and its twins agree: the rules (``game.rules.connect4._winning_cells``), the MCTS
+kernel's ``_aligned`` and ``winning_cells`` / ``threat_cells`` (``ai/mcts/kernel_connect4.py``), the solver's
+``winning_spots`` (``ai/solver/kernel.py``) and the opening book's ``has_four`` (``ai/vocab/opening_book.py``).
+numba needs the rule in its own form, so it is written more than once; this test keeps every copy one rule."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import random
 import numpy as np
 import pytest
 
-from ai.mcts.kernel_connect4 import _aligned
+from ai.mcts.kernel_connect4 import _aligned, winning_cells
 from ai.solver.kernel import winning_spots
-from game.rules.connect4 import Connect4Position, Connect4Spec
+from ai.vocab.opening_book import has_four
+from game.rules.connect4 import Connect4Position, Connect4Spec, _winning_cells
 
 SIZES = [(7, 6), (4, 4), (8, 7), (5, 4)]
 
@@ -55,3 +57,37 @@ def test_the_kernels_see_the_same_fours_as_the_rules(width: int, height: int) ->
             after = pos.play(col)
             assert bool(spots & cell) == (after.outcome.winner is not None), (pos.to_text(), col + 1)
     assert checked_wins > 20  # the sample holds wins, not only open positions
+
+
+def _cells_of(spec: Connect4Spec, bits: int) -> set[int]:
+    return {b for b in range(spec.width * (spec.height + 1)) if bits >> b & 1}
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_search_kernel_finds_every_cell_that_completes_four(width: int, height: int) -> None:
+    """``winning_cells`` (built on ``threat_cells``): every empty cell of the board, playable or not, that a
+    player's stone would make part of a four by the rules, and no other."""
+    spec = Connect4Spec(width, height)
+    h, board = np.int64(height), np.int64(spec.board_bits)
+    found = 0
+    for pos in _random_positions(spec, 150, seed=width * 100 + height):
+        for stones in (pos.current, pos.current ^ pos.mask):
+            kernel = int(winning_cells(np.int64(stones), np.int64(pos.mask), h, board)) & spec.board_bits
+            empty = _cells_of(spec, spec.board_bits & ~pos.mask)
+            rules = {b for b in empty if spec.cell_of_bit(b) in _winning_cells(spec, stones | (1 << b))}
+            assert _cells_of(spec, kernel) == rules, (pos.to_text(), stones)
+            found += len(rules)
+    assert found > 50  # the sample holds threats, not only quiet positions
+
+
+@pytest.mark.timeout(60)
+def test_the_opening_books_four_is_the_rules_four() -> None:
+    spec = Connect4Spec(7, 6)
+    fours = 0
+    for pos in _random_positions(spec, 400, seed=76):
+        for stones in (pos.current, pos.current ^ pos.mask):
+            rules = bool(_winning_cells(spec, stones))
+            assert has_four(stones) == rules, pos.to_text()
+            fours += rules
+    assert fours > 20

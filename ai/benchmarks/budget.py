@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ai.vocab.commands import Command, Go, Position, Quit, encode
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -37,8 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     assert proc.stdin is not None and proc.stdout is not None
 
-    def send(obj: dict[str, Any]) -> None:
-        proc.stdin.write(json.dumps(obj) + "\n")  # type: ignore[union-attr]
+    def send(command: Command) -> None:
+        proc.stdin.write(encode(command) + "\n")  # type: ignore[union-attr]
         proc.stdin.flush()  # type: ignore[union-attr]
 
     def read_until(kind: str) -> dict[str, Any]:
@@ -53,15 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     late: list[float] = []
     moves: list[str] = []
     for i in range(args.searches):
-        send({"cmd": "position", "game": args.game, "moves": moves})
+        send(Position(args.game, tuple(moves)))
         started = time.perf_counter()
-        send({"cmd": "go", "time_ms": args.time_ms, "id": i, "exact": args.exact, "info_ms": 50})
+        send(Go(i, args.time_ms, info_ms=50, exact=args.exact))
         best = read_until("bestmove")
         late.append((time.perf_counter() - started) * 1000 - args.time_ms)
         moves.append(best["move"])
         if best.get("proven") is not None or len(moves) >= 42:  # decided: start a new game
             moves = []
-    send({"cmd": "quit"})
+    send(Quit())
     proc.wait(timeout=10)
     q = statistics.quantiles(late, n=100)
     print(

@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from ai.vocab.commands import Command, Go, Position, Quit, encode
+
 ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = ("", "4453", "274552224131661", "44444", "1234567")
 
@@ -32,8 +34,8 @@ def measure(threads: int, time_ms: float, runs: int, exact: bool = True) -> list
     )
     assert proc.stdin is not None and proc.stdout is not None
 
-    def send(obj: dict[str, object]) -> None:
-        proc.stdin.write(json.dumps(obj) + "\n")  # type: ignore[union-attr]
+    def send(command: Command) -> None:
+        proc.stdin.write(encode(command) + "\n")  # type: ignore[union-attr]
         proc.stdin.flush()  # type: ignore[union-attr]
 
     def until(kind: str) -> None:
@@ -45,16 +47,16 @@ def measure(threads: int, time_ms: float, runs: int, exact: bool = True) -> list
     late: list[float] = []
     try:
         until("ready")
-        send({"cmd": "position", "moves": "4"})
-        send({"cmd": "go", "iterations": 100, "id": 0})  # waits for the compiled code
+        send(Position(moves="4"))
+        send(Go(0, iterations=100))  # waits for the compiled code
         until("bestmove")
         for i in range(runs):
-            send({"cmd": "position", "moves": POSITIONS[i % len(POSITIONS)]})
+            send(Position(moves=POSITIONS[i % len(POSITIONS)]))
             started = time.perf_counter()
-            send({"cmd": "go", "time_ms": time_ms, "info_ms": 100, "early_stop": False, "exact": exact, "id": i + 1})
+            send(Go(i + 1, time_ms, info_ms=100, early_stop=False, exact=exact))
             until("bestmove")
             late.append((time.perf_counter() - started) * 1000 - time_ms)
-        send({"cmd": "quit"})
+        send(Quit())
         proc.wait(timeout=30)
     finally:
         if proc.poll() is None:

@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ai.vocab.commands import Command, Go, Position, Quit, encode
+
 ROOT = Path(__file__).resolve().parents[2]
 MB = 1024 * 1024
 
@@ -78,9 +80,9 @@ class Engine:
     def pid(self) -> int:
         return self.proc.pid
 
-    def send(self, command: dict[str, Any]) -> None:
+    def send(self, command: Command) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(command) + "\n")
+        self.proc.stdin.write(encode(command) + "\n")
         self.proc.stdin.flush()
 
     def read(self, timeout: float) -> dict[str, Any]:
@@ -105,7 +107,7 @@ class Engine:
 
     def close(self) -> None:
         try:
-            self.send({"cmd": "quit"})
+            self.send(Quit())
             self.proc.wait(timeout=10)
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
@@ -140,11 +142,9 @@ def search_phase(seconds: float, engine_args: list[str], max_nodes: int | None, 
             if rss is not None:
                 samples.append(rss)
 
-        engine.send({"cmd": "position", "game": "connect4", "moves": ""})
+        engine.send(Position("connect4"))
         started = time.monotonic()
-        engine.send(
-            {"cmd": "go", "time_ms": seconds * 1000, "info_ms": 500, "id": "long", "exact": False, "early_stop": False}
-        )
+        engine.send(Go("long", seconds * 1000, info_ms=500, exact=False, early_stop=False))
         best = engine.until("bestmove", "long", timeout=seconds + 600, on_message=sample)
         wall = time.monotonic() - started
         peak = status_kb(engine.pid, "VmHWM")
@@ -172,8 +172,8 @@ def every_game_phase(seconds: float, engine_args: list[str], max_nodes: int | No
     try:
         at_start = status_kb(engine.pid, "VmRSS")
         for game in EVERY_GAME:  # load every game's compiled code (and the solver) first: the baseline
-            engine.send({"cmd": "position", "game": game, "moves": ""})
-            engine.send({"cmd": "go", "iterations": 50, "id": f"warm {game}"})
+            engine.send(Position(game))
+            engine.send(Go(f"warm {game}", iterations=50))
             engine.until("bestmove", f"warm {game}", timeout=600)
         before = status_kb(engine.pid, "VmRSS")
         print(
@@ -182,17 +182,8 @@ def every_game_phase(seconds: float, engine_args: list[str], max_nodes: int | No
             flush=True,
         )
         for game in EVERY_GAME:
-            engine.send({"cmd": "position", "game": game, "moves": ""})
-            engine.send(
-                {
-                    "cmd": "go",
-                    "time_ms": seconds * 1000,
-                    "info_ms": 1000,
-                    "id": game,
-                    "exact": False,
-                    "early_stop": False,
-                }
-            )
+            engine.send(Position(game))
+            engine.send(Go(game, seconds * 1000, info_ms=1000, exact=False, early_stop=False))
             best = engine.until("bestmove", game, timeout=seconds + 600)  # the first one may compile
             print(
                 f"every game: after {game:<12} RSS {mb(status_kb(engine.pid, 'VmRSS'))} "
@@ -217,8 +208,8 @@ def play_game(engine: Engine, spec: Any, move_ms: int, game_number: int) -> int:
     position = spec.start()
     while not position.outcome.is_over:
         search_id = f"g{game_number}m{position.ply}"
-        engine.send({"cmd": "position", "game": spec.name, "moves": position.to_text()})
-        engine.send({"cmd": "go", "time_ms": move_ms, "info_ms": 100, "id": search_id})
+        engine.send(Position(spec.name, position.to_text()))
+        engine.send(Go(search_id, move_ms, info_ms=100))
         best = engine.until("bestmove", search_id, timeout=600)  # the first one may wait for compiled code
         position = position.play(spec.parse_move(best["move"]))
     return int(position.ply)

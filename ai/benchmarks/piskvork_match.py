@@ -107,7 +107,8 @@ WIDE: tuple[Stones, ...] = BALANCED + (
 # ``FRESH``: 32 openings that no fit has seen, none a rotation or reflection of another or of an opening of the
 # other books (``--seed 8 --count 32 --ms 500 --radius 4``; the central 7x7 holds few balanced three-stone
 # openings: ``WIDE`` has 31 different ones among its 48, and a run there found 8 new of 36). Round 7's first
-# fitted evaluation, fitted to games of ``WIDE``, scored 38% there and 25% here (docs/gomoku.md); 64 games.
+# fitted evaluation, fitted to games of ``WIDE``, scored 38% there and 25% here
+# (docs/history/gomoku-rounds.md, round 7); 64 games.
 FRESH: tuple[Stones, ...] = (
     ((7, 7), (8, 8), (10, 11)),
     ((7, 7), (6, 7), (3, 9)),
@@ -174,7 +175,7 @@ class Side:
     def ask(self, lines: list[str], timeout: float) -> tuple[str, float]:
         wait = self.last_reply + self.settle - time.perf_counter()
         if wait > 0:
-            time.sleep(wait)  # the opponent engine drops lines sent right after its move
+            time.sleep(wait)  # sleep-ok: the opponent engine drops lines sent right after its move
         try:
             reply, seconds = self.brain.ask(*lines, timeout=timeout)
         except queue.Empty:

@@ -52,7 +52,7 @@ def play(
             ponderer.start(position)  # the opponent "thinks" for the rest of its pace
             rest = rng.uniform(*pace_ms) / 1000 - (time.perf_counter() - start)
             if rest > 0:
-                time.sleep(rest)
+                time.sleep(rest)  # sleep-ok: the opponent's thinking time, the thing pondered on
             outcome = ponderer.stop(move)
             pondered += 0 if outcome is None else outcome.iterations
         position = position.play(move)
@@ -82,7 +82,7 @@ def play_engines(
             pondering.ponder(spec, moves)
             rest = rng.uniform(*pace_ms) / 1000 - (time.perf_counter() - start)
             if rest > 0:
-                time.sleep(rest)
+                time.sleep(rest)  # sleep-ok: the opponent's thinking time, the thing pondered on
             pondering.end_ponder(spec, position.play(move).to_text())
         position = position.play(move)
     return 0.5 if position.outcome.winner is None else float(position.outcome.winner == ponder_side)

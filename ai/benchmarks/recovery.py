@@ -32,7 +32,7 @@ def _poll_until(client: EngineClient, done: Callable[[list[Reply]], bool], timeo
         seen.extend(client.poll_replies())
         if done(seen):
             return seen
-        time.sleep(FRAME_S)
+        time.sleep(FRAME_S)  # sleep-ok: the app's frame loop polls once a frame, as measured
     raise RuntimeError(f"timed out; saw {[type(m).__name__ for m in seen][-10:]}; {client.status}")
 
 
@@ -46,7 +46,7 @@ def strike(client: EngineClient, sig: signal.Signals, searching: bool) -> tuple[
         end = time.monotonic() + 0.5
         while time.monotonic() < end:
             client.poll_replies()
-            time.sleep(FRAME_S)
+            time.sleep(FRAME_S)  # sleep-ok: the app's frame loop while the player thinks
     pid = client.pid
     assert pid is not None
     records = len(client.restart_log)
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                     settle = time.monotonic() + client.policy.stable_after_s + 0.5
                     while time.monotonic() < settle:  # a healthy engine again: not a failure streak
                         client.poll_replies()
-                        time.sleep(FRAME_S)
+                        time.sleep(FRAME_S)  # sleep-ok: the app's frame loop while it settles
                 print(
                     f"{sig.name:<7} {'mid-search' if searching else 'idle':<10}: noticed median "
                     f"{statistics.median(noticed):.2f} s (worst {max(noticed):.2f}); new engine's first line median "

@@ -72,3 +72,8 @@ class EngineClientProtocol(Protocol):
         """Everything that arrived since the last call, typed (``ai.vocab.results``); each reply that answers a command
         is also handed to that command."""
         ...
+
+    def wait_for_reply(self, timeout: float) -> list[Reply]:
+        """``poll_replies()`` after blocking until something arrives (``timeout`` seconds at most; a client may
+        return sooner, e.g. to keep its heartbeat): for programs without a frame loop."""
+        ...

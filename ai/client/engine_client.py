@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import json
+import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ai.client import proc_probe
 from ai.client.api import EngineClientProtocol, Limit
@@ -37,10 +37,25 @@ from ai.client.process import (
     backoff,
     checked_threads,
     decode_line,
+    reply_id,
     startup_deadline,
+    status_of,
 )
 from ai.client.status import EngineStatus, RestartPolicy, RestartRecord
 from ai.client.transport import ProcessTransport, Transport, default_command
+from ai.vocab.commands import (
+    SOLVE_TIME_MS,
+    Command,
+    Go,
+    IsReady,
+    Ponder,
+    Position,
+    Prepare,
+    SetOption,
+    Solve,
+    Stop,
+    encode,
+)
 from ai.vocab.limits import MAX_THREADS, default_threads
 from ai.vocab.results import (
     BestMove,
@@ -48,14 +63,15 @@ from ai.vocab.results import (
     EngineFailed,
     EngineRestarted,
     ErrorReply,
-    Info,
-    PonderEnd,
     Preparing,
     Ready,
     ReadyOk,
     Reply,
     Solution,
 )
+
+WAIT_SLICE_S = 0.05  # the longest wait_for_reply blocks before it polls again (heartbeats, restarts)
+EXIT_WAIT_S = 0.1  # after the engine's output ended, how long its exit status may take to follow
 
 __all__ = [
     "MAX_THREADS",
@@ -97,8 +113,9 @@ class EngineClient:
         self._position: tuple[str, str] | None = None
         self._prepare_game: str | None = None
         self._active: ActiveSearch | None = None
-        self._commands = CommandRouter()  # the go / solve / ponder commands still waiting for their answer
-        self._ponder: dict[str, Any] | None = None  # the ponder command in force (sent again after a restart)
+        self._commands = CommandRouter(pump=self.wait_for_reply)  # go / solve / ponder still waiting for an answer
+        self._restart_timer = threading.Event()  # a wait with no engine running blocks on it (close() sets it)
+        self._ponder: Ponder | None = None  # the ponder command in force (sent again after a restart)
         self._next_id = 0
         self.heartbeats_answered = 0  # isready heartbeats the engine answered (any process of this client)
         self._streak = 0  # failures in a row
@@ -119,6 +136,7 @@ class EngineClient:
 
     def close(self) -> None:
         self._closed = True
+        self._restart_timer.set()
         self._next_spawn_at = None
         self._commands.end_all("the engine is closed")
         if self._proc is not None:
@@ -158,27 +176,8 @@ class EngineClient:
         retry = None if self._next_spawn_at is None else max(0.0, self._next_spawn_at - now)
         if self._closed:
             return EngineStatus("closed", "the engine is closed")
-        if self._unavailable:
-            return EngineStatus(
-                "unavailable",
-                f"the bot is not available: {self._pending_problem}",
-                threads=self.threads,
-                retry_in_s=retry,
-            )
-        proc = self._proc
-        if proc is None:
-            return EngineStatus(
-                "restarting", f"restarting the engine ({self._pending_problem})", threads=self.threads, retry_in_s=retry
-            )
-        if proc.ready is None:
-            return EngineStatus("starting", "starting the engine", threads=self.threads)
-        game = self._current_game()
-        if game not in proc.prepared:
-            progress = proc.progress.get(game)
-            first = progress is not None and progress.compiling
-            words = "preparing the engine, first launch only" if first else "preparing the engine"
-            return EngineStatus("preparing", words, progress, self.threads)
-        return EngineStatus("ready", "ready", threads=self.threads)
+        problem, unavailable = self._pending_problem, self._unavailable
+        return status_of(self._proc, self._current_game(), unavailable, problem, retry, self.threads)
 
     @property
     def preparing(self) -> Preparing | None:
@@ -190,35 +189,31 @@ class EngineClient:
         self._position = (game, moves)
         self._ponder = None  # the engine ends it with a ponderend (a hit when ``moves`` adds its predicted reply)
         self._prepare_game = None  # the position's game comes first now
-        self._send({"cmd": "position", "game": game, "moves": moves})
+        self._send(Position(game, moves))
 
     def set_threads(self, threads: int) -> None:
         """Search threads from the next search on (kept across restarts); 1..MAX_THREADS, else ValueError."""
         self._threads = checked_threads(threads)
         self._ponder = None
-        self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
+        self._send(SetOption("threads", self._threads))
 
     def prepare(self, game: str) -> None:
         """Ask the engine to prepare ``game``'s compiled code next (e.g. when the player picks it);
         also the game shown as ``preparing`` until a position is set, and asked for again after a restart."""
         self._prepare_game = game
-        self._send({"cmd": "prepare", "game": game})
+        self._send(Prepare(game))
 
     def go(self, limit: Limit, *, info_ms: int = 100, exact: bool = True, level: str | None = None) -> EngineCommand:
         """Start a search within ``limit``; a ``level`` (ai/search/levels.py) decides the exactness and how the move
         is chosen (then ``exact`` is not sent). The command collects its ``Info`` lines and its ``BestMove``."""
-        command: dict[str, Any] = {"cmd": "go", "id": self._new_id(), "info_ms": info_ms}
-        command.update({"exact": exact} if level is None else {"level": level})
-        if limit.time_ms is not None:
-            command["time_ms"] = limit.time_ms
-        if limit.iterations is not None:
-            command["iterations"] = limit.iterations
-        return self._begin(command, "go")
+        exact_field = exact if level is None else None  # a level decides the exactness
+        go = Go(self._new_id(), limit.time_ms, limit.iterations, info_ms, exact_field, level=level)
+        return self._begin(go, "go")
 
     def solve(self, limit: Limit) -> EngineCommand:
-        """Start the exact solver's look at the position for ``limit.time_ms`` (300 ms when not given); the
-        command ends with its ``Solution``."""
-        return self._begin({"cmd": "solve", "id": self._new_id(), "time_ms": limit.time_ms or 300}, "solve")
+        """Start the exact solver's look at the position for ``limit.time_ms`` (``SOLVE_TIME_MS`` when not given);
+        the command ends with its ``Solution``."""
+        return self._begin(Solve(self._new_id(), limit.time_ms or SOLVE_TIME_MS), "solve")
 
     def ponder(self, *, exact: bool = True) -> EngineCommand:
         """Think on the opponent's time about the current position (the opponent to move) until the next
@@ -230,7 +225,7 @@ class EngineClient:
         if self._unavailable or self._closed:
             self._commands.route(ErrorReply(f"the engine is not available ({self._pending_problem})", command.id))
         else:
-            self._ponder = {"cmd": "ponder", "id": command.id, "exact": exact}
+            self._ponder = Ponder(command.id, exact)
             self._send(self._ponder)
         return command
 
@@ -242,7 +237,7 @@ class EngineClient:
     def stop(self) -> None:
         self._active = None
         self._ponder = None
-        self._send({"cmd": "stop"})
+        self._send(Stop())
 
     def _new_id(self) -> int:
         self._next_id += 1
@@ -255,8 +250,9 @@ class EngineClient:
             return self._position[0]
         return self._prepare_game or "connect4"
 
-    def _begin(self, command: dict[str, Any], kind: CommandKind) -> EngineCommand:
-        handle = self._commands.open(int(command["id"]), kind)
+    def _begin(self, command: Go | Solve, kind: CommandKind) -> EngineCommand:
+        assert isinstance(command.id, int)
+        handle = self._commands.open(command.id, kind)
         if self._unavailable or self._closed:  # (the command gets it with the next poll, like an engine's error)
             self._outbox.append(ErrorReply(f"the engine is not available ({self._pending_problem})", handle.id))
             return handle
@@ -266,12 +262,12 @@ class EngineClient:
         self._send(command)
         return handle
 
-    def _send(self, command: dict[str, Any]) -> None:
+    def _send(self, command: Command) -> None:
         if self._proc is None and self._next_spawn_at is None and not self._closed and not self._unavailable:
             self._spawn()
         if self._proc is not None:
             with contextlib.suppress(OSError):  # the engine is gone; poll() notices and restarts it
-                self._proc.transport.send(json.dumps(command, separators=(",", ":")))
+                self._proc.transport.send(encode(command))
 
     # -- polling ----------------------------------------------------------------------------
     def poll_replies(self) -> list[Reply]:
@@ -281,6 +277,20 @@ class EngineClient:
         for reply in replies:
             self._commands.route(reply)
         return replies
+
+    def wait_for_reply(self, timeout: float) -> list[Reply]:
+        """``poll_replies()`` after blocking until the engine writes a line, at most ``timeout`` and ``WAIT_SLICE_S``
+        seconds (heartbeats, restarts): for programs without a frame loop (``EngineCommand.wait``, the session)."""
+        replies = self.poll_replies()
+        if replies or timeout <= 0:
+            return replies
+        slice_s = min(timeout, WAIT_SLICE_S)
+        proc = self._proc
+        if proc is not None:
+            proc.transport.wait_readable(slice_s)
+        elif not self._closed:  # no engine until the restart's back-off ends: nothing to read meanwhile
+            self._restart_timer.wait(slice_s)
+        return self.poll_replies()
 
     def _poll(self) -> list[Reply]:
         now = self._clock()
@@ -310,7 +320,7 @@ class EngineClient:
             proc.ping_sent_at = now
             taken = self._sample(proc)
             proc.ping_cpu_s = taken.cpu_s if taken is not None else None
-            self._send({"cmd": "isready"})
+            self._send(IsReady())
         return replies
 
     def _take(self, proc: EngineProcess, reply: Reply, now: float) -> Reply | None:
@@ -339,7 +349,7 @@ class EngineClient:
                 proc.prepared.add(reply.game)
         active = self._active
         ended = isinstance(reply, BestMove | Solution | ErrorReply)
-        if active is not None and ended and _id_of(reply) is not None and _id_of(reply) == active.command["id"]:
+        if active is not None and ended and reply_id(reply) is not None and reply_id(reply) == active.command.id:
             self._active = None
             if not isinstance(reply, ErrorReply):
                 self._streak = 0  # it answered a search: healthy
@@ -348,12 +358,8 @@ class EngineClient:
     def _problem(self, proc: EngineProcess, ended: bool, now: float) -> str | None:
         code = proc.transport.exit_code()
         if ended or code is not None:
-            if code is None:
-                for _ in range(10):  # the pipe closed; the exit status follows in a moment (at most 0.1 s)
-                    time.sleep(0.01)
-                    code = proc.transport.exit_code()
-                    if code is not None:
-                        break
+            if code is None:  # the pipe closed; the exit status follows in a moment
+                code = proc.transport.wait_exit(EXIT_WAIT_S)
             return f"the engine process stopped (exit code {code})"
         if proc.first_line_at is None:
             limit = startup_deadline(self.policy, self._startup_samples, self._startup_timeouts)
@@ -420,27 +426,22 @@ class EngineClient:
             last = self.restart_log[-1]
             self.restart_log[-1] = RestartRecord(last.problem, last.noticed_at, now)
         if self._threads is not None:
-            self._send({"cmd": "setoption", "name": "threads", "value": self._threads})
+            self._send(SetOption("threads", self._threads))
         if self._prepare_game is not None:
-            self._send({"cmd": "prepare", "game": self._prepare_game})
+            self._send(Prepare(self._prepare_game))
         if self._position is not None:
             game, moves = self._position
-            self._send({"cmd": "position", "game": game, "moves": moves})
+            self._send(Position(game, moves))
         if self._ponder is not None:
             self._send(self._ponder)  # a fresh tree, but the engine thinks on the opponent's time again
         if not self.restart_log or self._unavailable:
             return
-        resumed = ""
+        resumed = self._active is not None
         if self._active is not None:
             self._active.sent_at = now
             self._send(self._active.command)
-            resumed = " and resumed the search"
-        self._outbox.append(EngineRestarted(f"{self._pending_problem}; restarted it{resumed}"))
-
-
-def _id_of(reply: Reply) -> object:
-    """The search id a reply carries (None for the replies that carry none)."""
-    return reply.id if isinstance(reply, Info | Solution | ErrorReply | PonderEnd) else None
+        words = " and resumed the search" if resumed else ""
+        self._outbox.append(EngineRestarted(f"{self._pending_problem}; restarted it{words}", resumed))
 
 
 if TYPE_CHECKING:  # the real client is held to the interface the play model uses

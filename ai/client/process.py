@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ai.client.proc_probe import ProcessSample
-from ai.client.status import RestartPolicy
+from ai.client.status import EngineStatus, RestartPolicy
 from ai.client.transport import Transport
 from ai.vocab import wire
+from ai.vocab.commands import Go, Solve
 from ai.vocab.limits import MAX_THREADS
-from ai.vocab.results import ErrorReply, Preparing, Ready, Reply
+from ai.vocab.results import ErrorReply, Info, PonderEnd, Preparing, Ready, Reply, Solution
 
 BUSY_CPU_S = 0.02  # CPU seconds used since the heartbeat that show a silent engine at work
 
@@ -26,7 +26,7 @@ BUSY_CPU_S = 0.02  # CPU seconds used since the heartbeat that show a silent eng
 class ActiveSearch:
     """The search the engine is running for the client (sent again, same id, after a restart)."""
 
-    command: dict[str, Any]
+    command: Go | Solve
     game: str
     sent_at: float = 0.0
 
@@ -90,3 +90,27 @@ def decode_line(raw: bytes) -> Reply:
         return wire.decode(json.loads(raw.decode("utf-8", errors="replace")))
     except (ValueError, RecursionError) as exc:
         return ErrorReply(f"engine wrote a non-protocol line ({str(exc)[:80]}): {raw[:80]!r}")
+
+
+def status_of(
+    proc: EngineProcess | None, game: str, unavailable: bool, problem: str, retry: float | None, threads: int | None
+) -> EngineStatus:
+    """What a client with this process (None: none running) shows for ``game``: unavailable, restarting,
+    starting, preparing (with the game's progress) or ready."""
+    if unavailable:
+        return EngineStatus("unavailable", f"the bot is not available: {problem}", threads=threads, retry_in_s=retry)
+    if proc is None:
+        return EngineStatus("restarting", f"restarting the engine ({problem})", threads=threads, retry_in_s=retry)
+    if proc.ready is None:
+        return EngineStatus("starting", "starting the engine", threads=threads)
+    if game not in proc.prepared:
+        progress = proc.progress.get(game)
+        first = progress is not None and progress.compiling
+        words = "preparing the engine, first launch only" if first else "preparing the engine"
+        return EngineStatus("preparing", words, progress, threads)
+    return EngineStatus("ready", "ready", threads=threads)
+
+
+def reply_id(reply: Reply) -> object:
+    """The search id a reply carries (None for the replies that carry none)."""
+    return reply.id if isinstance(reply, Info | Solution | ErrorReply | PonderEnd) else None

@@ -2,8 +2,9 @@
 terminal client (``game.text``) and the network bot (``ai.cli.net_bot``). They reach the search only
 through the engine process, as the app does (doors one way: client -> engine process -> search).
 
-``search`` sends the position and a ``go`` and polls (every 10 ms: the client's heartbeat and restarts
-keep working) until its command (``ai.client.commands``) has its ``bestmove``; ``ponder`` thinks on the opponent's
+``search`` sends the position and a ``go`` and waits for the engine's lines (``EngineClient.wait_for_reply``:
+blocking until a line comes, in slices that keep the client's heartbeat and restarts working) until its
+command (``ai.client.commands``) has its ``bestmove``; ``ponder`` thinks on the opponent's
 time and ``end_ponder`` ends it with the opponent's move (a hit or a miss, from the engine's ``ponderend``).
 Results come back as ``ai.vocab.results.SearchResult`` with moves as the game's move numbers.
 """
@@ -29,7 +30,6 @@ from ai.vocab.results import (
 )
 from game.rules import GameSpec
 
-POLL_S = 0.01
 START_TIMEOUT_S = 120.0  # a first launch compiles; later ones load numba's cache in about a second
 SLACK_S = 300.0  # beyond a search's budget (a game being prepared waits first) before giving up
 PONDER_END_TIMEOUT_S = 5.0
@@ -53,11 +53,12 @@ class EngineSession:
         """Launch the engine and wait for its ``ready`` line."""
         self.client.start()
         end = time.monotonic() + timeout_s
+        self._take(self.client.poll_replies())
         while not self.client.is_ready:
-            self._poll()
-            if time.monotonic() > end:
+            left = end - time.monotonic()
+            if left <= 0:
                 raise EngineUnavailable(f"the engine did not start within {timeout_s:g} s")
-            time.sleep(POLL_S)
+            self._wait(left)
 
     def close(self) -> None:
         self.client.close()
@@ -79,8 +80,8 @@ class EngineSession:
         self.last_choice: str | None = None  # the level's rule that chose the move: "best", "book", "sampled"
         search = self.client.go(Limit(time_ms=max(1, round(time_ms))), info_ms=100, exact=exact, level=level)
         end = time.monotonic() + time_ms / 1000 + SLACK_S
-        while time.monotonic() < end:
-            self._poll()
+        while (left := end - time.monotonic()) > 0:
+            self._wait(left)
             for reply in search.replies():
                 if isinstance(reply, ErrorReply):
                     raise EngineUnavailable(f"the engine cannot search: {reply.message}")
@@ -89,7 +90,6 @@ class EngineSession:
                     return to_result(spec, reply)
                 if isinstance(reply, Info) and on_info is not None:
                     on_info(to_result(spec, reply))
-            time.sleep(POLL_S)
         raise EngineUnavailable(f"no move from the engine within {time_ms / 1000 + SLACK_S:g} s")
 
     def ponder(self, spec: GameSpec, moves: str, *, exact: bool = False) -> None:
@@ -108,21 +108,22 @@ class EngineSession:
         else:
             self.client.set_position(spec.name, moves)
         end = time.monotonic() + PONDER_END_TIMEOUT_S
-        while not ponder.done and time.monotonic() < end:
-            self._poll()
-            time.sleep(POLL_S)
+        while not ponder.done and (left := end - time.monotonic()) > 0:
+            self._wait(left)
         ended = ponder.result()
         return ended if isinstance(ended, PonderEnd) else None
 
-    def _poll(self) -> list[Reply]:
-        replies = self.client.poll_replies()
+    def _wait(self, timeout: float) -> None:
+        """Read the engine's lines, blocking until one comes (``timeout`` seconds at most)."""
+        self._take(self.client.wait_for_reply(timeout))
+
+    def _take(self, replies: list[Reply]) -> None:
         for reply in replies:
             if isinstance(reply, EngineFailed):
                 raise EngineUnavailable(reply.message)
             if isinstance(reply, PonderEnd) and reply.played is not None:
                 self.ponders += 1
                 self.hits += reply.hit
-        return list(replies)
 
 
 def to_result(spec: GameSpec, reply: Info) -> SearchResult:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from ai.vocab import limits
+from ai.vocab.commands import Quit, encode
 
 # engine lines can be long (Gomoku: 225 children), but never this long
 MAX_REPLY_BYTES = 16 * limits.MAX_LINE
@@ -33,8 +34,14 @@ class Transport(Protocol):
 
     def receive(self) -> list[bytes | None]: ...
 
+    def wait_readable(self, timeout: float) -> None:
+        """Block until a line (or the end of the output) is there to ``receive``, or ``timeout`` seconds."""
+
     def exit_code(self) -> int | None:
         """The exit status once the engine is gone, else None."""
+
+    def wait_exit(self, timeout: float) -> int | None:
+        """The exit status, waiting for it ``timeout`` seconds at most (None: still running)."""
 
     def last_words(self) -> str | None:
         """The last line the engine wrote on stderr, if any."""
@@ -66,6 +73,7 @@ class ProcessTransport:
             **creation,
         )
         self._inbox: queue.Queue[bytes | None] = queue.Queue()
+        self._early: list[bytes | None] = []  # taken from the inbox by wait_readable, not received yet
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         threading.Thread(target=self._read_stdout, args=(self._proc.stdout,), daemon=True).start()
         threading.Thread(target=self._read_stderr, args=(self._proc.stderr,), daemon=True).start()
@@ -108,8 +116,14 @@ class ProcessTransport:
         except ValueError as exc:  # closed pipe object
             raise OSError(str(exc)) from None
 
+    def wait_readable(self, timeout: float) -> None:
+        if self._early or timeout <= 0:
+            return
+        with contextlib.suppress(queue.Empty):
+            self._early.append(self._inbox.get(timeout=timeout))
+
     def receive(self) -> list[bytes | None]:
-        lines: list[bytes | None] = []
+        lines, self._early = self._early, []
         while True:
             try:
                 lines.append(self._inbox.get_nowait())
@@ -118,6 +132,12 @@ class ProcessTransport:
 
     def exit_code(self) -> int | None:
         return self._proc.poll()
+
+    def wait_exit(self, timeout: float) -> int | None:
+        try:
+            return self._proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
 
     def last_words(self) -> str | None:
         return self._stderr_tail[-1] if self._stderr_tail else None
@@ -132,7 +152,7 @@ class ProcessTransport:
 
     def close(self) -> None:
         try:
-            self.send('{"cmd":"quit"}')
+            self.send(encode(Quit()))
             self._proc.wait(timeout=2.0)
         except (subprocess.TimeoutExpired, OSError):
             self.kill()

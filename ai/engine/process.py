@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
-import json
 import os
 import queue
 import random
@@ -30,7 +29,7 @@ from ai.engine.book_solve import book_bestmove, book_solution
 from ai.engine.ponder import MAX_PONDER_MS, PonderRun, end_report, yield_to_the_rest
 from ai.engine.prepare import Preparer
 from ai.search import levels
-from ai.vocab import limits, wire
+from ai.vocab import commands, limits, wire
 from ai.vocab.results import OptionSet, Ready, ReadyOk, Reply, Solution, SolvedMove
 from game.rules import get_game
 from game.rules.base import GameSpec, Position
@@ -140,8 +139,8 @@ class Engine:
         self.emit(Ready(NAME, VERSION, tuple(_game_names()), round(_process_age_ms(), 1), self._threads))
         self.preparer.prefer(self.spec)
         self.preparer.start()
-        commands: queue.Queue[protocol.Command | None] = queue.Queue()
-        dispatcher = threading.Thread(target=self._dispatch_all, args=(commands,), name="dispatch", daemon=True)
+        inbox: queue.Queue[protocol.Command | None] = queue.Queue()
+        dispatcher = threading.Thread(target=self._dispatch_all, args=(inbox,), name="dispatch", daemon=True)
         dispatcher.start()
         for text, too_long in limits.bounded_lines(stdin):
             if too_long:
@@ -152,22 +151,22 @@ class Engine:
                 )
                 continue
             command = self._parse(text) if text else None
-            if isinstance(command, protocol.Simple) and command.cmd == "isready":
+            if isinstance(command, commands.IsReady):
                 self.emit(ReadyOk())  # at once: the heartbeat says this process reads its input
                 continue
-            if isinstance(command, protocol.Simple) and command.cmd == "stop":
+            if isinstance(command, commands.Stop):
                 self._stop_event.set()  # at once, even while the dispatcher waits for something
             if command is not None:
-                commands.put(command)
-            if isinstance(command, protocol.Simple) and command.cmd == "quit" or not dispatcher.is_alive():
+                inbox.put(command)
+            if isinstance(command, commands.Quit) or not dispatcher.is_alive():
                 break
-        commands.put(None)
+        inbox.put(None)
         dispatcher.join()
         self.finish()
         return 0
 
-    def _dispatch_all(self, commands: queue.Queue[protocol.Command | None]) -> None:
-        while (command := commands.get()) is not None:
+    def _dispatch_all(self, inbox: queue.Queue[protocol.Command | None]) -> None:
+        while (command := inbox.get()) is not None:
             if not self._dispatch_safely(command):
                 return
 
@@ -181,11 +180,10 @@ class Engine:
         try:
             return protocol.parse_command(line)
         except protocol.ProtocolError as exc:
-            self.emit(protocol.error(str(exc), _search_id_of(line)))
+            self.emit(protocol.error(str(exc), commands.search_id_of(line)))
         except Exception as exc:  # noqa: BLE001 - a reader bug must not kill the engine
-            self.emit(
-                protocol.error(f"internal error reading the line: {type(exc).__name__}: {exc}", _search_id_of(line))
-            )
+            problem = f"internal error reading the line: {type(exc).__name__}: {exc}"
+            self.emit(protocol.error(problem, commands.search_id_of(line)))
         return None
 
     def _dispatch_safely(self, command: protocol.Command) -> bool:
@@ -196,15 +194,15 @@ class Engine:
             return True
 
     def _dispatch(self, command: protocol.Command) -> bool:
-        if isinstance(command, protocol.Simple):
-            if command.cmd == "quit":
-                return False
-            if command.cmd == "stop":
-                self._end_ponder(self.position)
-                self.finish()
-            elif command.cmd == "isready":
-                self.finish_if_done()
-                self.emit(ReadyOk())
+        if isinstance(command, commands.Quit):
+            return False
+        if isinstance(command, commands.Stop):
+            self._end_ponder(self.position)
+            self.finish()
+            return True
+        if isinstance(command, commands.IsReady):
+            self.finish_if_done()
+            self.emit(ReadyOk())
             return True
         if isinstance(command, protocol.SetOption):
             self._end_ponder(self.position)
@@ -401,16 +399,6 @@ class Engine:
     def finish_if_done(self) -> None:
         if self._worker is not None and not self._worker.is_alive():
             self.finish()
-
-
-def _search_id_of(line: str) -> Any:
-    """The ``id`` of a rejected go/solve line (when it has a usable one) so the client can tell
-    that this search will never answer."""
-    try:
-        obj = json.loads(line)
-        return protocol._search_id(obj) if isinstance(obj, dict) else None
-    except (ValueError, RecursionError, protocol.ProtocolError):
-        return None
 
 
 def _process_age_ms() -> float:

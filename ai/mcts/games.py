@@ -21,6 +21,7 @@ from ai.mcts.kernels import KIND_CONNECT4, KIND_MNK, KIND_UTTT
 from ai.mcts.layout import P_EXPAND, P_KIND, P_MAX_MOVES, P_PLAYOUT, P_STATE_LEN, PARAMS_LEN
 from ai.mcts.mnk_root import root_threat_proofs
 from game.rules.base import GameFamily, GameSpec
+from game.rules.mnk import as_mnk_spec
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class GameAdapter:
     default_expand: int = 1
     # (params, root state, unproven root moves, seconds) -> proofs {move: +1 / -1} found at the root
     root_threats: Callable[[np.ndarray, np.ndarray, list[int], float], dict[int, int]] | None = None
+    alpha_beta: bool = False  # searched by alpha-beta (ai.mcts.gomoku_search, docs/gomoku.md) instead of MCTS
 
     def make_params(self, spec: Any, playout: int | None = None, expand: int | None = None) -> np.ndarray:
         params = np.zeros(PARAMS_LEN, dtype=np.int64)
@@ -98,7 +100,14 @@ def _mnk(spec: GameSpec) -> GameAdapter:
         default_playout=1,  # take wins, block wins, make / block open fours
         default_expand=1 if small else 2,
         root_threats=None if small else root_threat_proofs,
+        alpha_beta=_five_on_a_large_board(spec),
     )
+
+
+def _five_on_a_large_board(spec: GameSpec) -> bool:
+    """Gomoku and its kin (five in a row on a board larger than 8x8): the alpha-beta searcher's games."""
+    mnk = as_mnk_spec(spec)
+    return mnk is not None and mnk.k == 5 and mnk.width * mnk.height > MNK_SMALL_BOARD
 
 
 def _uttt() -> GameAdapter:

@@ -241,7 +241,7 @@ CELL_CLASS = np.array([class_of(tuple(int(x) for x in s)) for s in CELL_SHAPES],
 # make on its 4 lines plus the weight of its threat class; row 0 for the side to move, row 1 for the
 # opponent (subtracted). The line weights are round 3's line values times 4, the opponent's times 5
 # (its 5/4 in integers). The class weights are 0: fitted to Rapfi's evaluations they played worse, and a
-# hand-set bonus for double threats no better (docs/gomoku.md, round 4).
+# hand-set bonus for double threats no better (docs/history/gomoku-rounds.md, round 4).
 LINE_WEIGHT = np.array([[0, 4, 16, 32, 100, 120, 400, 800], [0, 5, 20, 40, 125, 150, 500, 1000]], dtype=np.int64)
 CLASS_WEIGHT = np.zeros((2, 10), dtype=np.int64)
 TEMPO = 240
@@ -255,7 +255,7 @@ def cell_values() -> np.ndarray:
 
 CELL_VALUE = cell_values()
 
-# Move ordering (a linear policy fitted to a strong engine's moves, docs/gomoku.md round 5): for the mover
+# Move ordering (a linear policy fitted to a strong engine's moves, docs/gomoku.md): for the mover
 # (row 0) and the opponent (row 1) a weight per shape on each of the cell's 4 lines and per threat class
 # of the cell, and a weight by the Chebyshev distance (1, 2, 3, 4, 5 or more) to the opponent's last stone
 # (row 0) and to the mover's own (row 1). Fives and the opponent's open fours never reach the fit (forced

@@ -62,11 +62,6 @@ THREAT_CHECKED = 16  # root moves checked for the opponent's VCT
 SCALE = 1600.0  # score -> win chance: 1 / (1 + exp(-score / SCALE))
 
 
-def is_gomoku(spec: Any) -> bool:
-    """True for the m,n,k games this searcher plays: five in a row on a board larger than 8x8."""
-    return getattr(spec, "k", 0) == 5 and spec.width * spec.height > 64
-
-
 def _proven(score: int, ctl: np.ndarray) -> int | None:
     """+1 / -1 when the search's mate score is a proof (see ``gomoku_ab``: no cut candidate list on the
     losing side's nodes), else None."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from ai.mcts.core import M_MAX_DEPTH, propagate
 from ai.mcts.games import adapter_for
-from ai.mcts.gomoku_search import GomokuSearcher, is_gomoku
+from ai.mcts.gomoku_search import GomokuSearcher
 from ai.mcts.layout import DRAW, LOSS, P_CONTEMPT, UNKNOWN, WIN
 from ai.mcts.tree import DEFAULT_MAX_NODES
 from ai.mcts.worker import Worker, lanes_for, mix_seed, run_lane
@@ -104,8 +104,8 @@ class Searcher:
         self._pool = ThreadPoolExecutor(self._lanes - 1) if self._lanes > 1 else None
         self._stop = threading.Event()
         self._position: Any = None
-        # Gomoku (five in a row on a large board) is searched by alpha-beta (docs/gomoku.md)
-        self._gomoku = GomokuSearcher(spec) if is_gomoku(spec) else None
+        # the game's adapter says which games alpha-beta searches instead (Gomoku: docs/gomoku.md)
+        self._gomoku = GomokuSearcher(spec) if adapter.alpha_beta else None
         self.set_position(spec.start())
 
     # -- position -------------------------------------------------------------------------

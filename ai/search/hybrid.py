@@ -42,6 +42,7 @@ SOLVER_MARGIN_S = 0.003  # the solver's deadline comes this much before the sear
 NODES_PER_ITERATION = 20
 MAX_SOLVER_NODES = 20_000_000
 MARK_EVERY_MS = 20.0  # how often proofs are copied into the MCTS tree
+HALT_CHECK_S = 0.002  # while only the solver runs, how often a stop request is looked at
 _VALUE = {1: 1.0, 0: 0.5, -1: 0.0}
 _BIG = 1000
 
@@ -227,8 +228,8 @@ class HybridSearcher:
                 stop_event=halt,
             )
             if result.proven is not None and deadline is not None:  # MCTS is done: let the solver finish
-                while not halt.is_set() and root.running and time.perf_counter() < deadline:
-                    time.sleep(0.001)
+                while not halt.is_set() and root.running and (left := deadline - time.perf_counter()) > 0:
+                    root.join(min(left, HALT_CHECK_S))  # returns as soon as the solver ends
                     report(result, (time.perf_counter() - start) * 1000.0)  # still alive: keep reporting
         finally:
             root.stop()

@@ -14,39 +14,29 @@ goes, in the solver's stones of the mover: for a win, the stones until the win (
 stones until the slowest of the refuted moves loses (the hardest wrong move to see through). Grades:
 ``easy`` up to 3, ``medium`` up to 8, ``hard`` up to 12, ``expert`` beyond.
 
-``tools/make_puzzles.py`` writes the shipped set (``ai/puzzles.json``); ``load()`` reads it.
+``tools/make_puzzles.py`` writes the shipped set (``ai/puzzles.json``); ``ai.vocab.puzzle_set`` reads it (the play
+model reads the set without this module's solver).
 """
 
 from __future__ import annotations
 
-import importlib.resources
-import json
 import random
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
 from typing import Any
 
+from ai.vocab.puzzle_set import FORMAT as FORMAT
+from ai.vocab.puzzle_set import PUZZLE_FILE as PUZZLE_FILE
+from ai.vocab.puzzle_set import Puzzle as Puzzle
+from ai.vocab.puzzle_set import from_json as from_json
+from ai.vocab.puzzle_set import load as load
+from ai.vocab.puzzle_set import to_json as to_json
 from game.rules import get_game
 from game.rules.capabilities import capabilities
 from game.rules.connect4 import Connect4Position
 
-FORMAT = "connect4-mcts-puzzles"
-PUZZLE_FILE = "puzzles.json"  # beside the book: the bundle ships the top-level data files of ai
 MIN_PLY, MAX_PLY = 8, 30
 MAX_NODES = 400_000  # solver nodes per candidate (all columns): bounded time, and the same on any machine
 GRADES = ((3, "easy"), (8, "medium"), (12, "hard"))  # depth up to this -> grade; deeper: "expert"
-
-
-@dataclass(frozen=True)
-class Puzzle:
-    id: int
-    moves: str  # the position, columns 1-7 from the empty board
-    to_move: int  # 1: the first player (Red), 2: the second
-    goal: str  # "win" | "draw"
-    answer: str  # the one column (1-7) that reaches the goal
-    depth: int
-    grade: str
-    scores: tuple[int | None, ...]  # every column's exact score for the mover (None: full)
 
 
 def stones_to_end(cells: int, ply: int, score: int) -> int:
@@ -139,32 +129,3 @@ def generate(seed: int, count: int, *, max_nodes: int = MAX_NODES, solver: Any =
         goal, answer, depth = verdict
         found += 1
         yield Puzzle(found, text, position.to_move + 1, goal, str(answer + 1), depth, grade_of(depth), result.scores)
-
-
-def to_json(puzzles: list[Puzzle], seed: int) -> str:
-    items = [asdict(p) | {"scores": list(p.scores)} for p in puzzles]
-    data = {"format": FORMAT, "version": 1, "seed": seed, "count": len(items), "puzzles": items}
-    return json.dumps(data, separators=(",", ":")) + "\n"
-
-
-def from_json(text: str) -> list[Puzzle]:
-    """The puzzles of a puzzle file; ValueError (one line) for anything else."""
-    data = json.loads(text)
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
-        raise ValueError(f"not a puzzle file (expected format {FORMAT!r})")
-    out = []
-    for item in data["puzzles"]:
-        try:
-            out.append(Puzzle(**{**item, "scores": tuple(item["scores"])}))
-        except (TypeError, KeyError) as exc:
-            raise ValueError(f"bad puzzle entry: {str(exc)[:120]}") from None
-    return out
-
-
-def load() -> list[Puzzle]:
-    """The shipped puzzles (empty when the file is missing)."""
-    try:
-        text = importlib.resources.files("ai").joinpath(PUZZLE_FILE).read_text(encoding="utf-8")
-    except OSError:
-        return []
-    return from_json(text)

@@ -20,36 +20,14 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from ai.vocab.review_scores import PositionScores
 from game.rules import GameSpec, Position
 from game.rules.capabilities import capabilities
 
 DEFAULT_ITERATIONS = 4000  # estimate reviews: MCTS iterations per position
 DEFAULT_SEED = 39
-
-
-@dataclass(frozen=True)
-class PositionScores:
-    """What is known of the position after ``ply`` moves of the game, for its side to move.
-
-    ``scores``: ``(move, score)`` for each legal move whose score is known. Exact reviews hold solver scores
-    (ints, for the player of the move); estimates hold the move's MCTS value for the mover (0..1, draws half)
-    and ``visits`` its visit count. ``value``: estimates only, the search's value of the position for the mover.
-    """
-
-    ply: int
-    scores: tuple[tuple[int, float], ...]
-    exact: bool
-    complete: bool  # every legal move's entry is known
-    source: str  # "book" | "solver" | "mcts" | "partial" (a time limit stopped the solver)
-    elapsed_ms: float
-    value: float | None = None
-    visits: tuple[tuple[int, int], ...] = ()
-
-    def score_of(self, move: int) -> float | None:
-        return next((score for m, score in self.scores if m == move), None)
 
 
 def is_exact_game(spec: GameSpec) -> bool:

@@ -1,23 +1,22 @@
 """How ``Solver.analyze_columns`` (``ai.solver.core``) spreads a position's columns over threads sharing the table.
 
-A friend of ``Solver``: it drives the solver's boards, flags and kernel calls (its underscored members)
-from outside the class, to keep the scheduling apart from the searching.
+The scheduling is kept apart from the searching: the solver is reached through the three public calls of
+``ColumnSearcher`` (score a column within a node budget, search one with given flags, whether the budget is
+spent), and the threads' boards and flags are a ``ColumnWorkers`` the solver owns. This module does not import
+``ai.solver.core``.
 """
 
 from __future__ import annotations
 
 import heapq
 import threading
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from ai.solver import kernel
 from ai.solver.board import KernelBoard
 from game.rules.connect4 import Connect4Position
-
-if TYPE_CHECKING:
-    from ai.solver.core import Solver
 
 PARALLEL_MIN_EMPTY = 22  # helper threads join only searches with at least this many empty cells (big ones)
 NEAR_SLOTS = 8  # near tables after the main one: a thread searching at the same time as others uses its own
@@ -29,8 +28,57 @@ def new_ctl() -> np.ndarray:
     return np.zeros(kernel.CTL_SIZE, dtype=np.int64)
 
 
+class ColumnSearcher(Protocol):
+    """What ``search_columns`` asks of the solver (``ai.solver.core.Solver``)."""
+
+    def score_on(
+        self, board: KernelBoard, position: Connect4Position, budget: int, ctl: np.ndarray | None, floor: int
+    ) -> int | None:
+        """The position's score searched on ``board`` (with ``ctl``'s flags alone, or the solver's own with its
+        helpers when None), None when ``budget`` more nodes (0: no budget) or the solver's limit ran out."""
+        ...
+
+    def kernel_solve(self, board: KernelBoard, position: Connect4Position, ctl: np.ndarray, floor: int) -> int:
+        """One kernel search on ``board`` with ``ctl``'s flags (``kernel.UNKNOWN`` when it gave up)."""
+        ...
+
+    def out_of_budget(self) -> bool:
+        """Whether the solver was stopped or spent its node limit."""
+        ...
+
+
+Worker = tuple[KernelBoard, np.ndarray, KernelBoard, np.ndarray]  # a thread's board and flags, and its pair to help
+
+
+class ColumnWorkers:
+    """The boards and flags of ``analyze_columns``' threads, kept between calls (per board size): the first
+    thread searches on the solver's own board and flags. ``ctls`` is the solver's list of every flag array a stop
+    must reach; the workers' flags join it as they are made."""
+
+    def __init__(self, ctls: list[np.ndarray]) -> None:
+        self.rows: list[Worker] = []
+        self._ctls = ctls
+
+    def clear(self) -> None:
+        """Forget the workers (another board size): made again when needed."""
+        self.rows.clear()
+        del self._ctls[1:]
+
+    def grow(self, count: int, board: KernelBoard, ctl: np.ndarray) -> None:
+        """At least ``count`` workers; ``board`` and ``ctl`` are the solver's own (the first worker's)."""
+        spec, book = board.spec, board.book
+        while len(self.rows) < count:
+            index = len(self.rows)
+            slot = index % NEAR_SLOTS  # the thread's own near table, for its board and its board to help others
+            own = (board, ctl) if index == 0 else (KernelBoard(spec, book, None, slot), new_ctl())
+            tail = (KernelBoard(spec, book, HELPER_ORDERS[index % len(HELPER_ORDERS)], slot), new_ctl())
+            self.rows.append((own[0], own[1], *tail))
+            self._ctls.extend([own[1], tail[1]] if index else [tail[1]])
+
+
 def search_columns(
-    solver: Solver,
+    solver: ColumnSearcher,
+    pool: ColumnWorkers,
     to_search: dict[int, Connect4Position],
     scores: list[int | None],
     budget: int,
@@ -44,15 +92,8 @@ def search_columns(
     other tie-breaks, the first answer wins), so no thread idles while one big column ends the analysis. One
     thread alone keeps the lazy-SMP helpers for its big searches. ``floors``: a lower bound on each column's
     child's score (from the book's scores of its parents, this position among them)."""
-    assert solver._board is not None
-    spec, book = solver._board.spec, solver._board.book
-    while len(solver._column_workers) < workers:
-        index = len(solver._column_workers)
-        slot = index % NEAR_SLOTS  # the thread's own near table, for its board and its board to help others with
-        board, ctl = (solver._board, solver._ctl) if index == 0 else (KernelBoard(spec, book, None, slot), new_ctl())
-        tail = (KernelBoard(spec, book, HELPER_ORDERS[index % len(HELPER_ORDERS)], slot), new_ctl())
-        solver._column_workers.append((board, ctl, *tail))
-        solver._ctls.extend([ctl, tail[1]] if index else [tail[1]])
+    assert pool.rows, "ColumnWorkers.grow first"
+    spec = pool.rows[0][0].spec
     queue = [(0, rank, col) for rank, col in enumerate(to_search)]
     lock = threading.Lock()
     owners: dict[int, np.ndarray] = {}  # running column -> its owner's flags
@@ -62,7 +103,7 @@ def search_columns(
     worth_help = {c for c, child in to_search.items() if child.ply <= big}  # helpers join big searches only
 
     def own(board: KernelBoard, ctl: np.ndarray | None, col: int, pass_index: int) -> None:
-        result = solver._score(board, to_search[col], budget * 4**pass_index, ctl, floors[col])
+        result = solver.score_on(board, to_search[col], budget * 4**pass_index, ctl, floors[col])
         with lock:
             del owners[col]
             for helper_ctl in helpers.pop(col):
@@ -70,19 +111,19 @@ def search_columns(
             result = helped.pop(col, None) if result is None else result
             if result is not None:
                 scores[col] = -result
-            elif not solver._out_of_budget():
+            elif not solver.out_of_budget():
                 heapq.heappush(queue, (pass_index + 1, rank_of[col], col))
 
     def help_column(board: KernelBoard, ctl: np.ndarray, col: int) -> None:
-        result = solver._kernel_solve(board, to_search[col], ctl, floors[col])
+        result = solver.kernel_solve(board, to_search[col], ctl, floors[col])
         with lock:
             if result != kernel.UNKNOWN and col in owners:
                 helped[col] = result
                 owners[col][kernel.PEER_DONE] = 1
 
     def work(index: int, only_thread: bool) -> None:
-        board, ctl, tail_board, tail_ctl = solver._column_workers[index]
-        while not solver._out_of_budget():
+        board, ctl, tail_board, tail_ctl = pool.rows[index]
+        while not solver.out_of_budget():
             with lock:
                 running = [c for c in owners if c in worth_help and c not in helped]
                 if queue:

@@ -23,7 +23,14 @@ import numpy as np
 
 from ai.solver import kernel
 from ai.solver.board import KernelBoard
-from ai.solver.columns import HELPER_ORDERS, NEAR_SLOTS, PARALLEL_MIN_EMPTY, new_ctl, search_columns
+from ai.solver.columns import (
+    HELPER_ORDERS,
+    NEAR_SLOTS,
+    PARALLEL_MIN_EMPTY,
+    ColumnWorkers,
+    new_ctl,
+    search_columns,
+)
 from ai.solver.results import ColumnScores as ColumnScores
 from ai.solver.results import SolveResult as SolveResult
 from ai.solver.results import default_threads as default_threads
@@ -60,9 +67,8 @@ class Solver:
         self._tt.fill(0)  # touch the pages now rather than during the first searches
         self._board: KernelBoard | None = None
         self._ctl = new_ctl()
-        # analyze_columns' threads: the board and flags of each (the first: the solver's own), and its pair to help
-        self._column_workers: list[tuple[KernelBoard, np.ndarray, KernelBoard, np.ndarray]] = []
         self._ctls = [self._ctl]  # every flag array a stop must reach (grows with the workers)
+        self._column_workers = ColumnWorkers(self._ctls)  # analyze_columns' threads' boards and flags
         self._watchdog = Watchdog(self._ctls)
         self._max_nodes = 0
         self._lock = threading.Lock()
@@ -197,7 +203,7 @@ class Solver:
         self._arm(max_nodes)
         with self._watchdog.armed(time_ms):
             floor = board.parent_floor(position.current, position.mask, position.ply)
-            score = self._score(board, position, floor=floor)
+            score = self.score_on(board, position, floor=floor)
         nodes = int(self._ctl[kernel.NODES])
         return SolveResult(score, nodes, (time.perf_counter() - start) * 1000.0, score is not None)
 
@@ -227,7 +233,8 @@ class Solver:
         workers = 1 if max_nodes is not None else max(1, min(threads, len(to_search)))
         floors = {col: board.parent_floor(child.current, child.mask, child.ply) for col, child in to_search.items()}
         with self._watchdog.armed(time_ms):
-            search_columns(self, to_search, scores, budget, workers, floors)
+            self._column_workers.grow(workers, board, self._ctl)
+            search_columns(self, self._column_workers, to_search, scores, budget, workers, floors)
         nodes = sum(int(ctl[kernel.NODES]) for ctl in self._ctls)
         return ColumnScores(tuple(scores), not to_search, nodes, (time.perf_counter() - start) * 1000.0)
 
@@ -249,7 +256,6 @@ class Solver:
                 for i in range(self.threads - 1)
             ]
             self._column_workers.clear()  # made again for this board size when needed
-            del self._ctls[1:]
         return self._board
 
     def _near_base(self, board: KernelBoard) -> int:
@@ -261,11 +267,11 @@ class Solver:
             ctl[:] = 0
         self._max_nodes = 0 if max_nodes is None else max(1, int(max_nodes))
 
-    def _out_of_budget(self) -> bool:
+    def out_of_budget(self) -> bool:
         ctl = self._ctl
         return bool(ctl[kernel.STOP]) or (self._max_nodes > 0 and int(ctl[kernel.NODES]) >= self._max_nodes)
 
-    def _score(
+    def score_on(
         self,
         board: KernelBoard,
         position: Connect4Position,
@@ -279,7 +285,7 @@ class Solver:
         known = board.book.score(position) if board.book is not None else None
         if known is not None:
             return known
-        if self._out_of_budget():
+        if self.out_of_budget():
             return None
         alone = ctl is not None
         ctl = self._ctl if ctl is None else ctl
@@ -293,10 +299,10 @@ class Solver:
         if not alone and self._helpers and board.w * board.h - position.ply >= PARALLEL_MIN_EMPTY:
             result = self._solve_parallel(board, position, floor)
         else:
-            result = self._kernel_solve(board, position, ctl, floor)
+            result = self.kernel_solve(board, position, ctl, floor)
         return None if result == kernel.UNKNOWN else int(result)
 
-    def _kernel_solve(
+    def kernel_solve(
         self, board: KernelBoard, position: Connect4Position, ctl: np.ndarray, floor: int = NO_FLOOR
     ) -> int:
         return int(
@@ -334,7 +340,7 @@ class Solver:
         found: list[int] = []
 
         def helper(helper_board: KernelBoard, helper_ctl: np.ndarray) -> None:
-            result = self._kernel_solve(helper_board, position, helper_ctl, floor)
+            result = self.kernel_solve(helper_board, position, helper_ctl, floor)
             if result != kernel.UNKNOWN:
                 found.append(result)
                 ctl[kernel.PEER_DONE] = 1
@@ -342,7 +348,7 @@ class Solver:
         for _, helper_ctl in self._helpers:
             helper_ctl[:] = 0
         futures = [self._pool.submit(helper, b, c) for b, c in self._helpers]
-        result = self._kernel_solve(board, position, ctl, floor)
+        result = self.kernel_solve(board, position, ctl, floor)
         for _, helper_ctl in self._helpers:
             helper_ctl[kernel.STOP] = 1
         for future in futures:

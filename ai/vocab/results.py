@@ -210,7 +210,11 @@ class OptionSet:
 
 @dataclass(frozen=True)
 class EngineRestarted:
+    """The client restarted a failed engine; ``resumed``: it sent the running search again (same id), so the
+    search's command still gets its answer."""
+
     message: str
+    resumed: bool = False
     TYPE: ClassVar[str] = "engine_restarted"
 
 

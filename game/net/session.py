@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import os
 import queue
 import threading
@@ -61,11 +62,20 @@ class Dropped:
     attempt: int
 
 
+class EndCause(enum.Enum):
+    """Why a connection ended, for decisions (the reason's text is for people)."""
+
+    CLOSED = "closed"  # the server closed it
+    SILENT = "silent"  # the server stopped answering
+    LOST = "lost"  # the network failed (an OS error)
+
+
 @dataclass(frozen=True)
 class Ended:
     """The connection ended and the game cannot be resumed (the caller said so): the session stops."""
 
     reason: str
+    cause: EndCause = EndCause.CLOSED
 
 
 @dataclass(frozen=True)
@@ -260,7 +270,7 @@ class ClientSession:
             if ended is None or self.stopped:
                 return
             if not self.resumable():
-                yield Ended(ended)
+                yield Ended(ended, self._cause)
                 return
             first_failure, resuming, attempt = self.clock(), True, 1
             yield Dropped(ended, self.patience.delay(0), 1)
@@ -272,6 +282,7 @@ class ClientSession:
             await asyncio.sleep(min(0.05, max(0.0, end - self.clock())))
 
     _ended: str | None = None
+    _cause: EndCause = EndCause.CLOSED
 
     async def _flush(self, stream: ServerStream) -> None:
         wrote = False
@@ -291,7 +302,7 @@ class ClientSession:
         try:
             first = await stream.receive(self.silent_limit_s)
             if first is None:
-                self._ended = "the server closed the connection"
+                self._ended, self._cause = "the server closed the connection", EndCause.CLOSED
                 return
             hello = self.hello()
             self.extended = isinstance(first, Player) and first.offers_hello and hello is not None
@@ -311,18 +322,18 @@ class ClientSession:
                 except TimeoutError:
                     now = self.clock()
                     if self.silent_limit_s is not None and now - heard > self.silent_limit_s:
-                        self._ended = "the server stopped answering"
+                        self._ended, self._cause = "the server stopped answering", EndCause.SILENT
                         return
                     if self.ping_every_s is not None and self.extended and now - last_ping > self.ping_every_s:
                         stream.write(Command("ping"))
                         last_ping = now
                     continue
                 if message is None:
-                    self._ended = "the server closed the connection"
+                    self._ended, self._cause = "the server closed the connection", EndCause.CLOSED
                     return
                 heard = self.clock()
                 yield message
         except TimeoutError:
-            self._ended = "the server stopped answering"
+            self._ended, self._cause = "the server stopped answering", EndCause.SILENT
         except OSError as exc:
-            self._ended = f"connection lost: {exc.strerror or exc}"
+            self._ended, self._cause = f"connection lost: {exc.strerror or exc}", EndCause.LOST

@@ -270,7 +270,7 @@ class EngineDriver:
             s = self.search
             if isinstance(reply, EngineRestarted):
                 events.append(EngineEvent("restarted", None, reply.message))
-                if "resumed" not in reply.message:
+                if not reply.resumed:
                     self._restart_search()
             elif isinstance(reply, EngineFailed):  # the client keeps retrying in the background
                 self.unavailable = f"the bot is not available: {reply.message}"

@@ -1,10 +1,10 @@
 """Hints and "learn from your mistakes": the best move of a position, and a review's mistakes as puzzles.
 
-No pygame. ``find_hint`` asks ``ai.search.review.score_position`` (exact on Connect 4: book, then the solver within a
-time limit; MCTS estimates elsewhere) and ``hint_from_scores`` picks the one move to show: the best score
-(exact) or the search's choice (estimates), ties broken towards the centre. A hint taken is counted in the
-review (``GameReview.hints``). ``mistake_puzzles`` turns a player's inaccuracies, mistakes and blunders into
-puzzles: the position before the move, and every move of the best class accepted.
+No pygame. ``find_hint`` asks ``ai.search.review.score_position`` through ``review_search`` (exact on Connect 4:
+book, then the solver within a time limit; MCTS estimates elsewhere) and ``hint_from_scores`` picks the one move
+to show: the best score (exact) or the search's choice (estimates), ties broken towards the centre. A hint taken
+is counted in the review (``GameReview.hints``). ``mistake_puzzles`` turns a player's inaccuracies, mistakes and
+blunders into puzzles: the position before the move, and every move of the best class accepted.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ai.search.review import PositionScores, score_position
+from ai.vocab.review_scores import PositionScores
 from game.play.exact import score_verdict
 from game.play.review import GameReview
 from game.play.review_model import INACCURACY_POINTS, MARKS
+from game.play.review_search import score_position
 from game.rules import GameSpec
 from game.rules.capabilities import capabilities
 

@@ -1,5 +1,5 @@
 """The puzzle mode's model: which puzzle comes next, whether a move solves it, the streak, and the progress kept
-with the settings. No pygame; the puzzles are ``ai.search.puzzles``' shipped set (``ai/puzzles.json``).
+with the settings. No pygame; the puzzles are ``ai.vocab.puzzle_set``'s shipped set (``ai/puzzles.json``).
 
 A puzzle is solved by its one answer (``ai.search.puzzles``: the only winning move, or the only move that holds the
 draw); the first wrong move fails it (the streak ends), and the solver's answer is shown after either way.
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ai.search.puzzles import Puzzle, load
+from ai.vocab.puzzle_set import Puzzle, load
 
 GRADES = ("easy", "medium", "hard", "expert")
 MAX_IDS = 100_000

@@ -16,15 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ai.search.review import (
-    DEFAULT_ITERATIONS,
-    DEFAULT_SEED,
-    PositionScores,
-    ReviewJob,
-    is_exact_game,
-    iter_review,
-    prepare,
-)
+from ai.vocab.review_scores import PositionScores
 from game.play.exact import score_verdict
 from game.play.review_model import (
     BLUNDER_POINTS,
@@ -39,6 +31,14 @@ from game.play.review_model import (
     review_estimated_move,
     review_exact_move,
     summarize,
+)
+from game.play.review_search import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_SEED,
+    ReviewJob,
+    is_exact_game,
+    iter_review,
+    prepare,
 )
 from game.play.savefile import SaveFileError, load_game, read_small_text
 from game.play.variations import MoveTree, tree_of_saved_text

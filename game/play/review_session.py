@@ -14,10 +14,11 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ai.search.review import PositionScores, ReviewJob
+from ai.vocab.review_scores import PositionScores
 from game.play.hints import Hint, MistakePuzzle, find_hint, mistake_puzzles, record_hint
 from game.play.review import BIG_BOARD_MS, GameReview, prepare_review, share_text, start_review
 from game.play.review_model import BEST, GOOD, exact_chance
+from game.play.review_search import ReviewJob
 from game.play.review_store import review_from_text, with_review
 from game.rules import GameSpec
 from game.rules.capabilities import capabilities

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ai.search.review import PositionScores
+from ai.vocab.review_scores import PositionScores
 from game.play.review import GameReview
 from game.play.savefile import read_field
 from game.rules import GameSpec

@@ -8,9 +8,11 @@ compiled search can use 64-bit words.
 Notation: a move is a 1-based column digit, a position is the string of columns played
 from the empty board (``"4453"``); the empty string is the start position.
 
-The win rule (four in a row: ``_winning_cells`` below) has two compiled twins that numba needs in its own
-form: ``ai/mcts/kernel_connect4.py`` (``_aligned``, the search's playouts) and ``ai/solver/kernel.py``
-(``winning_spots``, the solver). ``tests/test_win_rule_twins.py`` holds all three to the same answers.
+The win rule (four in a row: ``_winning_cells`` below) has twins that numba needs in its own form:
+``ai/mcts/kernel_connect4.py`` (``_aligned``, the search's playouts; ``threat_cells`` / ``winning_cells``, its
+immediate wins and threats), ``ai/solver/kernel.py`` (``winning_spots``, the solver), and the opening book's
+pure-Python ``has_four`` (``ai/vocab/opening_book.py``). ``tests/test_win_rule_twins.py`` holds them all to the
+rules' answers.
 """
 
 from __future__ import annotations

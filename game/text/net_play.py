@@ -26,7 +26,7 @@ from game.net.messages import (
     Update,
     Welcome,
 )
-from game.net.session import ClientSession, Ended, Opened, Unreachable, run_blocking
+from game.net.session import ClientSession, EndCause, Ended, Opened, Unreachable, run_blocking
 from game.net.states import action_to_move, move_to_action
 from game.net.wire import MAX_CLOCK_MS, Action, Command, Hello, parse_address
 from game.rules.errors import GameError
@@ -86,7 +86,7 @@ class NetGame:
                     case Unreachable(reason):
                         print(f"error: {reason}", file=sys.stderr)
                         return 1
-                    case Ended(reason) if reason.startswith("connection lost"):
+                    case Ended(reason, EndCause.LOST):
                         self.console.print(reason[:200], style="red", markup=False)
                         return 1
                     case Welcome():

@@ -8,6 +8,7 @@ its size when the heatmap or the verdicts are switched on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import pygame
 
@@ -21,6 +22,13 @@ from game.ui.frame import BoardScene
 LABEL_ROWS = 2
 TOP_CELLS = 1.15  # the preview disc above the board
 LABEL_CELLS = 0.25 + 0.42 * LABEL_ROWS
+
+
+class HasConnect4Painter(Protocol):
+    """The app's painters (``game.ui.view.Painters``), as far as this geometry needs them."""
+
+    @property
+    def connect4(self) -> Connect4Painter: ...
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,21 @@ class Connect4Geometry:
 
     def center(self, col: int, row: float) -> tuple[float, float]:
         return self.rect.left + (col + 0.5) * self.cell, self.rect.bottom - (row + 0.5) * self.cell
+
+    def cell_center(self, cell: int) -> tuple[tuple[float, float], int]:
+        """The middle of ``cell`` (``row * width + col``) and the radius of a piece there."""
+        row, col = divmod(cell, self.width)
+        return self.center(col, row), self.radius
+
+    def banner_center(self, banner_h: int) -> tuple[int, int]:
+        """Where the banner goes: over the holes, in the preview disc's row."""
+        return self.frame.centerx, self.rect.top - round(self.cell * 0.62)
+
+    def heat_tip(self, verdicts: dict[int, Verdict] | None, mouse: tuple[int, int]) -> str | None:
+        return legend_tip(self, verdicts, mouse)
+
+    def paint(self, surface: pygame.Surface, scene: BoardScene, painters: HasConnect4Painter) -> None:
+        painters.connect4.draw(surface, scene, self)
 
     def move_at(self, pixel: tuple[int, int]) -> int | None:
         x, y = pixel

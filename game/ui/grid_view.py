@@ -10,6 +10,7 @@ local board with its winner's tint and a big mark.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import pygame
 
@@ -23,6 +24,13 @@ from game.ui.marks import draw_piece
 PLACE_SECONDS = 0.16  # the scale-in of a new piece
 MAX_CELL = 150
 LABEL_MIN_CELL = 44  # smaller cells carry no numbers (they would be under 10 px)
+
+
+class HasGridPainter(Protocol):
+    """The app's painters (``game.ui.view.Painters``), as far as this geometry needs them."""
+
+    @property
+    def grid(self) -> GridPainter: ...
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,22 @@ class GridGeometry:
         """The area of Ultimate TTT's local board ``board`` (0 = bottom-left)."""
         bottom_left = self.cell_rect((board // 3) * 3 * self.width + (board % 3) * 3)
         return pygame.Rect(bottom_left.left, bottom_left.bottom - 3 * self.cell, 3 * self.cell, 3 * self.cell)
+
+    def cell_center(self, cell: int) -> tuple[tuple[float, float], int]:
+        """The middle of ``cell`` and the radius of a piece there."""
+        r = self.cell_rect(cell)
+        return (float(r.centerx), float(r.centery)), max(3, r.width // 2 - 3)
+
+    def banner_center(self, banner_h: int) -> tuple[int, int]:
+        """Where the banner goes: above the board's plate."""
+        return self.frame.centerx, self.frame.top - banner_h // 2 - 2
+
+    def heat_tip(self, verdicts: object, mouse: tuple[int, int]) -> str | None:
+        """No verdict row under a grid: no legend to show."""
+        return None
+
+    def paint(self, surface: pygame.Surface, scene: BoardScene, painters: HasGridPainter) -> None:
+        painters.grid.draw(surface, scene, self)
 
     def moved(self, dx: int, dy: int) -> GridGeometry:
         return GridGeometry(self.width, self.height, self.rect.move(dx, dy), self.cell, self.gap, self.style)

@@ -61,10 +61,7 @@ class Layout:
 
     @property
     def banner_center(self) -> tuple[int, int]:
-        frame = self.board.frame
-        if isinstance(self.board, Connect4Geometry):
-            return frame.centerx, self.board.rect.top - round(self.board.cell * 0.62)
-        return frame.centerx, frame.top - BANNER_H // 2 - 2
+        return self.board.banner_center(BANNER_H)
 
 
 def bar_heights(size: tuple[int, int]) -> tuple[int, int]:

@@ -7,9 +7,7 @@ import pygame
 
 from game.play.themes import Color, Theme, mix
 from game.ui import fonts, text
-from game.ui.board_view import Connect4Geometry
 from game.ui.frame import Frame, ReviewView
-from game.ui.grid_view import GridGeometry
 from game.ui.layout import Layout
 
 CLASS_COLOURS: dict[str, Color] = {
@@ -42,14 +40,7 @@ def move_marks(review: ReviewView | None) -> tuple[tuple[str, Color | None], ...
 
 
 def _cell_center(layout: Layout, cell: int) -> tuple[tuple[float, float], int] | None:
-    board = layout.board
-    if isinstance(board, Connect4Geometry):
-        row, col = divmod(cell, board.width)
-        return board.center(col, row), board.radius
-    if isinstance(board, GridGeometry):
-        r = board.cell_rect(cell)
-        return (float(r.centerx), float(r.centery)), max(3, r.width // 2 - 3)
-    return None
+    return layout.board.cell_center(cell)
 
 
 def _ghost(surface: pygame.Surface, layout: Layout, cell: int, colour: Color, label: str, theme: Theme) -> None:

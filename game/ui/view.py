@@ -6,11 +6,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pygame
 
 from game.play.themes import Theme
 from game.ui import fonts, text
-from game.ui.board_view import Connect4Geometry, Connect4Painter, legend_tip
+from game.ui.board_view import Connect4Painter
 from game.ui.eval_bar import draw_eval_bar
 from game.ui.eval_graph import draw_graph
 from game.ui.frame import Banner, Frame, HelpCard, LoadCard, NewGameCard
@@ -27,14 +29,20 @@ _CONNECT4 = Connect4Painter()
 _GRID = GridPainter()
 
 
+@dataclass(frozen=True)
+class Painters:
+    """The painters of the two board geometries (each keeps its cached layers); a geometry paints itself with
+    its own one, so the view never asks which geometry it has."""
+
+    connect4: Connect4Painter
+    grid: GridPainter
+
+
 def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
     theme = frame.theme
     text.layer("board")
     surface.fill(theme.background, layout.body)
-    if isinstance(layout.board, Connect4Geometry):
-        _CONNECT4.draw(surface, frame.board, layout.board)
-    else:
-        _GRID.draw(surface, frame.board, layout.board)
+    layout.board.paint(surface, frame.board, Painters(_CONNECT4, _GRID))
     draw_board_marks(surface, frame, layout)
     if frame.banner is not None:
         _banner(surface, frame.banner, layout, theme)
@@ -92,8 +100,8 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
         draw_new_game(surface, overlay, layout.card, theme, frame.mouse)
     elif overlay is None:
         draw_tooltip(surface, layout.buttons, theme, frame.mouse, surface.get_rect())
-        if isinstance(layout.board, Connect4Geometry) and frame.board.heat is not None:
-            tip = legend_tip(layout.board, frame.board.verdicts, frame.mouse)
+        if frame.board.heat is not None:
+            tip = layout.board.heat_tip(frame.board.verdicts, frame.mouse)
             if tip is not None:
                 _legend_tip(surface, tip, frame.mouse, layout.body, theme)
 
