@@ -165,12 +165,6 @@ class EngineClient:
         return self._proc.ready.threads if self._proc is not None and self._proc.ready is not None else None
 
     @property
-    def startup_s(self) -> float | None:
-        """The last measured start-up time (launch to ``ready``): the app may keep it for the next
-        session's ``expected_startup_s``."""
-        return self._startup_samples[-1] if self._startup_samples else None
-
-    @property
     def status(self) -> EngineStatus:
         now = self._clock()
         retry = None if self._next_spawn_at is None else max(0.0, self._next_spawn_at - now)

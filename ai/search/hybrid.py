@@ -62,11 +62,6 @@ class _Halt(threading.Event):
             or (self.at is not None and time.perf_counter() >= self.at)
         )
 
-    @property
-    def requested(self) -> bool:
-        """A stop asked from outside (not the searcher's own end)."""
-        return any(e.is_set() for e in self.others)
-
 
 def solver_supports(spec: GameSpec) -> bool:
     """Whether the exact solver plays this game (its capabilities say so: every Connect 4 board fits)."""
@@ -84,7 +79,6 @@ class HybridSearcher:
         self._solver = solver
         self._exact_ok = solver_supports(spec)
         self._stop = threading.Event()
-        self.last_solver_error: BaseException | None = None
 
     # -- the Searcher API -------------------------------------------------------------------
     @property
@@ -233,7 +227,6 @@ class HybridSearcher:
                     report(result, (time.perf_counter() - start) * 1000.0)  # still alive: keep reporting
         finally:
             root.stop()
-        self.last_solver_error = root.error
         merged = merge(result, root.facts, elapsed_ms=(time.perf_counter() - start) * 1000.0)
         return with_book(merged, position)
 

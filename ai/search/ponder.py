@@ -84,7 +84,3 @@ class Ponderer:
         self.ponders += 1
         self.hits += hit
         return PonderOutcome(predicted, hit, 0 if result is None else result.iterations)
-
-    @property
-    def hit_rate(self) -> float:
-        return self.hits / self.ponders if self.ponders else 0.0
