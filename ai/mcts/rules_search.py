@@ -256,7 +256,8 @@ class RulesSearcher:
     # -- results ----------------------------------------------------------------------------
     def _result(self, iterations: int, start: float) -> SearchResult:
         elapsed = (time.perf_counter() - start) * 1000.0
-        rows = [c.row() for c in self._root.children]
+        # every legal move has a row (the heatmap's numbers): the moves not tried yet with no visits
+        rows = [c.row() for c in self._root.children] + [(m, 0, 0.0, UNKNOWN) for m in self._root.untried]
         best = _choose(rows)
         if best is None:
             legal = self._position.legal_moves()
@@ -265,7 +266,7 @@ class RulesSearcher:
         proven: int | None = None
         if WIN in codes:
             proven = 1
-        elif not self._root.untried and UNKNOWN not in codes:
+        elif UNKNOWN not in codes:
             proven = max({WIN: 1, DRAW: 0, LOSS: -1}[code] for code in codes)
         best_stats = _stats(best)
         return SearchResult(
