@@ -105,6 +105,7 @@ def test_the_app_plays_it_against_the_engine_and_draws_the_discs(connect3: GameS
         app.step([_click(_pixel(board, 0))])  # the human's move, as a player clicks it: column 1
         assert app.session.moves_text == "1"
         wait_until(lambda: _stepped(app) and app.session.position.ply == 2, 120, "the engine's reply in the app")
+        assert app.turns.driver.refused == {}  # the engine searched it (a refused game gets random moves)
         now = app.now
         for _ in range(120):  # two seconds of frames: the falling disc lands
             now += 1 / 60
