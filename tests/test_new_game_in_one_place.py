@@ -23,11 +23,13 @@ import pytest
 from ai.client.session import EngineSession
 from ai.mcts.games import adapter_for
 from game.play.engine_driver import EngineDriver
+from game.play.game_choices import game_choices
 from game.play.players import Mode
 from game.play.session import Session
 from game.play.settings import Settings
 from game.rules import get_game
 from game.rules.base import GameSpec, Status
+from game.rules.capabilities import capabilities
 from game.rules.errors import UnknownGameError
 from game.rules.family_registration import register_family, registered_families, unregister_family
 from game.rules.plugins import PLUGINS_VARIABLE, PluginError, load_game_plugins
@@ -72,6 +74,8 @@ def test_the_game_is_new_to_every_floor(connect3: GameSpec) -> None:
     position = connect3.parse_position("11223")
     assert position.outcome.status is Status.WIN and position.outcome.winner == 0
     assert "| X   X   X   .   . |" in render(position).plain  # the terminal draws it as discs on columns
+    assert GAME in game_choices() and capabilities(connect3).title == "Connect 3 5x4"  # the new-game dialog
+    assert capabilities(connect3).gravity  # the app draws columns of holes
 
 
 def test_the_engine_process_finds_the_winning_move(connect3: GameSpec) -> None:
@@ -187,6 +191,40 @@ def test_the_terminal_client_plays_it_hot_seat_and_against_the_bot(connect3: Gam
     assert against_bot.returncode == 0, against_bot.stderr
     assert "the bot plays" in against_bot.stdout and "searched: " in against_bot.stdout
     assert "wins after" in against_bot.stdout or "Draw after" in against_bot.stdout
+
+
+def test_the_terminal_client_plays_it_on_the_server_against_our_network_bot(connect3: GameSpec, tmp_path: Path) -> None:
+    server, port = start_server(tmp_path / "games.db", "--game", GAME)
+    address = f"127.0.0.1:{port}"
+    bot = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "bot",
+            "--connect",
+            address,
+            "--time-ms",
+            "50",
+            "--room",
+            "c3",
+            "--game",
+            GAME,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = "".join(f"{c}\n" for c in (1, 2, 3, 4, 5) * 4)
+        proc = _main("play", "--text", "--connect", address, "--room", "c3", "--game", GAME, stdin=lines)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "joined connect3, room c3" in proc.stdout and "\n  1   2   3   4   5\n" in proc.stdout  # 5 columns
+        assert any(verdict in proc.stdout for verdict in ("You win", "You lose", "Draw"))
+        assert bot.wait(60) == 0
+    finally:
+        bot.kill()
+        server.kill()
+        server.wait(5)
 
 
 def test_without_the_registration_the_game_is_unknown_with_a_clear_error(connect3: GameSpec) -> None:
