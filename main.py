@@ -55,6 +55,13 @@ ROLE_VARIABLE = "CONNECT4_PROCESS_ROLE"
 def main(argv: list[str] | None = None) -> int:
     from_command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
+    from game.rules.plugins import PluginError, load_game_plugins
+
+    try:  # the game families plugins register, before any game name is read (CONNECT4_GAME_PLUGINS)
+        load_game_plugins()
+    except PluginError as error:
+        print(f"connect4: error: {error}", file=sys.stderr)
+        return 2
     if argv and argv[0] in SUBCOMMANDS:
         if from_command_line:
             os.environ[ROLE_VARIABLE] = argv[0]

@@ -414,9 +414,9 @@ def _process_age_ms() -> float:
 
 
 def _game_names() -> list[str]:
-    from game.rules import GAME_NAMES
+    from game.rules.registry import game_names
 
-    return list(GAME_NAMES)
+    return list(game_names())
 
 
 def _needs_solver(command: Any) -> bool:

@@ -19,6 +19,9 @@ Layout
                   lazily mapped memory, so only the nodes in use take RAM.
 * ``games.py``    spec/position -> ``params`` and ``state`` arrays (one adapter per game).
 * ``search.py``   the Python driver: budgets, chunks, stop(), tree reuse, threads, results.
+* ``rules_search.py``  a plain MCTS over the rules (pure Python), with the same API and result types, for a
+                  game without a kernel (a family registered at runtime: ``game.rules.family_registration``);
+                  ``searcher_for(spec)`` picks it where ``games.py`` has no adapter.
 
 Search
 ------
@@ -63,7 +66,7 @@ Adding a game kernel (e.g. m,n,k or Ultimate TTT)
    sub-board). ``state`` must fully describe the position, because the core replays moves
    from a copy of the root state along the selected path.
 2. In ``kernels.py`` add ``KIND_<GAME> = n`` and its row ``(gen_children, play, playout)`` to ``KERNELS``.
-3. In ``games.py`` add the family's adapter to ``ADAPTERS`` (keyed by ``GameFamily``): ``kind``,
+3. In ``games.py`` add the family's adapter to ``ADAPTERS`` (keyed by the family's name): ``kind``,
    ``max_moves`` (largest number of legal moves, e.g. width * height), ``state_len``,
    ``fill_params(spec, params)`` and ``encode(position) -> state`` (int64 array).
 4. Moves must fit in int16 (cell indices up to 32767) and ``max_moves`` children per node are

@@ -142,8 +142,9 @@ def _uttt() -> GameAdapter:
     )
 
 
-# one entry per game family (tests/test_game_families.py checks that none is missing)
-ADAPTERS: dict[GameFamily, Callable[[GameSpec], GameAdapter]] = {
+# the families with a compiled kernel; any other family is searched by the rules-based MCTS
+# (ai.mcts.rules_search), so a family registered at runtime (game.rules.family_registration) needs no entry
+ADAPTERS: dict[str, Callable[[GameSpec], GameAdapter]] = {
     GameFamily.CONNECT4: _connect4,
     GameFamily.MNK: _mnk,
     GameFamily.UTTT: lambda spec: _uttt(),
@@ -151,6 +152,6 @@ ADAPTERS: dict[GameFamily, Callable[[GameSpec], GameAdapter]] = {
 
 
 def adapter_for(spec: GameSpec) -> GameAdapter | None:
-    """The adapter of ``spec``'s game, or None if no kernel plays it."""
+    """The adapter of ``spec``'s game, or None if no compiled kernel plays it."""
     make = ADAPTERS.get(spec.family)
     return None if make is None else make(spec)

@@ -72,9 +72,9 @@ class HybridSearcher:
     """MCTS plus the exact solver (Connect 4). Not re-entrant; ``stop()`` from any thread."""
 
     def __init__(self, spec: Any, *, solver: Any = None, **mcts_options: Any) -> None:
-        from ai import mcts
+        from ai.mcts.rules_search import searcher_for
 
-        self.mcts = mcts.Searcher(spec, **mcts_options)
+        self.mcts = searcher_for(spec, **mcts_options)  # the rules-based MCTS for a game without a kernel
         self.spec = spec
         self._solver = solver
         self._exact_ok = solver_supports(spec)

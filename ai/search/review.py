@@ -108,7 +108,7 @@ def iter_estimates(
 ) -> Iterator[PositionScores]:
     """MCTS values of every position of the game (including the last one, which the last move's drop needs),
     ``iterations`` per position, one thread, seed ``seed + ply``: the same numbers on any machine."""
-    from ai.mcts import Searcher
+    from ai.mcts.rules_search import searcher_for
 
     positions = positions_of(spec, moves)
     searchers: dict[int, Any] = {}
@@ -123,7 +123,7 @@ def iter_estimates(
                 value = 0.5 if winner is None else (1.0 if winner == position.to_move else 0.0)
                 yield PositionScores(ply, (), False, True, "mcts", 0.0, value)
                 continue
-            searcher = Searcher(spec, seed=seed + ply, threads=1)
+            searcher = searcher_for(spec, seed=seed + ply, threads=1)  # (the rules' MCTS without a kernel)
             searchers[ply] = searcher
             searcher.set_position(position)
             result = searcher.search(iterations=iterations, early_stop=False, stop_event=stop)

@@ -8,16 +8,20 @@ Rows and columns are 0-based from the bottom-left, as in the rules (``game.rules
   full local boards) and ``constraint``; ACTION the four coordinates.
 * tic-tac-toe, m,n,k, Gomoku (an extension): pieces ``{"type": "X"|"O", "player", "row", "column"}``;
   ACTION ``{"row": r, "column": c}``.
+
+A family travels by its layout (``game.rules.family_registration.BoardLayout``): any game on columns as
+Connect 4 does, any game on cells as the m,n,k games do, so a family registered at runtime needs nothing here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from game.rules.base import GameFamily, GameSpec, Position, Status
+from game.rules.base import GameSpec, Position, Status
 from game.rules.errors import IllegalMoveError
+from game.rules.family_registration import BoardLayout, view
 from game.rules.uttt import ANY_BOARD, UtttPosition, as_uttt
 
 MARKS = ("X", "O")
@@ -192,9 +196,10 @@ def _plus_minus_points(winners: dict[str, float]) -> dict[str, float]:
     return {seat: round((value - 0.5) * 2) for seat, value in winners.items()}
 
 
-# one entry per game family (tests/test_game_families.py checks that none is missing)
-NET_GAMES: dict[GameFamily, NetGame] = {
-    GameFamily.CONNECT4: NetGame(_connect4_state, _column_of, _column_action, _winners_as_points),
-    GameFamily.MNK: NetGame(_marks_state, _cell_of, _cell_action, _plus_minus_points),
-    GameFamily.UTTT: NetGame(_uttt_state, _uttt_cell_of, _uttt_action, _plus_minus_points),
+BY_LAYOUT: dict[BoardLayout, NetGame] = {
+    BoardLayout.COLUMNS: NetGame(_connect4_state, _column_of, _column_action, _winners_as_points),
+    BoardLayout.CELLS: NetGame(_marks_state, _cell_of, _cell_action, _plus_minus_points),
+    BoardLayout.LOCAL_BOARDS: NetGame(_uttt_state, _uttt_cell_of, _uttt_action, _plus_minus_points),
 }
+# one entry per game family: a view over the registrations
+NET_GAMES: Mapping[str, NetGame] = view(lambda registration: BY_LAYOUT[registration.layout])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from game.play.actions import DialogField
-from game.play.game_choices import GAME_CHOICES
+from game.play.game_choices import game_choices
 from game.play.net_setup import CLOCK_CHOICES, clock_label
 from game.play.players import CUSTOM_STEPS_MS, MODES, BotSetting, Mode, step_custom
 from game.play.settings import NET_ROLES, Settings
@@ -85,7 +85,7 @@ class NewGameChoice:
     def changed(self, field: DialogField, direction: int, cores: int | None = None) -> NewGameChoice:
         """The choice with ``field`` moved one step (``direction`` -1 back, +1 forward)."""
         if field is DialogField.GAME:
-            return replace(self, game=_step(GAME_CHOICES, self.game, direction))
+            return replace(self, game=_step(game_choices(), self.game, direction))
         if field is DialogField.MODE:
             return self.with_mode(_step(DIALOG_MODES, self.mode, direction))
         if field is DialogField.NET_ROLE:
@@ -202,7 +202,8 @@ def choice_from_settings(settings: Settings) -> NewGameChoice:
         by_colour = {p ^ swap: settings.bots[p] for p in (0, 1)}
         levels = (by_colour[0], by_colour[1])
         first = swap  # the colour of the first player
-    game = settings.game if settings.game in GAME_CHOICES else GAME_CHOICES[0]
+    choices = game_choices()
+    game = settings.game if settings.game in choices else choices[0]
     mode = NETWORK if settings.network else settings.mode
     return NewGameChoice(
         game,

@@ -75,7 +75,9 @@ class GameFamily(enum.StrEnum):
     """The kinds of rule set, one per rules module. Each floor that treats the games differently (the app's
     capabilities, the terminal's drawing, the network states, the search kernels) keeps one entry per family
     in a table keyed by this (tests/test_game_families.py checks that every family has one on every floor),
-    instead of asking ``isinstance`` of the rule classes."""
+    instead of asking ``isinstance`` of the rule classes. Those tables are views over one registration per
+    family (``game.rules.family_registration``): a family a plugin registers at runtime is a plain string key,
+    which is why ``GameSpec.family`` is typed ``str`` (these members are strings too)."""
 
     CONNECT4 = "connect4"  # game/rules/connect4.py (any size)
     MNK = "mnk"  # game/rules/mnk.py: tic-tac-toe, gomoku, m,n,k games
@@ -90,7 +92,7 @@ class GameSpec(Protocol):
     def name(self) -> str: ...
 
     @property
-    def family(self) -> GameFamily: ...
+    def family(self) -> str: ...  # a GameFamily member, or the key of a family registered at runtime
 
     @property
     def width(self) -> int: ...

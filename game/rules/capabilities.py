@@ -1,42 +1,23 @@
 """What each game is, declared once: the UI asks this record instead of probing positions.
 
-Pure (no pygame, no numba). ``capabilities(spec)`` finds the record through the game's family
-(``GameFamily``): one entry per family in ``RECORDS``.
+Pure (no pygame, no numba). ``capabilities(spec)`` finds the record through the game's family: its
+registration (``game.rules.family_registration``) gives it, or a default record made from its title and
+layout; ``RECORDS`` is the per-family view of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable, Mapping
 
-from game.rules.base import GameFamily, GameSpec
+from game.rules.base import GameSpec
+from game.rules.capability_record import GameCapabilities, PieceStyle
+from game.rules.family_registration import BoardLayout, FamilyRegistration, view
 from game.rules.mnk import MnkSpec, as_mnk_spec
 
-PieceStyle = Literal["discs", "marks", "stones"]
+__all__ = ["RECORDS", "GameCapabilities", "PieceStyle", "capabilities", "connect4_record", "mnk_record", "uttt_record"]
 
 
-@dataclass(frozen=True)
-class GameCapabilities:
-    name: str  # the registry name, e.g. "connect4:8x7"
-    title: str  # what a player calls it, e.g. "Four in a row 6x6"
-    width: int
-    height: int
-    gravity: bool  # moves are columns and pieces fall to the lowest empty cell
-    local_boards: bool  # Ultimate tic-tac-toe: nine local boards, the last move sends you to one
-    exact_solver: bool  # the engine's exact solver covers this game (exact verdicts, Perfect play)
-    pieces: PieceStyle
-    player_names: tuple[str, str] | None  # fixed names (X and O); None: the theme's colour names
-    # the classic 7x6 Connect 4 (the default game): the opening book, the puzzles and connect4.gamesolver.org
-    # know its positions, and a position of it is written without the game's name ("4453")
-    classic: bool = False
-
-    @property
-    def cells(self) -> int:
-        return self.width * self.height
-
-
-def _connect4(spec: GameSpec) -> GameCapabilities:
+def connect4_record(spec: GameSpec) -> GameCapabilities:
     size = "" if (spec.width, spec.height) == (7, 6) else f" {spec.width}x{spec.height}"
     return GameCapabilities(
         spec.name,
@@ -52,7 +33,7 @@ def _connect4(spec: GameSpec) -> GameCapabilities:
     )
 
 
-def _uttt(spec: GameSpec) -> GameCapabilities:
+def uttt_record(spec: GameSpec) -> GameCapabilities:
     return GameCapabilities(
         spec.name,
         "Ultimate tic-tac-toe",
@@ -66,7 +47,7 @@ def _uttt(spec: GameSpec) -> GameCapabilities:
     )
 
 
-def _mnk(spec: GameSpec) -> GameCapabilities:
+def mnk_record(spec: GameSpec) -> GameCapabilities:
     mnk = as_mnk_spec(spec)  # (the family says it is one; this tells mypy about ``k``)
     if mnk is None:
         raise ValueError(f"the app cannot show the game {spec.name!r}")
@@ -83,12 +64,31 @@ def _mnk(spec: GameSpec) -> GameCapabilities:
     )
 
 
-# one entry per game family (tests/test_game_families.py checks that none is missing)
-RECORDS: dict[GameFamily, Callable[[GameSpec], GameCapabilities]] = {
-    GameFamily.CONNECT4: _connect4,
-    GameFamily.MNK: _mnk,
-    GameFamily.UTTT: _uttt,
-}
+def _default_record(registration: FamilyRegistration) -> Callable[[GameSpec], GameCapabilities]:
+    """A family registered with a title only: its layout says the geometry, the pieces are discs on columns and
+    stones on a grid, the exact solver (Connect 4's) does not cover it."""
+    gravity = registration.layout is BoardLayout.COLUMNS
+
+    def record(spec: GameSpec) -> GameCapabilities:
+        return GameCapabilities(
+            spec.name,
+            registration.title,
+            spec.width,
+            spec.height,
+            gravity=gravity,
+            local_boards=registration.layout is BoardLayout.LOCAL_BOARDS,
+            exact_solver=False,
+            pieces="discs" if gravity else "stones",
+            player_names=None,
+        )
+
+    return record
+
+
+# one record maker per game family: a view over the registrations
+RECORDS: Mapping[str, Callable[[GameSpec], GameCapabilities]] = view(
+    lambda registration: registration.capabilities or _default_record(registration)
+)
 
 
 def capabilities(spec: GameSpec) -> GameCapabilities:

@@ -1,11 +1,13 @@
-"""Where a move's piece lies: one entry per game family. A Connect 4 move is a column and its disc falls to
-the top of that column; in the other games a move is the cell itself. Cells are ``row * width + col``."""
+"""Where a move's piece lies, by the family's layout (``game.rules.family_registration``): a move on columns
+(Connect 4) is a column and its piece falls to the top of that column; in the other games a move is the cell
+itself. Cells are ``row * width + col``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from game.rules.base import GameFamily, Position
+from game.rules.base import Position
+from game.rules.family_registration import BoardLayout, view
 
 
 def _top_of_column(position: Position, column: int) -> int:
@@ -18,12 +20,13 @@ def _the_cell(position: Position, move: int) -> int:
     return move
 
 
-# one entry per game family (tests/test_game_families.py checks that none is missing)
-LANDING: dict[GameFamily, Callable[[Position, int], int]] = {
-    GameFamily.CONNECT4: _top_of_column,
-    GameFamily.MNK: _the_cell,
-    GameFamily.UTTT: _the_cell,
+BY_LAYOUT: dict[BoardLayout, Callable[[Position, int], int]] = {
+    BoardLayout.COLUMNS: _top_of_column,
+    BoardLayout.CELLS: _the_cell,
+    BoardLayout.LOCAL_BOARDS: _the_cell,
 }
+# one entry per game family: a view over the registrations
+LANDING: Mapping[str, Callable[[Position, int], int]] = view(lambda registration: BY_LAYOUT[registration.layout])
 
 
 def last_cell(position: Position) -> int | None:

@@ -7,13 +7,14 @@ where the side to move may play (``-`` one where it may not, in Ultimate TTT).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
 
-from game.rules.base import GameFamily, Position
+from game.rules.base import Position
 from game.rules.capabilities import capabilities
+from game.rules.family_registration import BoardLayout, view
 from game.rules.grid import COLUMN_LETTERS
 from game.rules.landing import last_cell
 from game.rules.uttt import as_uttt, board_name, board_of
@@ -123,12 +124,16 @@ def _uttt(any_position: Position, shares: dict[int, float] | None = None) -> Tex
     return text
 
 
-# one entry per game family (tests/test_game_families.py checks that none is missing)
-DRAWERS: dict[GameFamily, Callable[[Position, dict[int, float] | None], Text]] = {
-    GameFamily.CONNECT4: _connect4,
-    GameFamily.MNK: _grid,
-    GameFamily.UTTT: _uttt,
+# the drawing of each layout (a family's registration names its layout: game.rules.family_registration)
+BY_LAYOUT: dict[BoardLayout, Callable[[Position, dict[int, float] | None], Text]] = {
+    BoardLayout.COLUMNS: _connect4,
+    BoardLayout.CELLS: _grid,
+    BoardLayout.LOCAL_BOARDS: _uttt,
 }
+# one entry per game family: a view over the registrations
+DRAWERS: Mapping[str, Callable[[Position, dict[int, float] | None], Text]] = view(
+    lambda registration: BY_LAYOUT[registration.layout]
+)
 
 
 def top_moves(spec: Any, children: Sequence[Any], count: int = 4) -> str:
