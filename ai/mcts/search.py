@@ -229,12 +229,7 @@ class Searcher:
         ``stop()`` ends it from another thread; search() clears that request when it starts, so a
         stop() that comes before is forgotten. A caller that may stop before the search starts
         passes its own ``stop_event`` (checked, never cleared; set it to end the search)."""
-        if time_ms is None and iterations is None:
-            raise ValueError("give a budget: time_ms and/or iterations")
-        if time_ms is not None and not (time_ms >= 0 and math.isfinite(time_ms)):
-            raise ValueError(f"time_ms must be a finite number >= 0, not {time_ms!r}")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations!r}")
+        check_budget(time_ms, iterations)
         if self._position.outcome.is_over:
             raise ValueError("the game is over: there is nothing to search")
         if self._gomoku is not None:
@@ -249,10 +244,7 @@ class Searcher:
         for w in workers:
             w.tree.meta[M_MAX_DEPTH] = 0
             w.begin()
-        quotas: list[int | None] = [None] * len(workers)
-        if iterations is not None:  # an exact share per tree: the same seed gives the same search
-            base, extra = divmod(iterations, len(workers))
-            quotas = [base + (i < extra) for i in range(len(workers))]
+        quotas = tree_quotas(iterations, len(workers))
         # one iteration always runs: it expands the root, so wins in one and forced blocks are known
         main = workers[0]
         main.done = main.run(1, self.exploration)
@@ -268,29 +260,7 @@ class Searcher:
             else []
         )
         mine = lanes[0]  # the calling thread's trees, tree 0 first
-        turn = 0
-        busy_share = self._lanes / len(workers)  # a tree runs this share of the time
-        next_info = start + info_ms / 1000.0
-        finished = False  # the whole search is over (not just the main tree's share of it)
-        while not finished:
-            worker, quota = mine[turn % len(mine)]
-            if any(e.is_set() for e in stops):
-                finished = True
-            elif not worker.step(self.exploration, deadline, quota):
-                if worker.tree.proven[0]:
-                    finished = True
-                    break
-                mine.remove((worker, quota))
-                if not mine:
-                    break  # the helpers spend their own budgets
-                continue
-            elif early_stop and deadline is not None:
-                rate = sum(w.rate for w in workers) * busy_share
-                finished = self._decided(rate * (deadline - time.perf_counter()))
-            turn += 1
-            if not finished and on_info is not None and time.perf_counter() >= next_info:
-                on_info(self._result(sum(w.done for w in workers), start))
-                next_info = time.perf_counter() + info_ms / 1000.0
+        finished = self._run_own_lane(mine, stops, deadline, early_stop, on_info, info_ms, start)
         if finished:
             halt.set()
         while helpers and not all(f.done() for f in helpers):
@@ -300,6 +270,43 @@ class Searcher:
         for f in helpers:
             f.result()  # re-raise a helper's error
         return self._result(sum(w.done for w in workers), start)
+
+    def _run_own_lane(
+        self,
+        mine: list[tuple[Worker, int | None]],
+        stops: tuple[threading.Event, ...],
+        deadline: float | None,
+        early_stop: bool,
+        on_info: Callable[[SearchResult], None] | None,
+        info_ms: float,
+        start: float,
+    ) -> bool:
+        """The calling thread's share of a search: its trees in turn until the budget, a stop or a decision.
+        True when the whole search is over (not just this lane's share of it)."""
+        workers = self._workers
+        turn = 0
+        busy_share = self._lanes / len(workers)  # a tree runs this share of the time
+        next_info = start + info_ms / 1000.0
+        finished = False
+        while not finished:
+            worker, quota = mine[turn % len(mine)]
+            if any(e.is_set() for e in stops):
+                finished = True
+            elif not worker.step(self.exploration, deadline, quota):
+                if worker.tree.proven[0]:
+                    return True
+                mine.remove((worker, quota))
+                if not mine:
+                    return False  # the helpers spend their own budgets
+                continue
+            elif early_stop and deadline is not None:
+                rate = sum(w.rate for w in workers) * busy_share
+                finished = self._decided(rate * (deadline - time.perf_counter()))
+            turn += 1
+            if not finished and on_info is not None and time.perf_counter() >= next_info:
+                on_info(self._result(sum(w.done for w in workers), start))
+                next_info = time.perf_counter() + info_ms / 1000.0
+        return finished
 
     def _root_threats(self, main: Worker, seconds: float) -> None:
         """The game's threat analysis of the root (Gomoku: VCT wins, moves that allow one): its
@@ -372,3 +379,21 @@ class Searcher:
             pv=self._pv(lead),
             proven=proven,
         )
+
+
+def check_budget(time_ms: float | None, iterations: int | None) -> None:
+    """A search's budget: time and/or iterations, at least one (ValueError with one line otherwise)."""
+    if time_ms is None and iterations is None:
+        raise ValueError("give a budget: time_ms and/or iterations")
+    if time_ms is not None and not (time_ms >= 0 and math.isfinite(time_ms)):
+        raise ValueError(f"time_ms must be a finite number >= 0, not {time_ms!r}")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations!r}")
+
+
+def tree_quotas(iterations: int | None, trees: int) -> list[int | None]:
+    """Each tree's share of an iteration budget: an exact share, so the same seed gives the same search."""
+    if iterations is None:
+        return [None] * trees
+    base, extra = divmod(iterations, trees)
+    return [base + (i < extra) for i in range(trees)]

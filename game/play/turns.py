@@ -13,7 +13,7 @@ import random
 from ai.vocab.results import PovValue, Solution
 from game.play.book_facts import BookFacts
 from game.play.controller import MIN_BOT_DELAY, bot_to_move, wanted_search
-from game.play.engine_driver import EngineDriver, EngineEvent
+from game.play.engine_driver import EngineDriver, EngineEvent, Search, SearchKind
 from game.play.engine_events import absorb
 from game.play.exact import EXACT_TIME_MS, ExactCache, Verdict, by_elimination, column_verdicts, scores_from_solution
 from game.play.heat import HeatData
@@ -183,46 +183,65 @@ class EngineTurns:
             want[0] == "analysis"  # (a bot's turn is served by its move; an exact look while the cache asks for one)
             and (want[0], s.spec.name, s.moves_text, want[1]) == self._finished_key
         )
-        if served and not analysis_only:
-            ahead = self._look_ahead(settings, s, caps)  # the shown position has what it needs
-            if ahead is not None:
-                moves, ply, budget = ahead
-                if current is None or current.key != ("exact", s.spec.name, moves, budget):
-                    self.driver.begin("exact", s.spec.name, moves, ply, budget)
-                return None
-            if want is not None:  # done, and nothing (more) to look ahead at
-                if current is not None and not current.finished and current.moves != s.moves_text:
-                    self.cancel()  # a look ahead no longer wanted (exact verdicts turned off, say)
-                return None
+        if served and not analysis_only and self._use_idle_engine(settings, s, caps, want, current):
+            return None
         if want is None:
             if current is not None:
                 self.cancel()
             return None
+        self._start_wanted(settings, s, want, current)
+        return None
+
+    def _use_idle_engine(
+        self,
+        settings: Settings,
+        s: Session,
+        caps: GameCapabilities,
+        want: tuple[SearchKind, int] | None,
+        current: Search | None,
+    ) -> bool:
+        """The shown position has what it needs: look ahead (or back) with the solver. True when that (or the
+        finished search itself) settles this frame."""
+        ahead = self._look_ahead(settings, s, caps)
+        if ahead is not None:
+            moves, ply, budget = ahead
+            if current is None or current.key != ("exact", s.spec.name, moves, budget):
+                self.driver.begin("exact", s.spec.name, moves, ply, budget)
+            return True
+        if want is not None:  # done, and nothing (more) to look ahead at
+            if current is not None and not current.finished and current.moves != s.moves_text:
+                self.cancel()  # a look ahead no longer wanted (exact verdicts turned off, say)
+            return True
+        return False
+
+    def _start_wanted(
+        self, settings: Settings, s: Session, want: tuple[SearchKind, int], current: Search | None
+    ) -> None:
+        """Start the search the shown position wants, unless it runs already or its move is known."""
         kind, budget = want
         if kind == "bot" and budget == 0:  # the Random level needs no engine
             if current is not None:
                 self.cancel()
             self._random_move(s, self.min_bot_delay * 1.4)
-            return None
+            return
         level = settings.bots[s.position.to_move].difficulty if kind == "bot" else None
         exact = level.exact if level is not None else True
         if not self.driver.can_search(s.spec.name, kind):
             if current is not None and not current.finished:
                 self.driver.cancel()
             if self.driver.unavailable is not None:  # the bot waits (never a silent random move); retried
-                return None
+                return
             if kind in ("bot", "solve"):  # this engine cannot search the game: said in a notice
                 self._random_move(s, self.min_bot_delay)
-            return None
+            return
         same = current is not None and current.key == (kind, s.spec.name, s.moves_text, budget)
         if same and not (kind == "exact" and current is not None and current.finished):  # (the next look: same budget)
-            return None
+            return
         if self.pending_move is not None and self.pending_move[0] == s.moves_text and kind in ("bot", "solve"):
-            return None  # the move is known; waiting for the animation
+            return  # the move is known; waiting for the animation
         self.driver.begin(
             kind, s.spec.name, s.moves_text, s.cursor, budget, exact, level.engine_level if level is not None else None
         )
-        return None
 
     def _look_ahead(self, settings: Settings, session: Session, caps: GameCapabilities) -> tuple[str, int, int] | None:
         """(moves, ply, budget) of the position to solve next while the engine has nothing else to do, or None
