@@ -28,6 +28,7 @@ from game.ui.frame import (
     Overlay,
     PanelModel,
     PlayerRow,
+    Progress,
     Status,
 )
 from game.ui.status import TurnFacts, engine_progress, progress_of, turn_texts
@@ -244,15 +245,29 @@ def _board(f: FrameFacts) -> BoardScene:
 
 
 def _status(f: FrameFacts, settled: bool, point: EvalPoint | None) -> Status:
+    pos = f.session.position
+    outcome = pos.outcome
+    over = outcome.is_over and (settled or not f.session.at_end)
+    facts = _turn_facts(f, over, point)
+    dot = (
+        None
+        if over and outcome.winner is None
+        else f.colours[outcome.winner if over and outcome.winner is not None else pos.to_move]
+    )
+    left = f.solving_left
+    texts = _status_texts(f, facts, over)
+    return Status(texts, dot, over, _progress(f, over), f.notice, stop_solving=bool(left) and not over)
+
+
+def _turn_facts(f: FrameFacts, over: bool, point: EvalPoint | None) -> TurnFacts:
     s, sess = f.settings, f.session
     pos = sess.position
     outcome = pos.outcome
-    over = outcome.is_over and (settled or not sess.at_end)
 
     def bot(player: int) -> bool:
         return is_bot(s.mode, s.human_player, player)
 
-    facts = TurnFacts(
+    return TurnFacts(
         f.names,
         over,
         outcome.winner,
@@ -270,11 +285,14 @@ def _status(f: FrameFacts, settled: bool, point: EvalPoint | None) -> Status:
         f.caps.width,
         _forced_text(f, point) if sess.at_end and not over else None,
     )
-    search = f.search
-    progress = None
+
+
+def _progress(f: FrameFacts, over: bool) -> Progress | None:
+    """The search's progress bar (or the engine's preparation when nothing searches)."""
+    search, sess = f.search, f.session
     if search is not None and not search.finished and sess.moves_text == search.moves and not over:
-        colour = f.colours[pos.to_move] if search.kind != "analysis" else f.theme.accent
-        progress = progress_of(
+        colour = f.colours[sess.position.to_move] if search.kind != "analysis" else f.theme.accent
+        return progress_of(
             search.kind,
             search.elapsed_ms(f.now) / 1000,
             search.time_ms / 1000,
@@ -284,13 +302,15 @@ def _status(f: FrameFacts, settled: bool, point: EvalPoint | None) -> Status:
             colour,
             f.engine,
         )
-    elif f.engine is not None and not over:  # no search: still say when the engine compiles or is away
-        progress = engine_progress(f.engine, f.theme.accent)
-    dot = (
-        None
-        if over and outcome.winner is None
-        else f.colours[outcome.winner if over and outcome.winner is not None else pos.to_move]
-    )
+    if f.engine is not None and not over:  # no search: still say when the engine compiles or is away
+        return engine_progress(f.engine, f.theme.accent)
+    return None
+
+
+def _status_texts(f: FrameFacts, facts: TurnFacts, over: bool) -> tuple[str, ...]:
+    """The status line's texts, longest first (the view takes the first that fits)."""
+    sess = f.session
+    pos = sess.position
     texts = turn_texts(facts)
     heard = f.search is not None and f.search.moves == sess.moves_text and f.search.last_info is not None
     waiting = f.engine is not None and f.engine.state in ("starting", "preparing") and not heard
@@ -316,4 +336,4 @@ def _status(f: FrameFacts, settled: bool, point: EvalPoint | None) -> Status:
             f"solving {left} more {columns}",
             *texts,
         )
-    return Status(texts, dot, over, progress, f.notice, stop_solving=bool(left) and not over)
+    return texts
