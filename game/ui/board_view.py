@@ -284,38 +284,10 @@ def _labels(
     its place whether the share row is shown or not, and uses one form and one size throughout; its short
     form comes with a legend (in the share row's place when that is free)."""
     row_h = g.cell * 0.42
-    size = label_size(g)
     room = label_room(g)
     y0 = g.labels_top
-    y1 = y0 + row_h
-    best = heat.best if heat is not None else None
-    visited = heat is not None and heat.visited
-    shares: dict[int, tuple[str, bool]] = {}
-    for move in range(g.width):
-        entry = heat.entries.get(move) if heat is not None else None
-        if entry is not None and visited:  # (no row of dashes where the book settled every move: its verdicts say more)
-            shares[move] = (share_text(entry.share, visited), move == best)
-    if shares:  # one size and one form for the row: "45%", else "45" where the columns are narrow
-        plain = {m: (label.rstrip("%"), bold) for m, (label, bold) in shares.items()}
-        share_size = min(text.fitted_size(label, size, room, bold) for label, bold in shares.values())
-        if not all(text.fits(label, share_size, room, bold) for label, bold in shares.values()):
-            shares = plain
-            share_size = min(text.fitted_size(label, size, room, bold) for label, bold in shares.values())
-        for move, (label, bold) in shares.items():
-            colour = theme.accent if bold else theme.text
-            x, _ = g.center(move, 0)
-            text.draw(surface, label, share_size, colour, (x, y0), "midtop", bold=bold, width=room)
-    row: dict[int, Verdict] = dict(verdicts or {})
-    if heat is not None:
-        for move, entry in heat.entries.items():
-            if move not in row:
-                outcome = entry.outcome
-                if entry.score is not None:  # the book's (or the solver's) score: the result and its length
-                    row[move] = score_verdict(g.width * g.height, heat.ply, entry.score)
-                elif outcome is not None:
-                    row[move] = Verdict(outcome, "exact", outcome)
-                else:
-                    row[move] = Verdict(f"{entry.value * 100:.0f}%", "estimate")
+    shares_shown = _share_row(surface, g, heat, theme, room)
+    row = _verdicts_with_estimates(g, heat, verdicts)
     if not row:
         return
     shape = verdict_row(g, row)
@@ -325,10 +297,55 @@ def _labels(
         exact = verdict.kind == "exact"
         colour = colours.get(verdict.outcome or "", theme.text_dim) if exact or verdicts else theme.text_dim
         x, _ = g.center(move, 0)
-        text.draw(surface, label, shape.size, colour, (x, y1), "midtop", bold=shape.bold and exact, width=room)
-    if shape.needs_legend and not shares:
+        text.draw(surface, label, shape.size, colour, (x, y0 + row_h), "midtop", bold=shape.bold and exact, width=room)
+    if shape.needs_legend and not shares_shown:
         legend, legend_size = text.first_fitting(LEGEND_VARIANTS, max(text.MIN_SIZE, shape.size - 1), g.rect.width)
         text.draw(surface, legend, legend_size, theme.text_dim, (g.rect.centerx, y0), "midtop", width=g.rect.width)
+
+
+def _share_row(surface: pygame.Surface, g: Connect4Geometry, heat: HeatData | None, theme: Theme, room: int) -> bool:
+    """The visit shares under the columns, one size and one form for the row: "45%", else "45" where the columns
+    are narrow. True when the row was drawn."""
+    best = heat.best if heat is not None else None
+    visited = heat is not None and heat.visited
+    shares: dict[int, tuple[str, bool]] = {}
+    for move in range(g.width):
+        entry = heat.entries.get(move) if heat is not None else None
+        if entry is not None and visited:  # (no row of dashes where the book settled every move: its verdicts say more)
+            shares[move] = (share_text(entry.share, visited), move == best)
+    if not shares:
+        return False
+    size = label_size(g)
+    plain = {m: (label.rstrip("%"), bold) for m, (label, bold) in shares.items()}
+    share_size = min(text.fitted_size(label, size, room, bold) for label, bold in shares.values())
+    if not all(text.fits(label, share_size, room, bold) for label, bold in shares.values()):
+        shares = plain
+        share_size = min(text.fitted_size(label, size, room, bold) for label, bold in shares.values())
+    for move, (label, bold) in shares.items():
+        colour = theme.accent if bold else theme.text
+        x, _ = g.center(move, 0)
+        text.draw(surface, label, share_size, colour, (x, g.labels_top), "midtop", bold=bold, width=room)
+    return True
+
+
+def _verdicts_with_estimates(
+    g: Connect4Geometry, heat: HeatData | None, verdicts: dict[int, Verdict] | None
+) -> dict[int, Verdict]:
+    """The verdict row: the exact verdicts, then for the other columns the book's (or the solver's) score, a
+    proven outcome or the search's win rate."""
+    row: dict[int, Verdict] = dict(verdicts or {})
+    if heat is None:
+        return row
+    for move, entry in heat.entries.items():
+        if move in row:
+            continue
+        if entry.score is not None:  # the book's (or the solver's) score: the result and its length
+            row[move] = score_verdict(g.width * g.height, heat.ply, entry.score)
+        elif entry.outcome is not None:
+            row[move] = Verdict(entry.outcome, "exact", entry.outcome)
+        else:
+            row[move] = Verdict(f"{entry.value * 100:.0f}%", "estimate")
+    return row
 
 
 def legend_tip(g: Connect4Geometry, verdicts: dict[int, Verdict] | None, mouse: tuple[int, int]) -> str | None:

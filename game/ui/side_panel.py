@@ -14,7 +14,7 @@ from game.play import autoplay
 from game.play.actions import Command, CycleBotLevel, CycleTheme, StepCustomTime, ToggleAutoplay
 from game.play.themes import Color, Theme
 from game.ui import fonts, text
-from game.ui.frame import NetPanel, PanelModel
+from game.ui.frame import NetPanel, PanelModel, PlayerRow
 from game.ui.widgets import Button, draw_button, row_rects
 
 TOOLTIPS = {
@@ -66,34 +66,7 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
         if p.bot_label is None:
             row(Button(rects(1)[0], f"{p.name} · Human", None, style="flat", swatch=p.colour))
             continue
-        label = f"{p.name} · Bot"
-        font_size = 12 if compact else 13
-        name_w = min(round(width * 0.5), max(round(width * 0.36), fonts.font(font_size).size(label)[0] + 32))
-        name = pygame.Rect(left, y, name_w, row_h)
-        rest = pygame.Rect(left + name_w + gap, y, width - name_w - gap, row_h)
-        items = [Button(name, label, None, style="flat", swatch=p.colour)]
-        if p.custom:
-            minus_w = 30
-            selector = pygame.Rect(rest.left, y, rest.width - 2 * (minus_w + gap), row_h)
-            minus = pygame.Rect(selector.right + gap, y, minus_w, row_h)
-            plus = pygame.Rect(minus.right + gap, y, minus_w, row_h)
-            items += [
-                Button(minus, "−", StepCustomTime(player, -1), tooltip="Less time"),
-                Button(plus, "+", StepCustomTime(player, 1), tooltip="More time"),
-            ]
-        else:
-            selector = rest
-        items.insert(
-            1,
-            Button(
-                selector,
-                p.bot_label,
-                CycleBotLevel(player, 1),
-                CycleBotLevel(player, -1),
-                style="cycle",
-                tooltip=f"Bot level ({p.detail}): ‹ easier, › harder",
-            ),
-        )
+        items = _bot_player_row(pygame.Rect(left, y, width, row_h), player, p, gap, compact)
         row(*items)
     if net is None:  # in a network game both sides are people
         hands = [autoplay.button_text(p.bot_label is None, p.name) for p in m.players]
@@ -104,26 +77,7 @@ def build_panel(rect: pygame.Rect, m: PanelModel) -> PanelLayout:
             )
         )
     y += 4
-    top_row = [
-        ("New… N", Command.NEW_GAME, True, False),
-        ("Undo U", Command.UNDO, m.can_undo, False),
-        ("Redo R", Command.REDO, m.can_redo, False),
-    ]
-    if net is not None:  # undo and redo would fork the shared game: the protocol's resign and draw instead
-        top_row[1:] = [
-            ("Resign", Command.RESIGN, net.can_resign, False),
-            (net.draw_label, Command.OFFER_DRAW, net.can_draw, False),
-        ]
-        if net.rematch_label is not None:  # the game is over: a rematch in the draw's place
-            top_row[2] = (net.rematch_label, Command.REMATCH, net.can_rematch, net.rematch_label != "Rematch")
-    if m.ponder is not None:
-        top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder and not m.over))
-    bots_row = []
-    if m.bot_vs_bot:  # a row of their own: "Resume P" is never cut to "Resu…"
-        bots_row = [
-            ("Resume P" if m.paused else "Pause P", Command.PAUSE, not m.over, m.paused),
-            ("Step S", Command.STEP, m.can_step, False),
-        ]
+    top_row, bots_row = _action_rows(m)
     row(
         *(
             Button(
@@ -280,3 +234,67 @@ def tooltip_rect(button: Button, text_width: int, bounds: pygame.Rect) -> pygame
         box.bottom = button.rect.top - 4
     box.clamp_ip(bounds)
     return box
+
+
+def _bot_player_row(area: pygame.Rect, player: int, p: PlayerRow, gap: int, compact: bool) -> list[Button]:
+    """A bot's row: its name, its level (a cycle) and, for the custom level, less and more time."""
+    left, y, width, row_h = area.left, area.top, area.width, area.height
+    label = f"{p.name} · Bot"
+    font_size = 12 if compact else 13
+    name_w = min(round(width * 0.5), max(round(width * 0.36), fonts.font(font_size).size(label)[0] + 32))
+    name = pygame.Rect(left, y, name_w, row_h)
+    rest = pygame.Rect(left + name_w + gap, y, width - name_w - gap, row_h)
+    items = [Button(name, label, None, style="flat", swatch=p.colour)]
+    if p.custom:
+        minus_w = 30
+        selector = pygame.Rect(rest.left, y, rest.width - 2 * (minus_w + gap), row_h)
+        minus = pygame.Rect(selector.right + gap, y, minus_w, row_h)
+        plus = pygame.Rect(minus.right + gap, y, minus_w, row_h)
+        items += [
+            Button(minus, "−", StepCustomTime(player, -1), tooltip="Less time"),
+            Button(plus, "+", StepCustomTime(player, 1), tooltip="More time"),
+        ]
+    else:
+        selector = rest
+    assert p.bot_label is not None
+    items.insert(
+        1,
+        Button(
+            selector,
+            p.bot_label,
+            CycleBotLevel(player, 1),
+            CycleBotLevel(player, -1),
+            style="cycle",
+            tooltip=f"Bot level ({p.detail}): ‹ easier, › harder",
+        ),
+    )
+    return items
+
+
+ActionRow = list[tuple[str, Command, bool, bool]]  # (label, command, enabled, active)
+
+
+def _action_rows(m: PanelModel) -> tuple[ActionRow, ActionRow]:
+    """The game's commands (new, undo/redo or resign/draw/rematch, think) and the bots' own row (pause, step)."""
+    net = m.network
+    top_row: ActionRow = [
+        ("New… N", Command.NEW_GAME, True, False),
+        ("Undo U", Command.UNDO, m.can_undo, False),
+        ("Redo R", Command.REDO, m.can_redo, False),
+    ]
+    if net is not None:  # undo and redo would fork the shared game: the protocol's resign and draw instead
+        top_row[1:] = [
+            ("Resign", Command.RESIGN, net.can_resign, False),
+            (net.draw_label, Command.OFFER_DRAW, net.can_draw, False),
+        ]
+        if net.rematch_label is not None:  # the game is over: a rematch in the draw's place
+            top_row[2] = (net.rematch_label, Command.REMATCH, net.can_rematch, net.rematch_label != "Rematch")
+    if m.ponder is not None:
+        top_row.append(("Think", Command.PONDER, m.ponder_applies, m.ponder and not m.over))
+    bots_row: ActionRow = []
+    if m.bot_vs_bot:  # a row of their own: "Resume P" is never cut to "Resu…"
+        bots_row = [
+            ("Resume P" if m.paused else "Pause P", Command.PAUSE, not m.over, m.paused),
+            ("Step S", Command.STEP, m.can_step, False),
+        ]
+    return top_row, bots_row
