@@ -168,14 +168,19 @@ def test_a_hint_is_shown_and_counted(made: Any) -> None:
 
 
 def test_a_puzzle_solved_then_one_failed_keeps_the_streak_in_the_settings(made: Any) -> None:
-    app, _ = made("connect4", "", mode="vs-bot", exact=True, heatmap=True, eval_bar=True)
+    app, _ = made("connect4", "44", mode="vs-bot", exact=True, heatmap=True, eval_bar=True)
     app.apply(Command.PUZZLES)
     ch = app.puzzles.challenge
-    assert ch is not None and ch.puzzle_id is not None and app.settings.mode == "hotseat"
+    assert ch is not None and ch.puzzle_id is not None and app.settings.mode == "vs-bot"  # the mode stays
+    puzzle_line = list(app.session.line)
+    for i in range(5):
+        app.step([], now=app.now + 0.5 * (i + 1))
+    assert app.session.line == puzzle_line  # no bot moves in a puzzle
     frame = app.snapshot()  # nothing gives the answer away
     assert frame.board.verdicts is None and frame.board.heat is None and frame.eval_bar is None
     app.apply(PlayMove(ch.answer))
     assert puzzle_mode.PuzzleProgress.from_dict(app.settings.puzzles).streak == 1
+    assert app.session.line == puzzle_line  # judged, not played
     app.apply(Command.PUZZLES)
     ch = app.puzzles.challenge
     assert ch is not None
@@ -183,10 +188,8 @@ def test_a_puzzle_solved_then_one_failed_keeps_the_streak_in_the_settings(made: 
     app.apply(PlayMove(wrong))
     progress = puzzle_mode.PuzzleProgress.from_dict(app.settings.puzzles)
     assert progress.streak == 0 and ch.puzzle_id in progress.failed and progress.best_streak == 1
-    app.apply(Command.NEW_GAME)
-    app.apply(Command.CLOSE)
-    app.new_game()
-    assert app.settings.mode == "vs-bot"  # the mode chosen before comes back
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="")], now=app.now + 0.05)
+    assert app.puzzles.challenge is None and app.session.line == [3, 3] and app.settings.mode == "vs-bot"
 
 
 def test_learn_from_your_mistakes_replays_the_blunder(made: Any) -> None:

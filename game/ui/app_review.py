@@ -11,13 +11,13 @@ from pathlib import Path
 import pygame
 
 from game.play.actions import Command
+from game.play.learn_layer import Challenge
 from game.play.review_session import PositionScores, ReviewState, first_player_value, share_text
 from game.play.session import Session
 from game.play.settings import Settings, games_dir
 from game.rules.capabilities import GameCapabilities
 from game.ui import files, share
 from game.ui.app_dialog import theme_of
-from game.ui.app_puzzles import Challenge
 from game.ui.effects import Effects, GameChanged, Notice, SaveSettings, ShowPly
 from game.ui.frame import Frame, Progress, ReviewView
 

@@ -124,6 +124,7 @@ class Status:
     progress: Progress | None
     notice: Notice | None
     stop_solving: bool = False  # the solver works on in the background: the bar offers to stop it
+    back_to_game: bool = False  # a layer (Learn, a puzzle) is open over the game: the bar offers to leave it
 
 
 @dataclass(frozen=True)

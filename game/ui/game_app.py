@@ -31,6 +31,7 @@ from game.play.actions import (
 from game.play.controller import refusal_text
 from game.play.engine_driver import EngineDriver
 from game.play.game_files import game_json_with_evals, restore_evals
+from game.play.learn_layer import KEPT_COMMANDS, LEAVE_HINT
 from game.play.players import Mode, is_bot
 from game.play.preferences import is_preference, unpauses
 from game.play.review_session import prepare_once
@@ -98,8 +99,8 @@ class App:
         self.review = Review(
             settings, session, lambda: self.caps, self.names, self.snapshot, lambda: self.puzzles.challenge
         )
-        self.puzzles = Puzzles(settings, session, self.review.reviewing, self.names)
         self.variations = Variations(session, self.review.reviewing, self.review.evaluations_hidden)
+        self.puzzles = Puzzles(settings, session, self.review.reviewing, self.variations, self.names)
         self.files = FileCommands(session, self.variations.saved_text)
         self.window = WindowCommands(lambda: self.overlay)  # (the pointer, the drawer, running)
         handlers: tuple[fx.Handler, ...] = (self.history, self.engine, self.window, self.dialog, self.files)
@@ -136,6 +137,9 @@ class App:
         pos = self.session.position
         if self.overlay is not None or pos.outcome.is_over:
             return False
+        if self.puzzles.open:  # a layer over the game: only its challenge's position takes a move (judged)
+            ch = self.puzzles.challenge
+            return ch is not None and ch.result is None and self.session.cursor == ch.ply
         if self.net is not None:
             return self.net.may_move(self.session)  # our turn at the latest position, connected
         if not self.session.at_end:
@@ -187,6 +191,7 @@ class App:
             self.dialog.typing,
             self.window.panel_open and self.layout.narrow,
             self.variations.inserts(),
+            self.puzzles.open,
         )
 
     # --- actions: the one place that changes the state -------------------------------------
@@ -228,6 +233,8 @@ class App:
         """A command goes to its handler: first to the dialog's text field and the network game, which take the
         few commands that mean something else while they are on, then by the routing table."""
         taken = self.dialog.take(c)
+        if taken is None and self.puzzles.open and c in KEPT_COMMANDS:
+            taken = [fx.Notice(f"Not inside {self.puzzles.name()}: {LEAVE_HINT}", error=True)]
         if taken is None and self.net is not None:
             taken = self.net.take(c)
         if taken is None:
@@ -262,8 +269,8 @@ class App:
                 restore_evals(self.session, game.evals)
                 self.carry_out(self.variations.loaded_text(game.text))
                 self.history.paused = self.settings.mode == Mode.BOT_VS_BOT
-            case fx.BeginChallenge(challenge):
-                self.puzzles.begin(challenge)
+            case fx.LayerShown():
+                self.shown_game_changed()
             case fx.LoadText(text):
                 self.load(text=text)
             case fx.OfferSwitch(text):
@@ -291,8 +298,9 @@ class App:
     def human_move(self, move: int) -> None:
         """This app's player plays ``move`` (sent to the server in a network game)."""
         before = self.session.moves_text
-        if self.human_can_play() and self.net is None and move in self.session.position.legal_moves():
-            self.carry_out(self.puzzles.judge(move, self.now))
+        if self.puzzles.open and self.net is None:  # judged, never played: the game stays as it was
+            self.carry_out(self.puzzles.take_move(move, self.now))
+            return
         if self.human_can_play() and self.play_move(move) and self.net is not None:
             self.net.sent_move(before, move)
 
@@ -314,6 +322,16 @@ class App:
         self._dirty_game = True
         return True
 
+    def shown_game_changed(self) -> None:
+        """A layer opened or closed: the board shows another game (a puzzle) or the kept one again."""
+        self.caps = capabilities(self.session.spec)
+        self.turns.cancel()
+        self.motion.stop()
+        self.window.key_cursor, self.window.hover = None, None
+        self.eval_shown = None
+        self._dirty_game = True
+        set_caption(self.caps)
+
     def go_to(self, ply: int) -> None:
         if self.session.go_to(ply):
             self.motion.stop()
@@ -329,7 +347,7 @@ class App:
         caps = capabilities(spec)  # raises ValueError for a game the app cannot show
         self.turns.forget()
         self.review.reviewing.forget()
-        self.puzzles.end_challenge()
+        self.puzzles.forget()
         self.session.load(spec, moves, cursor)
         self.carry_out(self.variations.reset_tree())
         if self.persist:  # the book and the solver load in the background: a review's first marks come soon
@@ -355,7 +373,8 @@ class App:
         if self.net is not None:
             for effects in self.net.update(sess, self.player_name):
                 self.carry_out(effects)
-        choosing = isinstance(self.overlay, NewGameCard)  # the modal new-game dialog: no bot moves behind it
+        # the modal new-game dialog, or a layer over the game (Learn, a puzzle): no bot moves behind it
+        choosing = isinstance(self.overlay, NewGameCard) or self.puzzles.open
         self.carry_out(self.engine.update(self.caps, choosing, self.motion.moving(now), now))
         self.turns.book.fill(sess, self.turns.exact_cache)  # the new position's book facts, this frame
         self.motion.tick(now, sess.position)
@@ -376,7 +395,10 @@ class App:
         self._dirty_game = False
 
     def autosave(self) -> None:
-        """Keep the game, the shown move and the eval graph's points for the next launch."""
+        """Keep the game, the shown move and the eval graph's points for the next launch (never a layer's
+        position: the game under it was kept before it opened)."""
+        if self.puzzles.open:
+            return
         problem = write_autosave(self.variations.saved_text(game_json_with_evals(self.session, with_cursor=True)))
         if problem:
             self.set_notice(problem, error=True)
@@ -428,7 +450,7 @@ class App:
             self.net.close()  # the seat (and the hosted game) is kept for a relaunch
         self.turns.cancel()
         self.review.reviewing.stop()
-        self.puzzles.end_challenge()  # (the mode chosen before a puzzle is what the settings keep)
+        self.carry_out(self.puzzles.leave())  # the game under a layer is what the autosave keeps
         self.turns.driver.close()
         if self.persist:  # what was on screen comes back (also a game opened with --position and left untouched)
             self.autosave()
