@@ -101,6 +101,14 @@ class ModesMachine(RuleBasedStateMachine):
         self.before_mode = None
         self.settle()
 
+    @rule(
+        moves=st.sampled_from(OPENINGS[1:]), mode=st.sampled_from((Mode.HOTSEAT, Mode.VS_BOT)), human=st.integers(0, 1)
+    )
+    def reviewed_game(self, moves: str, mode: Mode, human: int) -> None:
+        """A finished game's review at once (the way to Learn)."""
+        self.new_game(moves, mode, human)
+        self.review()
+
     @rule(column=st.integers(0, 6))
     def move_key(self, column: int) -> None:
         line = game_line(self.app)
@@ -213,8 +221,8 @@ class ModesMachine(RuleBasedStateMachine):
 
 
 ModesMachine.TestCase.settings = settings(
-    max_examples=12,
-    stateful_step_count=12,
+    max_examples=25,
+    stateful_step_count=14,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
