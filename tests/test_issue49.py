@@ -1,0 +1,93 @@
+"""Issue 49, one test per defect (the state machine in ``test_modes_machine.py`` walks the same paths at random):
+Learn leaves the game's main line alone and each L shows its mistake with the mover to move (1); Learn and
+puzzles keep the game, its mode and its players, and Esc gives it back (2); the new-game dialog fits 940x540 (6).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pygame
+import pytest
+
+from game.play.actions import ChangeChoice, Command, DialogField, PlayMove
+from game.play.players import Mode
+from game.ui import layout, layout_check, text, view
+
+pytestmark = pytest.mark.timeout(120)
+
+ISSUE_GAME = "44141474"  # the issue's game: Red's 1 (move 2), Yellow's 4 (move 2) ... marked by the review
+SIZES = ((1120, 760), (640, 480), (940, 540), (1600, 1000))
+
+
+def esc(app: Any) -> None:
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="")], now=app.now + 0.05)
+
+
+def reviewed(app: Any) -> None:
+    app.apply(Command.REVIEW)
+    assert app.review.reviewing.wait(90)
+    app.step([], now=app.now + 0.05)
+
+
+def test_1_each_learn_shows_its_mistake_and_answers_leave_the_main_line(made: Any) -> None:
+    app, _ = made("connect4", ISSUE_GAME, mode=Mode.VS_BOT)
+    app.settings.human_player = 0
+    reviewed(app)
+    line = list(app.session.line)
+    seen = 0
+    for _ in range(6):
+        app.apply(Command.LEARN)
+        ch = app.puzzles.challenge
+        if ch is None:
+            break
+        seen += 1
+        assert app.session.cursor == ch.ply and app.session.position.to_move == ch.player  # the mover to move
+        assert app.session.line == line
+        app.apply(PlayMove(ch.accepted[0]))  # the right answer: judged, never played
+        assert app.puzzles.challenge is not None and app.puzzles.challenge.result == "solved"
+        assert app.session.line == line and app.variations.tree.main_line() == tuple(line)
+        app.apply(PlayMove(3))  # another key after the answer: refused, nothing dropped
+        assert app.session.line == line
+    assert seen >= 1
+
+
+def test_2_learn_and_puzzles_keep_the_game_its_mode_and_players(made: Any) -> None:
+    app, _ = made("connect4", ISSUE_GAME, mode=Mode.VS_BOT)
+    reviewed(app)
+    app.go_to(5)
+    before = (list(app.session.line), app.session.cursor, app.settings.mode, app.settings.human_player)
+    for command in (Command.LEARN, Command.PUZZLES):
+        app.apply(command)
+        assert app.puzzles.challenge is not None
+        assert (app.settings.mode, app.settings.human_player) == before[2:]
+        frame = app.snapshot()
+        app.layout = layout.compute_layout(app.screen.get_size(), frame)
+        back = [b for b in app.layout.status_buttons if b.action is Command.BACK_TO_GAME]
+        assert back, "no visible way back to the game"
+        if command is Command.LEARN:
+            esc(app)
+        else:  # the button, clicked
+            click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=back[0].rect.center)
+            app.step([click], now=app.now + 0.05)
+        assert app.puzzles.challenge is None
+        assert (list(app.session.line), app.session.cursor, app.settings.mode, app.settings.human_player) == before
+        assert app.review.reviewing.review is not None  # the review is still there
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_6_the_new_game_dialog_fits_every_size(made: Any, size: tuple[int, int]) -> None:
+    app, _ = made("connect4", "", size=size)
+    app.apply(Command.NEW_GAME)
+    for _ in range(4):  # each mode of the dialog (hot-seat, vs bot, bot vs bot, network...)
+        app.apply(ChangeChoice(DialogField.MODE, 1))
+        frame = app.snapshot()
+        lay = layout.compute_layout(size, frame)
+        assert lay.card is not None
+        for a, b in itertools.combinations(lay.card.buttons, 2):
+            assert not a.rect.colliderect(b.rect), f"{a.label!r} overlaps {b.label!r} at {size}"
+        assert all(lay.card.rect.contains(b.rect) for b in lay.card.buttons)
+        with text.recording() as drawn:
+            view.draw(app.screen, frame, lay)
+        assert layout_check.problems(list(drawn), pygame.Rect((0, 0), size)) == []
