@@ -91,3 +91,16 @@ def test_6_the_new_game_dialog_fits_every_size(made: Any, size: tuple[int, int])
         with text.recording() as drawn:
             view.draw(app.screen, frame, lay)
         assert layout_check.problems(list(drawn), pygame.Rect((0, 0), size)) == []
+
+
+def test_7_the_book_gives_the_graph_its_point_after_the_last_book_position() -> None:
+    from game.play.book_facts import BookFacts
+    from game.play.exact import ExactCache
+    from game.play.session import Session
+
+    session = Session.from_text("connect4", "57167231176")
+    book = BookFacts()
+    assert book.wait_ready(60)
+    book.fill(session, ExactCache())
+    missing = [ply for ply in range(len(session.line)) if session.eval_at(ply) is None]
+    assert missing == [], f"no point for plies {missing}"
