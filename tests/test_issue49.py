@@ -104,3 +104,37 @@ def test_7_the_book_gives_the_graph_its_point_after_the_last_book_position() -> 
     book.fill(session, ExactCache())
     missing = [ply for ply in range(len(session.line)) if session.eval_at(ply) is None]
     assert missing == [], f"no point for plies {missing}"
+
+
+def test_5_the_join_dialog_offers_what_the_host_shared(made: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    app, _ = made()
+    app.settings.network, app.settings.net_role, app.settings.net_address = True, "join", "127.0.0.1:4242/1min"
+    monkeypatch.setattr("game.ui.files.paste_text", lambda: "127.0.0.1:4242/10min")  # what the host copied
+    app.apply(Command.NEW_GAME)
+    assert app.dialog.choice is not None and app.dialog.choice.address == "127.0.0.1:4242/10min"
+    app.apply(Command.CLOSE)
+    monkeypatch.setattr("game.ui.files.paste_text", lambda: "some other text")
+    app.apply(Command.NEW_GAME)  # nothing shared: the server, never the last game's room
+    assert app.dialog.choice is not None and app.dialog.choice.address == "127.0.0.1:4242"
+
+
+def test_5_joining_an_empty_room_says_nobody_is_waiting_there(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_ui_fakes import make_test_app
+    from test_ui_net import choose_network, pump, stop_all
+
+    monkeypatch.setenv("CONNECT4_SERVER_DB", str(tmp_path / "games.sqlite3"))
+    monkeypatch.setenv("CONNECT4_HOST_PORT", "0")
+    host, _ = make_test_app()
+    apps = [host]
+    try:
+        choose_network(host, None)
+        pump([host], lambda: host.net is not None and host.net.share is not None, what="the hosted server")
+        assert host.net is not None and host.net.share is not None
+        server = host.net.share.partition("/")[0]
+        guest, _ = make_test_app()
+        apps.append(guest)
+        choose_network(guest, f"{server}/an-old-room")
+        pump(apps, lambda: guest.net is not None and guest.net.state == "waiting", what="the guest seated")
+        assert "Nobody is waiting in room an-old-room" in guest.snapshot().status.texts[0]
+    finally:
+        stop_all(apps)
