@@ -138,3 +138,15 @@ def test_5_joining_an_empty_room_says_nobody_is_waiting_there(tmp_path: Any, mon
         assert "Nobody is waiting in room an-old-room" in guest.snapshot().status.texts[0]
     finally:
         stop_all(apps)
+
+
+def test_polish_the_review_speaks_in_words_and_numbers_moves_as_the_move_list() -> None:
+    from game.play.learn_layer import article
+    from game.play.review_session import count_words
+    from game.ui.share import move_number
+
+    assert count_words({"inaccuracy": 1, "mistake": 1, "blunder": 1}) == "1 inaccuracy, 1 mistake, 1 blunder"
+    assert count_words({"inaccuracy": 2, "mistake": 0, "blunder": 0}) == "2 inaccuracies"
+    assert count_words({"inaccuracy": 0, "mistake": 0, "blunder": 0}) == "no mistakes"
+    assert article("inaccuracy") == "an inaccuracy" and article("blunder") == "a blunder"
+    assert [move_number(p) for p in range(4)] == ["1.", "1…", "2.", "2…"]

@@ -65,7 +65,7 @@ def test_review_marks_the_blunder_everywhere(made: Any) -> None:
     assert frame.review is not None
     assert frame.review.classes[6] == "blunder" and frame.review.classes[0] == "best"
     assert frame.graph[7] is not None  # the graph has the position after the blunder
-    assert "Red" in frame.graph_label and "1??" in frame.graph_label  # the summary beside the graph
+    assert "Red" in frame.graph_label[0] and "1 blunder" in frame.graph_label[0]  # the summary beside the graph
     app.apply(Command.NEXT_MISTAKE)
     assert app.session.cursor == 7  # the position after the marked move
     app.step([], now=now + 0.1)

@@ -238,14 +238,16 @@ class ReviewState:
         review = self.review
         if review is None:
             return ()
-        long, short = [], []
+        words, long, short = [], [], []
         for s in review.summary():
             acc = "-" if s.accuracy is None else f"{s.accuracy:.0f}%"
-            counts = f"{s.count('inaccuracy')}?! {s.count('mistake')}? {s.count('blunder')}??"
-            long.append(f"{names[s.player]} {acc} · {counts}")
-            short.append(f"{acc} {counts}")
+            counts = {k: s.count(k) for k in ("inaccuracy", "mistake", "blunder")}
+            words.append(f"{names[s.player]} {acc} · {count_words(counts)}")
+            marks = f"{counts['inaccuracy']}?! {counts['mistake']}? {counts['blunder']}??"
+            long.append(f"{names[s.player]} {acc} · {marks}")
+            short.append(f"{acc} {marks}")
         kind = "" if review.exact else " (estimates)"
-        return (" | ".join(long) + kind, " | ".join(long), " | ".join(short))
+        return (" | ".join(words) + kind, " | ".join(words), " | ".join(long), " | ".join(short))
 
     def puzzles(self, player: int) -> list[MistakePuzzle]:
         return [] if self.review is None else mistake_puzzles(self.review, player)
@@ -304,3 +306,12 @@ class ReviewState:
         """Tests and tools: wait for the running review to end."""
         job = self._job
         return True if job is None else bool(job.wait(timeout))
+
+
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+def count_words(counts: dict[str, int]) -> str:
+    """ "1 inaccuracy, 2 mistakes" (the kinds that occurred, in that order); "no mistakes" when none did."""
+    parts = [f"{n} {kind if n == 1 else PLURALS[kind]}" for kind, n in counts.items() if n]
+    return ", ".join(parts) if parts else "no mistakes"

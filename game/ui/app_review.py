@@ -226,7 +226,7 @@ class Review:
                 graph_label="hidden: find the move" if self._challenge() is not None else "hidden: training mode (K)",
             )
         elif view.summary:
-            out = replace(out, graph_label=view.summary[0])
+            out = replace(out, graph_label=view.summary)  # (the longest that fits is drawn)
         status = out.status
         if view.progress is not None and status.progress is None:
             done = len(state.review.numbers) if state.review is not None else 0

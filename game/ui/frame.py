@@ -189,7 +189,7 @@ class Frame:
     cursor: int
     move_scroll: int
     graph: tuple[EvalPoint | None, ...]
-    graph_label: str  # whose chance the graph shows, e.g. "Red's winning chance"
+    graph_label: str | tuple[str, ...]  # whose chance the graph shows ("Red's winning chance"), or variants
     status: Status
     overlay: Overlay | None
     mouse: tuple[int, int]
