@@ -124,6 +124,18 @@ class ModesMachine(RuleBasedStateMachine):
         self.app.apply(command)
         self.settle()
 
+    @rule(
+        command=st.sampled_from(
+            (Command.NEXT_VARIATION, Command.PROMOTE, Command.DELETE_MOVE, Command.FOLD_VARIATIONS, Command.CONTINUE)
+        )
+    )
+    def variations(self, command: Command) -> None:
+        line = game_line(self.app)
+        self.app.apply(command)
+        self.settle()
+        if self.before_mode is not None:
+            assert game_line(self.app) == line, f"{command.name} changed the game inside a mode"
+
     @rule()
     def review(self) -> None:
         if in_mode(self.app) or not self.app.session.line:
@@ -145,11 +157,19 @@ class ModesMachine(RuleBasedStateMachine):
     def learn(self) -> None:
         self.enter(Command.LEARN)
         self.settle()
+        self.closed_by_itself()
 
     @rule()
     def puzzle(self) -> None:
         self.enter(Command.PUZZLES)
         self.settle()
+        self.closed_by_itself()
+
+    def closed_by_itself(self) -> None:
+        """L after the last mistake closes Learn: the game as it was before, like Esc."""
+        if self.before_mode is not None and not in_mode(self.app):
+            assert self.state() == self.before_mode, "the mode closed without restoring the game"
+            self.before_mode = None
 
     @rule()
     def escape(self) -> None:
@@ -166,11 +186,15 @@ class ModesMachine(RuleBasedStateMachine):
             return
         app = self.app
         saved = app.variations.saved_text(game_json_with_evals(app.session, with_cursor=True))
-        line, cursor, tree = list(app.session.line), app.session.cursor, app.variations.tree.main_line()
+        tree = app.variations.tree
+        main, cursor, branches = tree.main_line(), app.session.cursor, tree.variations_json()
+        marks = app.review.reviewing.marks(tree.main_line()) if app.review.reviewing.review is not None else None
         app.load(text=saved)
         self.settle()
-        assert (list(app.session.line), app.session.cursor) == (line, cursor)
-        assert app.variations.tree.main_line() == tree
+        tree = app.variations.tree
+        assert (tree.main_line(), app.session.cursor, tree.variations_json()) == (main, cursor, branches)
+        if marks is not None:
+            assert app.review.reviewing.marks(tree.main_line()) == marks, "the review's marks were not kept"
 
     # --- invariants ------------------------------------------------------------------------
     @invariant()
