@@ -150,3 +150,16 @@ def test_polish_the_review_speaks_in_words_and_numbers_moves_as_the_move_list() 
     assert count_words({"inaccuracy": 0, "mistake": 0, "blunder": 0}) == "no mistakes"
     assert article("inaccuracy") == "an inaccuracy" and article("blunder") == "a blunder"
     assert [move_number(p) for p in range(4)] == ["1.", "1…", "2.", "2…"]
+
+
+def test_found_by_the_machine_save_and_load_keep_the_review_after_more_moves(made: Any) -> None:
+    from game.play.game_files import game_json_with_evals
+
+    app, _ = made("connect4", "4453")
+    reviewed(app)
+    app.apply(PlayMove(0))  # a move after the review
+    marks = app.review.reviewing.marks(app.session.line)
+    assert "blunder" in marks
+    saved = app.variations.saved_text(game_json_with_evals(app.session, with_cursor=True))
+    app.load(text=saved)
+    assert app.review.reviewing.marks(app.session.line) == marks
