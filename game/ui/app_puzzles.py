@@ -12,7 +12,16 @@ from dataclasses import dataclass, replace
 from game.play import puzzle_mode
 from game.play.actions import Command
 from game.play.hints import Hint
-from game.play.learn_layer import LEAVE_HINT, Challenge, KeptGame, judge, mistake_challenge, next_mistake, refusal
+from game.play.learn_layer import (
+    KEPT_COMMANDS,
+    LEAVE_HINT,
+    Challenge,
+    KeptGame,
+    judge,
+    mistake_challenge,
+    next_mistake,
+    refusal,
+)
 from game.play.players import Mode
 from game.play.review import GameReview
 from game.play.review_session import HINT_SECONDS, ReviewState
@@ -64,6 +73,17 @@ class Puzzles:
         """What the open layer is called ("Learn", "the puzzle")."""
         ch = self.challenge
         return "the puzzle" if ch is not None and ch.puzzle_id is not None else "Learn"
+
+    def answer_awaited(self) -> bool:
+        """The open challenge waits for its answer at the shown position."""
+        ch = self.challenge
+        return ch is not None and ch.result is None and self.session.cursor == ch.ply
+
+    def refusal(self, c: Command) -> Effects | None:
+        """A command that would change the game, refused while a layer is open (None: not refused)."""
+        if self.open and c in KEPT_COMMANDS:
+            return [Notice(f"Not inside {self.name()}: {LEAVE_HINT}", error=True)]
+        return None
 
     # --- commands -----------------------------------------------------------------------------
     def handle(self, c: Command) -> Effects:

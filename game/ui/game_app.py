@@ -31,7 +31,6 @@ from game.play.actions import (
 from game.play.controller import refusal_text
 from game.play.engine_driver import EngineDriver
 from game.play.game_files import game_json_with_evals, restore_evals
-from game.play.learn_layer import KEPT_COMMANDS, LEAVE_HINT
 from game.play.players import Mode, is_bot
 from game.play.preferences import is_preference, unpauses
 from game.play.review_session import prepare_once
@@ -138,8 +137,7 @@ class App:
         if self.overlay is not None or pos.outcome.is_over:
             return False
         if self.puzzles.open:  # a layer over the game: only its challenge's position takes a move (judged)
-            ch = self.puzzles.challenge
-            return ch is not None and ch.result is None and self.session.cursor == ch.ply
+            return self.puzzles.answer_awaited()
         if self.net is not None:
             return self.net.may_move(self.session)  # our turn at the latest position, connected
         if not self.session.at_end:
@@ -233,8 +231,8 @@ class App:
         """A command goes to its handler: first to the dialog's text field and the network game, which take the
         few commands that mean something else while they are on, then by the routing table."""
         taken = self.dialog.take(c)
-        if taken is None and self.puzzles.open and c in KEPT_COMMANDS:
-            taken = [fx.Notice(f"Not inside {self.puzzles.name()}: {LEAVE_HINT}", error=True)]
+        if taken is None:
+            taken = self.puzzles.refusal(c)  # what would change the game is refused inside a layer
         if taken is None and self.net is not None:
             taken = self.net.take(c)
         if taken is None:
@@ -397,7 +395,7 @@ class App:
     def autosave(self) -> None:
         """Keep the game, the shown move and the eval graph's points for the next launch (never a layer's
         position: the game under it was kept before it opened)."""
-        if self.puzzles.open:
+        if self.puzzles.open:  # (the game under a layer was saved before it opened)
             return
         problem = write_autosave(self.variations.saved_text(game_json_with_evals(self.session, with_cursor=True)))
         if problem:
