@@ -71,7 +71,7 @@ def test_review_marks_the_blunder_everywhere(made: Any) -> None:
     app.step([], now=now + 0.1)
     frame = app.snapshot()
     assert frame.review is not None
-    assert frame.review.note[0] == "blunder: played 2: draw; best 3/5: win in 18"
+    assert frame.review.note[0] == "blunder: Red played 2: draw; best 3/5: win in 18"  # the mover named
     assert frame.review.best == 2 and frame.review.best_cell == 2  # the ghost disc in column 3, bottom row
     app.apply(Command.PREV_MISTAKE)
     assert app.session.cursor == 7  # none before it: stays

@@ -207,8 +207,9 @@ class ReviewState:
             return next((t for t in targets if t > cursor), None)
         return next((t for t in reversed(targets) if t < cursor), None)
 
-    def note(self, line: Sequence[int], cursor: int) -> MarkNote | None:
-        """The reviewed move that led to the position after ``cursor`` moves of ``line``, in words."""
+    def note(self, line: Sequence[int], cursor: int, names: tuple[str, str] | None = None) -> MarkNote | None:
+        """The reviewed move that led to the position after ``cursor`` moves of ``line``, in words (``names``: the
+        mover is named, since the verdicts shown under the board are then the other side's)."""
         review = self.review
         ply = cursor - 1
         if review is None or ply not in review.reviews or cursor > self.common(line):
@@ -216,9 +217,10 @@ class ReviewState:
         r = review.reviews[ply]
         text = review.spec.move_to_text
         played_v = review.verdict(ply, r.played_score)
+        who = f"{names[r.mover]} " if names is not None else ""
         if r.klass == BEST:
             texts: tuple[str, ...] = (
-                f"played {text(r.played)}: {played_v}, the best move",
+                f"{who}played {text(r.played)}: {played_v}, the best move",
                 f"{text(r.played)}: {played_v}, best",
             )
             return MarkNote(ply, r.played, None, r.klass, r.mark, texts)
@@ -227,7 +229,7 @@ class ReviewState:
         best_v = review.verdict(ply, r.best_score)
         label = r.klass if r.klass != GOOD else "good"
         texts = (
-            f"{label}: played {text(r.played)}: {played_v}; best {best_t}: {best_v}",
+            f"{label}: {who}played {text(r.played)}: {played_v}; best {best_t}: {best_v}",
             f"played {text(r.played)}: {played_v}; best {best_t}: {best_v}",
             f"{text(r.played)}: {played_v}; best {best_t}: {best_v}",
         )

@@ -197,7 +197,7 @@ class Review:
             return replace(frame, panel=replace(frame.panel, training=self.settings.training))
         count = len(sess.line)
         classes = state.marks(sess.line)
-        note = state.note(sess.line, sess.cursor) if not hidden else None
+        note = state.note(sess.line, sess.cursor, self._names()) if not hidden else None
         best_cell = None
         if note is not None and note.best is not None:
             best_cell = landing_cell(sess, note.ply, note.best, self._caps())
