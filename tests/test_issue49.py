@@ -163,3 +163,13 @@ def test_found_by_the_machine_save_and_load_keep_the_review_after_more_moves(mad
     saved = app.variations.saved_text(game_json_with_evals(app.session, with_cursor=True))
     app.load(text=saved)
     assert app.review.reviewing.marks(app.session.line) == marks
+
+
+def test_polish_the_graph_speaks_words_in_the_panel_at_1120x760(made: Any) -> None:
+    app, _ = made("connect4", ISSUE_GAME, size=(1120, 760))
+    reviewed(app)
+    app.step([], now=app.now + 0.05)
+    with text.recording() as drawn:
+        view.draw(app.screen, app.snapshot(), app.layout)
+    caption = next(d for d in drawn if d.label.startswith("Red ") and "%" in d.label)
+    assert "?!" not in caption.label and "inacc" in caption.label, caption.label

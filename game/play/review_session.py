@@ -240,16 +240,23 @@ class ReviewState:
         review = self.review
         if review is None:
             return ()
-        words, long, short = [], [], []
+        words, long, short, brief = [], [], [], []
         for s in review.summary():
             acc = "-" if s.accuracy is None else f"{s.accuracy:.0f}%"
             counts = {k: s.count(k) for k in ("inaccuracy", "mistake", "blunder")}
             words.append(f"{names[s.player]} {acc} · {count_words(counts)}")
+            brief.append(f"{names[s.player]} {acc}: {count_words(counts, short=True)}")
             marks = f"{counts['inaccuracy']}?! {counts['mistake']}? {counts['blunder']}??"
             long.append(f"{names[s.player]} {acc} · {marks}")
             short.append(f"{acc} {marks}")
         kind = "" if review.exact else " (estimates)"
-        return (" | ".join(words) + kind, " | ".join(words), " | ".join(long), " | ".join(short))
+        return (
+            " | ".join(words) + kind,
+            " | ".join(words),
+            " | ".join(brief),
+            " | ".join(long),
+            " | ".join(short),
+        )
 
     def puzzles(self, player: int) -> list[MistakePuzzle]:
         return [] if self.review is None else mistake_puzzles(self.review, player)
@@ -313,7 +320,14 @@ class ReviewState:
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
-def count_words(counts: dict[str, int]) -> str:
-    """ "1 inaccuracy, 2 mistakes" (the kinds that occurred, in that order); "no mistakes" when none did."""
+SHORT_WORDS = {"inaccuracy": "inacc.", "mistake": "mist.", "blunder": "blund."}
+
+
+def count_words(counts: dict[str, int], short: bool = False) -> str:
+    """ "1 inaccuracy, 2 mistakes" (the kinds that occurred, in that order); "no mistakes" when none did;
+    ``short``: "1 inacc., 2 mist." for a narrow room."""
+    if short:
+        parts = [f"{n} {SHORT_WORDS[kind]}" for kind, n in counts.items() if n]
+        return ", ".join(parts) if parts else "none"
     parts = [f"{n} {kind if n == 1 else PLURALS[kind]}" for kind, n in counts.items() if n]
     return ", ".join(parts) if parts else "no mistakes"
