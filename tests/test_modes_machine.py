@@ -26,8 +26,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from test_ui_fakes import make_test_app
 
 from game.play.actions import Command
-from game.play.game_files import game_json_with_evals
+from game.play.game_files import game_json_with_evals, restore_evals
 from game.play.players import Mode
+from game.play.savefile import parse_game_text, read_evals
 from game.rules import get_game
 from game.ui import game_app, layout, text, view
 
@@ -81,6 +82,7 @@ class ModesMachine(RuleBasedStateMachine):
     def settle(self) -> None:
         for _ in range(3):
             self.app.step([], now=self.app.now + 0.05)
+        self.app.autosave()  # (what the real app does after each change: tests run it without writing)
 
     def state(self) -> tuple[tuple[int, ...], int, tuple[str, int, tuple[str, ...]]]:
         return game_line(self.app), self.app.session.cursor, players_of(self.app)
@@ -105,9 +107,10 @@ class ModesMachine(RuleBasedStateMachine):
         moves=st.sampled_from(OPENINGS[1:]), mode=st.sampled_from((Mode.HOTSEAT, Mode.VS_BOT)), human=st.integers(0, 1)
     )
     def reviewed_game(self, moves: str, mode: Mode, human: int) -> None:
-        """A finished game's review at once (the way to Learn)."""
+        """A game's review at once, then Learn (the way to it)."""
         self.new_game(moves, mode, human)
         self.review()
+        self.learn()
 
     @rule(column=st.integers(0, 6))
     def move_key(self, column: int) -> None:
@@ -156,14 +159,14 @@ class ModesMachine(RuleBasedStateMachine):
     @rule()
     def learn(self) -> None:
         self.enter(Command.LEARN)
-        self.settle()
         self.closed_by_itself()
+        self.settle()
 
     @rule()
     def puzzle(self) -> None:
         self.enter(Command.PUZZLES)
-        self.settle()
         self.closed_by_itself()
+        self.settle()
 
     def closed_by_itself(self) -> None:
         """L after the last mistake closes Learn: the game as it was before, like Esc."""
@@ -174,11 +177,11 @@ class ModesMachine(RuleBasedStateMachine):
     @rule()
     def escape(self) -> None:
         key(self.app, pygame.K_ESCAPE)
-        self.settle()
-        if self.before_mode is not None:
+        if self.before_mode is not None:  # (looked at before a bot, whose turn it may be, moves on)
             assert not in_mode(self.app), "Esc did not leave the mode"
             assert self.state() == self.before_mode, "leaving the mode did not restore the game"
             self.before_mode = None
+        self.settle()
 
     @rule()
     def save_and_load(self) -> None:
@@ -195,6 +198,36 @@ class ModesMachine(RuleBasedStateMachine):
         assert (tree.main_line(), app.session.cursor, tree.variations_json()) == (main, cursor, branches)
         if marks is not None:
             assert app.review.reviewing.marks(tree.main_line()) == marks, "the review's marks were not kept"
+
+    @rule()
+    def relaunch(self) -> None:
+        """Close the app (inside a mode too) and open it again from what its autosave holds, as a launch does."""
+        old = self.app
+        kept = getattr(old.puzzles, "kept", None)
+        event("relaunched inside a mode" if kept is not None else "relaunched")
+        tree = kept.tree if kept is not None else old.variations.tree
+        line, variations = tree.main_line(), tree.variations_json()
+        cursor = self.before_mode[1] if self.before_mode is not None else old.session.cursor
+        marks = old.review.reviewing.marks(line) if old.review.reviewing.review is not None else None
+        mode, human = old.settings.mode, old.settings.human_player
+        old.review.reviewing.stop()
+        old.persist = True  # (its close writes the autosave, as the real app's does)
+        old.close()
+        text = self.written[-1]
+        spec, moves, saved_cursor = parse_game_text(text)
+        new, _ = make_test_app(spec.name, spec.moves_to_text(moves), mode=mode, size=(1120, 760), human_player=human)
+        self.app = new
+        new.session.go_to(len(moves) if saved_cursor is None else saved_cursor)
+        restore_evals(new.session, read_evals(text, len(moves)))
+        new.carry_out(new.variations.loaded_text(text))
+        self.before_mode = None
+        self.settle()
+        assert moves == line, "the autosave did not give back the game's main line"
+        assert new.variations.tree.variations_json() == variations, "the variations were not given back"
+        if tuple(new.session.line) == line:
+            assert new.session.cursor == cursor, "the shown move was not given back"
+        if marks is not None:
+            assert new.review.reviewing.marks(line) == marks, "the review's marks were not given back"
 
     # --- invariants ------------------------------------------------------------------------
     @invariant()
@@ -245,8 +278,8 @@ class ModesMachine(RuleBasedStateMachine):
 
 
 ModesMachine.TestCase.settings = settings(
-    max_examples=25,
-    stateful_step_count=14,
+    max_examples=30,
+    stateful_step_count=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
