@@ -173,3 +173,18 @@ def test_polish_the_graph_speaks_words_in_the_panel_at_1120x760(made: Any) -> No
         view.draw(app.screen, app.snapshot(), app.layout)
     caption = next(d for d in drawn if d.label.startswith("Red ") and "%" in d.label)
     assert "?!" not in caption.label and "inacc" in caption.label, caption.label
+
+
+def test_no_layer_opens_over_a_network_game(made: Any) -> None:
+    from game.ui.net_game import NetGame
+
+    app, _ = made("connect4", "44")
+    app.net = NetGame.join("127.0.0.1:1/room")  # (nothing listens there: the moves it would bring never come)
+    try:
+        for command in (Command.PUZZLES, Command.LEARN):
+            app.apply(command)
+            assert app.puzzles.challenge is None and app.session.line == [3, 3]
+            assert app.notice is not None and "network game" in app.notice.notice.text
+    finally:
+        app.net.close()
+        app.net = None

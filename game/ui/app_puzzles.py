@@ -79,8 +79,11 @@ class Puzzles:
         ch = self.challenge
         return ch is not None and ch.result is None and self.session.cursor == ch.ply
 
-    def refusal(self, c: Command) -> Effects | None:
-        """A command that would change the game, refused while a layer is open (None: not refused)."""
+    def refusal(self, c: Command, networked: bool = False) -> Effects | None:
+        """A command that would change the game, refused while a layer is open; Learn and puzzles during a network
+        game (its moves keep coming to the board). None: not refused."""
+        if networked and c in self.COMMANDS and c is not Command.BACK_TO_GAME:
+            return [Notice("Not during a network game: start a new game (N) first", error=True)]
         if self.open and c in KEPT_COMMANDS:
             return [Notice(f"Not inside {self.name()}: {LEAVE_HINT}", error=True)]
         return None

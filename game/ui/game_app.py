@@ -232,7 +232,7 @@ class App:
         few commands that mean something else while they are on, then by the routing table."""
         taken = self.dialog.take(c)
         if taken is None:
-            taken = self.puzzles.refusal(c)  # what would change the game is refused inside a layer
+            taken = self.puzzles.refusal(c, self.net is not None)  # what would change the game inside a layer
         if taken is None and self.net is not None:
             taken = self.net.take(c)
         if taken is None:
