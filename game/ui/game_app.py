@@ -321,7 +321,7 @@ class App:
         return True
 
     def shown_game_changed(self) -> None:
-        """A layer opened or closed: the board shows another game (a puzzle) or the kept one again."""
+        """Another game is on the board (a new one, a layer's, the kept one again): its capabilities, nothing moving."""
         self.caps = capabilities(self.session.spec)
         self.turns.cancel()
         self.motion.stop()
@@ -342,7 +342,7 @@ class App:
 
     def new_game(self, spec: GameSpec | None = None, moves: tuple[int, ...] = (), cursor: int | None = None) -> None:
         spec = spec or self.session.spec
-        caps = capabilities(spec)  # raises ValueError for a game the app cannot show
+        capabilities(spec)  # raises ValueError for a game the app cannot show (before anything changes)
         self.turns.forget()
         self.review.reviewing.forget()
         self.puzzles.forget()
@@ -350,14 +350,10 @@ class App:
         self.carry_out(self.variations.reset_tree())
         if self.persist:  # the book and the solver load in the background: a review's first marks come soon
             prepare_once(spec)
-        self.caps = caps
         self.settings.game = spec.name
-        self.motion.stop()
-        self.window.key_cursor, self.window.hover = None, None
-        self.eval_shown, self.move_scroll = None, 0
+        self.move_scroll = 0
         self.history.started(moves)
-        self._dirty_game = True
-        set_caption(caps)
+        self.shown_game_changed()
 
     def save_settings(self) -> None:
         if self.persist:
@@ -393,8 +389,7 @@ class App:
         self._dirty_game = False
 
     def autosave(self) -> None:
-        """Keep the game, the shown move and the eval graph's points for the next launch (never a layer's
-        position: the game under it was kept before it opened)."""
+        """Keep the game, the shown move and the eval graph's points for the next launch (never a layer's)."""
         if self.puzzles.open:  # (the game under a layer was saved before it opened)
             return
         problem = write_autosave(self.variations.saved_text(game_json_with_evals(self.session, with_cursor=True)))
