@@ -188,3 +188,10 @@ def test_no_layer_opens_over_a_network_game(made: Any) -> None:
     finally:
         app.net.close()
         app.net = None
+
+
+def test_polish_a_proven_result_sits_at_one_height_in_review_as_in_play(made: Any) -> None:
+    app, _ = made("connect4", "4444442")
+    reviewed(app)
+    proven = [p.value for p in app.session.eval_series() if p is not None and p.exact]
+    assert proven and set(proven) <= {0.0, 0.5, 1.0}, proven

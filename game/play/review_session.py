@@ -79,6 +79,12 @@ def first_player_value(numbers: PositionScores, mover: int, max_score: int) -> t
     return (numbers.value if mover == 0 else 1.0 - numbers.value), False
 
 
+def proven_result(value: float) -> float:
+    """A proven value on the review's scale (a win 0.75-1, a draw 0.5, a loss 0-0.25) as the result alone (1, 0.5,
+    0): what the eval graph shows of a proof during play too, so one result sits at one height."""
+    return 1.0 if value > 0.5 else 0.0 if value < 0.5 else 0.5
+
+
 class ReviewState:
     def __init__(self) -> None:
         self.review: GameReview | None = None

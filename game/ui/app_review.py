@@ -12,7 +12,7 @@ import pygame
 
 from game.play.actions import Command
 from game.play.learn_layer import Challenge
-from game.play.review_session import PositionScores, ReviewState, first_player_value, share_text
+from game.play.review_session import PositionScores, ReviewState, first_player_value, proven_result, share_text
 from game.play.session import Session
 from game.play.settings import Settings, games_dir
 from game.rules.capabilities import GameCapabilities
@@ -126,15 +126,15 @@ class Review:
             if known is None:
                 continue
             value, proven = known
-            if proven:
-                sess.proofs[sess.spec.moves_to_text(list(review.moves[: numbers.ply]))] = value
+            if proven:  # (the graph's proven points are results, in review as in play)
+                sess.proofs[sess.spec.moves_to_text(list(review.moves[: numbers.ply]))] = proven_result(value)
             else:
                 sess.evals[numbers.ply] = value
         for ply, r in review.reviews.items():  # the position after each judged move, from its score
             after = r.after / 100.0 if r.mover == 0 else 1.0 - r.after / 100.0
             key = sess.spec.moves_to_text(list(review.moves[: ply + 1]))
             if r.exact:
-                sess.proofs.setdefault(key, after)
+                sess.proofs.setdefault(key, proven_result(after))
             elif ply + 1 not in sess.evals:
                 sess.evals[ply + 1] = after
 
