@@ -166,38 +166,45 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
     key, mods = event.key, event.mod
     typed = getattr(event, "unicode", "") or ""
     if ctx.overlay is not None:
-        if key == pygame.K_ESCAPE or typed == "?" or key == pygame.K_F1:
-            return [Command.CLOSE]
-        if isinstance(ctx.overlay, HelpCard):
-            return [Command.NEXT_PAGE]
-        if isinstance(ctx.overlay, NewGameCard) and key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            return [Command.START]
-        if ctx.typing:
-            return _typed(key, mods, typed)
-        return []
-    if ctx.drawer_open and key == pygame.K_ESCAPE:
-        return [Command.PANEL]
-    if ctx.layer_open and key == pygame.K_ESCAPE:
-        return [Command.BACK_TO_GAME]
+        return _overlay_key(key, mods, typed, ctx)
+    if key == pygame.K_ESCAPE and (ctx.drawer_open or ctx.layer_open):
+        return [Command.PANEL if ctx.drawer_open else Command.BACK_TO_GAME]
     if typed == "?" or (key == pygame.K_SLASH and mods & pygame.KMOD_SHIFT):
         return [Command.HELP]
     if mods & (pygame.KMOD_CTRL | pygame.KMOD_META):
         return [_CTRL[key]] if key in _CTRL else []
-    if key in _DIGITS and ctx.gravity:
-        return [PlayMove(_DIGITS[key])]
-    if key in _ARROWS and ctx.cursor_active and not mods & pygame.KMOD_SHIFT:
-        dx, dy = _ARROWS[key]
-        if ctx.gravity and dy:
-            return []
-        return [MoveCursor(dx, dy)]
-    if key in (pygame.K_LEFT, pygame.K_RIGHT):
-        return [Command.PREV if key == pygame.K_LEFT else Command.NEXT]
-    if key in _PLAY_KEYS:
-        if ctx.space_pauses and key == pygame.K_SPACE:
-            return [Command.PAUSE]
-        return [Command.PLAY_CURSOR]
+    board = _board_key(key, mods, ctx)
+    if board is not None:
+        return board
     if key == pygame.K_t:
         return [CycleTheme(-1 if mods & pygame.KMOD_SHIFT else 1)]
     if key == pygame.K_z and mods & pygame.KMOD_SHIFT:
         return [Command.PUZZLE_GRADE]
     return [_LETTERS[key]] if key in _LETTERS else []
+
+
+def _overlay_key(key: int, mods: int, typed: str, ctx: InputContext) -> list[Action]:
+    """A key while a card (help, new game, load...) is over the board."""
+    if key == pygame.K_ESCAPE or typed == "?" or key == pygame.K_F1:
+        return [Command.CLOSE]
+    if isinstance(ctx.overlay, HelpCard):
+        return [Command.NEXT_PAGE]
+    if isinstance(ctx.overlay, NewGameCard) and key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        return [Command.START]
+    if ctx.typing:
+        return _typed(key, mods, typed)
+    return []
+
+
+def _board_key(key: int, mods: int, ctx: InputContext) -> list[Action] | None:
+    """A key that plays or moves on the board (digits, arrows, Enter/Space), or None for any other key."""
+    if key in _DIGITS and ctx.gravity:
+        return [PlayMove(_DIGITS[key])]
+    if key in _ARROWS and ctx.cursor_active and not mods & pygame.KMOD_SHIFT:
+        dx, dy = _ARROWS[key]
+        return [] if ctx.gravity and dy else [MoveCursor(dx, dy)]
+    if key in (pygame.K_LEFT, pygame.K_RIGHT):
+        return [Command.PREV if key == pygame.K_LEFT else Command.NEXT]
+    if key in _PLAY_KEYS:
+        return [Command.PAUSE] if ctx.space_pauses and key == pygame.K_SPACE else [Command.PLAY_CURSOR]
+    return None
