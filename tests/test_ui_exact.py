@@ -35,7 +35,7 @@ def make_app(game: str = "connect4", moves: str = "", mode: str = Mode.HOTSEAT, 
     factory = client if callable(client) and not isinstance(client, FakeEngineClient) else (lambda: client)
     app = create_app(settings, Session.from_text(game, moves), persist=False, driver=EngineDriver(factory))
     app.turns.min_bot_delay = 0.0
-    app.turns.book = BookFacts(enabled=False)  # these test the engine's answers (tests/test_issue37.py: the book's)
+    app.turns.book = BookFacts(enabled=False)  # the engine's answers (the book's: test_ui_board_labels)
     return app, client
 
 

@@ -1,4 +1,4 @@
-"""Issue 49, one test per defect (the state machine in ``test_modes_machine.py`` walks the same paths at random):
+"""One test per defect of the modes walkthrough (``test_modes_machine.py`` walks the same paths at random):
 Learn leaves the game's main line alone and each L shows its mistake with the mover to move (1); Learn and
 puzzles keep the game, its mode and its players, and Esc gives it back (2); the new-game dialog fits 940x540 (6).
 """
@@ -31,7 +31,7 @@ def reviewed(app: Any) -> None:
     app.step([], now=app.now + 0.05)
 
 
-def test_1_each_learn_shows_its_mistake_and_answers_leave_the_main_line(made: Any) -> None:
+def test_each_learn_shows_its_mistake_and_answers_leave_the_main_line(made: Any) -> None:
     app, _ = made("connect4", ISSUE_GAME, mode=Mode.VS_BOT)
     app.settings.human_player = 0
     reviewed(app)
@@ -53,7 +53,7 @@ def test_1_each_learn_shows_its_mistake_and_answers_leave_the_main_line(made: An
     assert seen >= 1
 
 
-def test_2_learn_and_puzzles_keep_the_game_its_mode_and_players(made: Any) -> None:
+def test_learn_and_puzzles_keep_the_game_its_mode_and_players(made: Any) -> None:
     app, _ = made("connect4", ISSUE_GAME, mode=Mode.VS_BOT)
     reviewed(app)
     app.go_to(5)
@@ -77,7 +77,7 @@ def test_2_learn_and_puzzles_keep_the_game_its_mode_and_players(made: Any) -> No
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_6_the_new_game_dialog_fits_every_size(made: Any, size: tuple[int, int]) -> None:
+def test_the_new_game_dialog_fits_every_size(made: Any, size: tuple[int, int]) -> None:
     app, _ = made("connect4", "", size=size)
     app.apply(Command.NEW_GAME)
     for _ in range(4):  # each mode of the dialog (hot-seat, vs bot, bot vs bot, network...)
@@ -93,7 +93,7 @@ def test_6_the_new_game_dialog_fits_every_size(made: Any, size: tuple[int, int])
         assert layout_check.problems(list(drawn), pygame.Rect((0, 0), size)) == []
 
 
-def test_7_the_book_gives_the_graph_its_point_after_the_last_book_position() -> None:
+def test_the_book_gives_the_graph_its_point_after_the_last_book_position() -> None:
     from game.play.book_facts import BookFacts
     from game.play.exact import ExactCache
     from game.play.session import Session
@@ -106,7 +106,7 @@ def test_7_the_book_gives_the_graph_its_point_after_the_last_book_position() -> 
     assert missing == [], f"no point for plies {missing}"
 
 
-def test_5_the_join_dialog_offers_what_the_host_shared(made: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_join_dialog_offers_what_the_host_shared(made: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     app, _ = made()
     app.settings.network, app.settings.net_role, app.settings.net_address = True, "join", "127.0.0.1:4242/1min"
     monkeypatch.setattr("game.ui.files.paste_text", lambda: "127.0.0.1:4242/10min")  # what the host copied
@@ -118,7 +118,7 @@ def test_5_the_join_dialog_offers_what_the_host_shared(made: Any, monkeypatch: p
     assert app.dialog.choice is not None and app.dialog.choice.address == "127.0.0.1:4242"
 
 
-def test_5_joining_an_empty_room_says_nobody_is_waiting_there(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_joining_an_empty_room_says_nobody_is_waiting_there(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_ui_fakes import make_test_app
     from test_ui_net import choose_network, pump, stop_all
 
@@ -140,7 +140,7 @@ def test_5_joining_an_empty_room_says_nobody_is_waiting_there(tmp_path: Any, mon
         stop_all(apps)
 
 
-def test_polish_the_review_speaks_in_words_and_numbers_moves_as_the_move_list() -> None:
+def test_the_review_speaks_in_words_and_numbers_moves_as_the_move_list() -> None:
     from game.play.learn_layer import article
     from game.play.review_session import count_words
     from game.ui.share import move_number
@@ -152,7 +152,7 @@ def test_polish_the_review_speaks_in_words_and_numbers_moves_as_the_move_list() 
     assert [move_number(p) for p in range(4)] == ["1.", "1…", "2.", "2…"]
 
 
-def test_found_by_the_machine_save_and_load_keep_the_review_after_more_moves(made: Any) -> None:
+def test_save_and_load_keep_the_review_after_more_moves(made: Any) -> None:
     from game.play.game_files import game_json_with_evals
 
     app, _ = made("connect4", "4453")
@@ -165,7 +165,7 @@ def test_found_by_the_machine_save_and_load_keep_the_review_after_more_moves(mad
     assert app.review.reviewing.marks(app.session.line) == marks
 
 
-def test_polish_the_graph_speaks_words_in_the_panel_at_1120x760(made: Any) -> None:
+def test_the_graph_speaks_words_in_the_panel_at_1120x760(made: Any) -> None:
     app, _ = made("connect4", ISSUE_GAME, size=(1120, 760))
     reviewed(app)
     app.step([], now=app.now + 0.05)
@@ -190,7 +190,7 @@ def test_no_layer_opens_over_a_network_game(made: Any) -> None:
         app.net = None
 
 
-def test_polish_a_proven_result_sits_at_one_height_in_review_as_in_play(made: Any) -> None:
+def test_a_proven_result_sits_at_one_height_in_review_as_in_play(made: Any) -> None:
     app, _ = made("connect4", "4444442")
     reviewed(app)
     proven = [p.value for p in app.session.eval_series() if p is not None and p.exact]
