@@ -10,17 +10,12 @@ answer came: prints the 50th / 99th percentile and the worst case.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
-from typing import Any
 
-from ai.vocab.commands import Command, Go, Position, Quit, encode
-
-ROOT = Path(__file__).resolve().parents[2]
+from ai.benchmarks.engine_pipe import EnginePipe
+from ai.vocab.commands import Go, Position
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,41 +25,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exact", action="store_true", help="with the solver (default: pure MCTS)")
     parser.add_argument("--game", default="connect4")
     args = parser.parse_args(argv)
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "engine"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        bufsize=1,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-
-    def send(command: Command) -> None:
-        proc.stdin.write(encode(command) + "\n")  # type: ignore[union-attr]
-        proc.stdin.flush()  # type: ignore[union-attr]
-
-    def read_until(kind: str) -> dict[str, Any]:
-        while True:
-            message: dict[str, Any] = json.loads(proc.stdout.readline())  # type: ignore[union-attr]
-            if message["type"] == kind:
-                return message
-            if message["type"] == "error":
-                raise SystemExit(f"engine error: {message['message']}")
-
-    read_until("ready")
+    engine = EnginePipe()  # (it has said ready)
     late: list[float] = []
     moves: list[str] = []
     for i in range(args.searches):
-        send(Position(args.game, tuple(moves)))
+        engine.send(Position(args.game, tuple(moves)))
         started = time.perf_counter()
-        send(Go(i, args.time_ms, info_ms=50, exact=args.exact))
-        best = read_until("bestmove")
+        engine.send(Go(i, args.time_ms, info_ms=50, exact=args.exact))
+        best = engine.until("bestmove", i, timeout=600)
         late.append((time.perf_counter() - started) * 1000 - args.time_ms)
         moves.append(best["move"])
         if best.get("proven") is not None or len(moves) >= 42:  # decided: start a new game
             moves = []
-    send(Quit())
-    proc.wait(timeout=10)
+    engine.close()
     q = statistics.quantiles(late, n=100)
     print(
         f"{args.searches} searches of {args.time_ms:g} ms ({'exact' if args.exact else 'MCTS'}): "

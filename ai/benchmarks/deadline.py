@@ -10,58 +10,31 @@ count (median and worst) and how many runs were over 50 ms.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
 
-from ai.vocab.commands import Command, Go, Position, Quit, encode
+from ai.benchmarks.engine_pipe import EnginePipe
+from ai.vocab.commands import Go, Position
 
-ROOT = Path(__file__).resolve().parents[2]
 POSITIONS = ("", "4453", "274552224131661", "44444", "1234567")
 
 
 def measure(threads: int, time_ms: float, runs: int, exact: bool = True) -> list[float]:
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "engine", "--threads", str(threads)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        bufsize=1,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-
-    def send(command: Command) -> None:
-        proc.stdin.write(encode(command) + "\n")  # type: ignore[union-attr]
-        proc.stdin.flush()  # type: ignore[union-attr]
-
-    def until(kind: str) -> None:
-        for line in proc.stdout:  # type: ignore[union-attr]
-            if json.loads(line).get("type") == kind:
-                return
-        raise RuntimeError("the engine stopped")
-
+    engine = EnginePipe("--threads", str(threads))  # (it has said ready)
     late: list[float] = []
     try:
-        until("ready")
-        send(Position(moves="4"))
-        send(Go(0, iterations=100))  # waits for the compiled code
-        until("bestmove")
+        engine.send(Position(moves="4"))
+        engine.send(Go(0, iterations=100))  # waits for the compiled code
+        engine.until("bestmove", 0, timeout=600)
         for i in range(runs):
-            send(Position(moves=POSITIONS[i % len(POSITIONS)]))
+            engine.send(Position(moves=POSITIONS[i % len(POSITIONS)]))
             started = time.perf_counter()
-            send(Go(i + 1, time_ms, info_ms=100, early_stop=False, exact=exact))
-            until("bestmove")
+            engine.send(Go(i + 1, time_ms, info_ms=100, early_stop=False, exact=exact))
+            engine.until("bestmove", i + 1, timeout=600)
             late.append((time.perf_counter() - started) * 1000 - time_ms)
-        send(Quit())
-        proc.wait(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        engine.close()
     return late
 
 

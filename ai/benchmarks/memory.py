@@ -22,16 +22,13 @@ slack) or the growth exceeds ``--max-growth-mb``.
 from __future__ import annotations
 
 import argparse
-import json
-import queue
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from ai.vocab.commands import Command, Go, Position, Quit, encode
+from ai.benchmarks.engine_pipe import EnginePipe as Engine
+from ai.vocab.commands import Go, Position
 
 ROOT = Path(__file__).resolve().parents[2]
 MB = 1024 * 1024
@@ -50,68 +47,6 @@ def status_kb(pid: int, field: str) -> int | None:
 
 def mb(kb: int | None) -> str:
     return "n/a" if kb is None else f"{kb / 1024:.1f} MB"
-
-
-class Engine:
-    """A real engine subprocess with a reader thread (no read ever blocks the benchmark forever)."""
-
-    def __init__(self, *extra: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "main.py"), "engine", *extra],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        ready = self.read(timeout=300)
-        if ready.get("type") != "ready":
-            raise RuntimeError(f"engine did not start: {ready}")
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self._lines.put(line)
-        self._lines.put(None)
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def send(self, command: Command) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(encode(command) + "\n")
-        self.proc.stdin.flush()
-
-    def read(self, timeout: float) -> dict[str, Any]:
-        try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            raise RuntimeError(f"the engine said nothing for {timeout:.0f} s") from None
-        if line is None:
-            raise RuntimeError(f"the engine exited (status {self.proc.wait()})")
-        message: dict[str, Any] = json.loads(line)
-        return message
-
-    def until(self, kind: str, search_id: Any, timeout: float, on_message=None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
-        while True:
-            message = self.read(timeout)
-            if on_message is not None:
-                on_message(message)
-            if message.get("type") == "error":
-                raise RuntimeError(f"engine error: {message.get('message')}")
-            if message.get("type") == kind and message.get("id") == search_id:
-                return message
-
-    def close(self) -> None:
-        try:
-            self.send(Quit())
-            self.proc.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
 
 
 def node_cap(max_nodes: int | None) -> tuple[int, float]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai.mcts.layout import DRAW, LOSS, UNKNOWN, WIN
-from ai.mcts.search import DEFAULT_C, Searcher, _choose, _stats, supports
+from ai.mcts.search import DEFAULT_C, Searcher, _choose, _stats, check_budget, supports
 from ai.vocab.results import MoveStats, SearchResult
 from game.rules.base import Position, Status
 
@@ -144,12 +144,7 @@ class RulesSearcher:
     ) -> SearchResult:
         """Search the current position within the budget (see ``ai.mcts.Searcher.search``); it ends early when
         the root is proven."""
-        if time_ms is None and iterations is None:
-            raise ValueError("give a budget: time_ms and/or iterations")
-        if time_ms is not None and not (time_ms >= 0 and math.isfinite(time_ms)):
-            raise ValueError(f"time_ms must be a finite number >= 0, not {time_ms!r}")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations!r}")
+        check_budget(time_ms, iterations)
         if self._position.outcome.is_over:
             raise ValueError("the game is over: there is nothing to search")
         self._stop.clear()
