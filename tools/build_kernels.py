@@ -1,0 +1,25 @@
+"""Compile the search kernels ahead of time into one extension module (numba.pycc and a C compiler).
+
+    .venv/bin/python tools/build_kernels.py [--out DIR] [--verbose]
+
+Default destination: the user cache dir, where a source checkout finds it (``CONNECT4_KERNELS=auto``);
+the bundle build (tools/release.py) ships it. See ai/engine/kernels_build.py.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str]) -> int:
+    env = dict(os.environ, CONNECT4_KERNELS="jit", PYTHONPATH=str(ROOT))
+    return subprocess.call([sys.executable, "-m", "ai.engine.kernels_build", *argv], env=env, cwd=ROOT)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
