@@ -42,7 +42,8 @@ def built() -> str:
 
 def _run(mode: str, code: str, timeout: float = 400) -> dict[str, Any]:
     env = dict(os.environ, CONNECT4_KERNELS=mode, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout)
+    command = [sys.executable, "-c", code]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout)
     assert done.returncode == 0, done.stderr[-3000:]
     print(done.stderr[-2000:], file=sys.stderr)
     result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
