@@ -103,7 +103,7 @@ def _choose() -> tuple[str, Any, Any, str]:
         except ImportError:  # pragma: no cover - exercised by the no-numba test in a subprocess
             nb = None
         if nb is not None:
-            note = "note: no kernels compiled ahead for these sources; numba compiles them"
+            note = "note: no kernels compiled ahead for these sources (tools/build_kernels.py); numba compiles them"
             return "jit", None, nb, "" if requested == "jit" else note
     return "python", None, None, "warning: numba is not available; the search runs as plain Python (slow)"
 
@@ -113,8 +113,9 @@ MODE, _module, numba, MODE_NOTE = _choose()
 NUMBA_AVAILABLE = numba is not None
 COMPILED = _module is not None
 
-if MODE_NOTE and MODE == "python":
+if MODE_NOTE:
     print(MODE_NOTE, file=sys.stderr)
+if MODE == "python":
     warnings.filterwarnings("ignore", category=RuntimeWarning, message="overflow")
 
 
@@ -178,15 +179,6 @@ def compilations() -> int:
 
 
 _cache_warned = False
-_mode_said = False
-
-
-def say_mode() -> None:
-    """Print the note on how the kernels run (numba compiling, plain Python) once per process."""
-    global _mode_said
-    if MODE_NOTE and MODE != "python" and not _mode_said:
-        _mode_said = True
-        print(MODE_NOTE, file=sys.stderr)
 
 
 def _warn_no_cache(reason: str) -> None:
