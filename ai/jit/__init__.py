@@ -60,8 +60,9 @@ def sources_digest() -> str:
     digest = hashlib.sha256()
     here = os.path.dirname(os.path.abspath(__file__))  # the compile helper itself is not a kernel
     root = os.path.dirname(here)
-    for folder, dirs, files in sorted(os.walk(root)):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and os.path.join(folder, d) != here)
+    for folder, _, files in sorted(os.walk(root)):
+        if "__pycache__" in folder or folder == here or folder.startswith(here + os.sep):
+            continue
         for name in sorted(f for f in files if f.endswith(".py")):
             try:
                 with open(os.path.join(folder, name), "rb") as fh:
