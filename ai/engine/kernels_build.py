@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -40,6 +41,12 @@ def compiler_available() -> bool:
     return shutil.which(cc) is not None or shutil.which("cc") is not None
 
 
+def portable_cpu() -> str:
+    """The target CPU of a module that ships to other machines: x86-64-v2 (SSE4.2 and POPCNT, every x86-64
+    PC since about 2009; measured 97% of the JIT's speed where a generic x86-64 gave 95%), else generic."""
+    return "x86-64-v2" if platform.machine().lower() in ("x86_64", "amd64") else ""
+
+
 def existing(out_dir: str | None = None) -> str | None:
     from ai.jit import compiled, kernels_dir, sources_digest
 
@@ -49,8 +56,9 @@ def existing(out_dir: str | None = None) -> str | None:
     return path if path and os.path.isfile(compiled.manifest_path(folder, digest)) else None
 
 
-def ensure_built(out_dir: str | None = None, *, timeout_s: float = BUILD_TIMEOUT_S) -> Outcome:
-    """Build the module in a child process unless it is there already (or cannot be built here)."""
+def ensure_built(out_dir: str | None = None, *, cpu: str = "host", timeout_s: float = BUILD_TIMEOUT_S) -> Outcome:
+    """Build the module in a child process unless it is there already (or cannot be built here).
+    ``cpu``: "host" (default) for this machine only; :func:`portable_cpu` for a bundle."""
     start = time.monotonic()
     found = existing(out_dir)
     if found:
@@ -69,7 +77,7 @@ def ensure_built(out_dir: str | None = None, *, timeout_s: float = BUILD_TIMEOUT
         CONNECT4_KERNELS="jit",
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
-    command = [sys.executable, "-m", "ai.engine.kernels_build", *(["--out", out_dir] if out_dir else [])]
+    command = [sys.executable, "-m", "ai.engine.kernels_build", "--cpu", cpu, *(["--out", out_dir] if out_dir else [])]
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout_s)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -83,6 +91,9 @@ def ensure_built(out_dir: str | None = None, *, timeout_s: float = BUILD_TIMEOUT
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="build_kernels", description=__doc__.splitlines()[0])
     parser.add_argument("--out", help="destination folder (default: the user cache dir)")
+    parser.add_argument(
+        "--cpu", default="host", help='LLVM target CPU: "host" (default, this machine), "portable" (a bundle), a name'
+    )
     parser.add_argument("--verbose", action="store_true", help="show the C compiler's commands")
     args = parser.parse_args(argv)
     import ai.jit as jit
@@ -100,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     fingerprint()
     played = time.monotonic() - start
     out = args.out or jit.kernels_dir()
-    result = pycc_build.build(jit.registry, jit.sources_digest(), out, verbose=args.verbose)
+    cpu = portable_cpu() if args.cpu == "portable" else args.cpu
+    result = pycc_build.build(jit.registry, jit.sources_digest(), out, cpu=cpu, verbose=args.verbose)
     size_mb = os.path.getsize(result.path) / 1e6
     print(
         f"compiled {result.entries} entries of {result.kernels} kernels ({len(result.skipped)} internal signatures "

@@ -89,19 +89,27 @@ def exports(registry: dict[str, Any]) -> tuple[list[tuple[str, Any, Any, list[li
     return chosen, skipped
 
 
-def build(registry: dict[str, Any], digest: str, out_dir: str, *, verbose: bool = False) -> BuildResult:
-    """Compile every exported signature of ``registry`` into ``out_dir/c4kernels_<digest>``."""
+def build(registry: dict[str, Any], digest: str, out_dir: str, *, cpu: str = "", verbose: bool = False) -> BuildResult:
+    """Compile every exported signature of ``registry`` into ``out_dir/c4kernels_<digest>``. ``cpu``: LLVM's
+    name of the target CPU ("" = a generic one of this architecture, what a bundle ships; "host" = this one)."""
     started = time.monotonic()
     chosen, skipped = exports(registry)
     if not chosen:
         raise RuntimeError("no kernel signatures to compile: run a workload under the JIT first")
     os.makedirs(out_dir, exist_ok=True)
     name = compiled.PREFIX + digest
-    manifest: dict[str, Any] = {"digest": digest, "numba": numba.__version__, "release_gil": True, "entries": []}
+    manifest: dict[str, Any] = {
+        "digest": digest,
+        "numba": numba.__version__,
+        "cpu": cpu or "generic",
+        "release_gil": True,
+        "entries": [],
+    }
     with tempfile.TemporaryDirectory(prefix=".build-", dir=out_dir) as tmp:
         cc = CC(name)
         cc.output_dir = tmp
         cc.verbose = verbose
+        cc.target_cpu = cpu
         for index, (kernel, py_func, signature, args) in enumerate(chosen):
             symbol = f"k{index}"
             cc.export(symbol, signature)(py_func)
