@@ -174,3 +174,26 @@ def test_the_wrappers_are_safe_from_several_threads(built: str) -> None:
     for t in threads:
         t.join(30)
     assert len(errors) == 4
+
+
+FROZEN = (
+    "import json, sys\n"
+    "sys.frozen = True\n"
+    "sys._MEIPASS = sys.argv[1]\n"
+    "import ai.jit\n"
+    "print(json.dumps({'mode': ai.jit.MODE, 'digest': ai.jit.sources_digest(), 'numba': 'numba' in sys.modules}))\n"
+)
+
+
+def test_a_frozen_app_runs_the_module_it_ships_without_numba(built: str, tmp_path: Path) -> None:
+    """What a bundle does at start (sys.frozen, its data in sys._MEIPASS): the shipped module, no sources."""
+    digest = sources_digest()
+    for path in (built, compiled.manifest_path(os.path.dirname(built), digest)):
+        (tmp_path / os.path.basename(path)).write_bytes(Path(path).read_bytes())
+    env = dict(
+        os.environ, CONNECT4_KERNELS="auto", CONNECT4_KERNELS_DIR=str(tmp_path / "nothing"), PYTHONPATH=str(ROOT)
+    )
+    command = [sys.executable, "-c", FROZEN, str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout) == {"mode": "compiled", "digest": digest, "numba": False}
