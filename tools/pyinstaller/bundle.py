@@ -116,13 +116,24 @@ def analysis_options(root: str) -> dict[str, object]:
     }
 
 
-def link_pbrain(folder: str, target: str) -> None:
-    """``folder/pbrain-mcts``: a relative symbolic link to ``target`` (the Gomoku engine under the name
-    Gomocup managers look for, rth_pbrain.py), not a second copy of the program."""
-    link = os.path.join(folder, PBRAIN_NAME)
-    if os.path.lexists(link):
-        os.remove(link)
-    os.symlink(target, link)
+PBRAIN_LAUNCHER = """#!/bin/sh
+# pbrain-mcts: the Gomoku engine of this app for Gomocup managers (Piskvork protocol on stdin/stdout).
+# Not a second copy of the program: it runs the executable beside it (through any links) as `piskvork`.
+here=$(dirname "$(readlink -f "$0")")
+exec "$here/{target}" piskvork "$@"
+"""
+
+
+def write_pbrain_launcher(folder: str, target: str) -> str:
+    """``folder/pbrain-mcts``: a small shell launcher of ``target`` (POSIX). PyInstaller's bootloader gives
+    the program its resolved name, so a symbolic link would start the app, not the engine."""
+    path = os.path.join(folder, PBRAIN_NAME)
+    if os.path.lexists(path):
+        os.remove(path)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(PBRAIN_LAUNCHER.format(target=target))
+    os.chmod(path, 0o755)
+    return path
 
 
 def compiled_kernels(root: str) -> tuple[str, str]:

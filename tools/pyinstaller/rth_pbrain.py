@@ -11,8 +11,5 @@ import sys
 
 PISKVORK_PREFIX = "pbrain-"
 
-# sys.executable is the real file (a one-file build resolves links); argv[0] keeps the name it was started
-# by, so a symbolic link named pbrain-mcts to the one-file executable works too.
-_names = (os.path.basename(sys.executable), os.path.basename(sys.argv[0]) if sys.argv else "")
-if any(name.lower().startswith(PISKVORK_PREFIX) for name in _names):
+if os.path.basename(sys.executable).lower().startswith(PISKVORK_PREFIX):
     sys.argv[1:1] = ["piskvork"]
