@@ -83,7 +83,7 @@ def debian_package(folder: Path, version: str, target: Path) -> Path:
     shutil.copyfile(ROOT / "assets" / "icon.png", icons / "connect4.png")
     doc = stage / "usr" / "share" / "doc" / PACKAGE
     doc.mkdir(parents=True)
-    shutil.copyfile(ROOT / "THIRD_PARTY_NOTICES.md", doc / "THIRD_PARTY_NOTICES.md")
+    shutil.copyfile(ROOT / "assets" / "THIRD_PARTY_NOTICES.md", doc / "THIRD_PARTY_NOTICES.md")
     shutil.copytree(ROOT / "build" / "licenses", doc / "licenses")
     (doc / "copyright").write_text(
         "Connect 4 MCTS. The third-party software it bundles and its licences: THIRD_PARTY_NOTICES.md and\n"

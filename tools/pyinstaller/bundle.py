@@ -165,7 +165,7 @@ def write_build_info(root: str) -> str:
 
 def notices(root: str) -> list[str]:
     """The licence files every artefact carries (the third-party notices and the project's licence)."""
-    names = ("THIRD_PARTY_NOTICES.md", "LICENSE")
+    names = ("assets/THIRD_PARTY_NOTICES.md", "LICENSE")  # a copy at the top (assets/ has it too)
     return [os.path.join(root, name) for name in names if os.path.isfile(os.path.join(root, name))]
 
 
