@@ -56,9 +56,12 @@ def existing(out_dir: str | None = None) -> str | None:
     return path if path and os.path.isfile(compiled.manifest_path(folder, digest)) else None
 
 
-def ensure_built(out_dir: str | None = None, *, cpu: str = "host", timeout_s: float = BUILD_TIMEOUT_S) -> Outcome:
+def ensure_built(
+    out_dir: str | None = None, *, cpu: str = "host", nice: bool = False, timeout_s: float = BUILD_TIMEOUT_S
+) -> Outcome:
     """Build the module in a child process unless it is there already (or cannot be built here).
-    ``cpu``: "host" (default) for this machine only; :func:`portable_cpu` for a bundle."""
+    ``cpu``: "host" (default) for this machine only; :func:`portable_cpu` for a bundle. ``nice``: at the
+    lowest CPU priority (a build in the background of a game)."""
     start = time.monotonic()
     found = existing(out_dir)
     if found:
@@ -79,6 +82,8 @@ def ensure_built(out_dir: str | None = None, *, cpu: str = "host", timeout_s: fl
     )
     command = [sys.executable, "-m", "ai.engine.kernels_build", "--cpu", cpu, *(["--out", out_dir] if out_dir else [])]
     try:
+        lowest = shutil.which("nice") if nice else None
+        command = [lowest, "-n", "19", *command] if lowest else command
         done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout_s)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Outcome("failed", None, f"{type(exc).__name__}: {exc}", time.monotonic() - start)

@@ -50,6 +50,15 @@ def kernels_dir() -> str:
     return os.environ.get("CONNECT4_KERNELS_DIR") or os.path.join(_cache_base(), "kernels")
 
 
+def checkout_kernels_dir() -> str | None:
+    """``build/kernels-local`` of a source checkout (where its first launch builds the kernels once, for
+    every user of it; the bundle's portable build goes to ``build/kernels``), None for an installed copy."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if getattr(sys, "frozen", False) or not os.path.isfile(os.path.join(root, "pyproject.toml")):
+        return None
+    return os.path.join(root, "build", "kernels-local")
+
+
 def sources_digest() -> str:
     """A digest of the compiled sources (``ai/**/*.py`` with ``@jit`` or ``jit_unit``): numba keys a
     cached function on its own file only, so a caller (``mcts.core.run_chunk``) would keep stale code
@@ -88,7 +97,7 @@ def _choose() -> tuple[str, Any, Any, str]:
     requested = _requested_mode()
     module = None
     if requested in ("auto", "compiled"):
-        module = _compiled.load(sources_digest(), [kernels_dir()])
+        module = _compiled.load(sources_digest(), [kernels_dir(), *filter(None, [checkout_kernels_dir()])])
         if module is not None:
             return "compiled", module, None, ""
         if requested == "compiled":
