@@ -23,5 +23,10 @@ out=docs/release-figures.txt
     (cd /tmp && "$py" "$root/tools/measure_bundle.py" /usr/bin/connect4) || true
     dpkg -r connect4 >/dev/null
   fi
+  echo "## main.py bench --threads 1 through numba's JIT, then through the bundle's compiled module (build/kernels)"
+  CONNECT4_KERNELS=jit $py main.py bench --threads 1 | grep -E 'threads 1|kernels:'
+  CONNECT4_KERNELS=compiled CONNECT4_KERNELS_DIR=build/kernels $py main.py bench --threads 1 | grep -E 'threads 1|kernels:'
+  echo "## $py tools/measure_source_launch.py"
+  $py tools/measure_source_launch.py
   echo "## load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out"
