@@ -45,6 +45,7 @@ def _run(mode: str, code: str, timeout: float = 400) -> dict[str, Any]:
     command = [sys.executable, "-c", code]
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert "is not compiled ahead" not in done.stderr, "a kernel the workload reaches ran as plain Python"
     print(done.stderr[-2000:], file=sys.stderr)
     result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
     return result

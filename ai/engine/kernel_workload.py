@@ -7,6 +7,8 @@ fixed positions, and returns what they found as plain JSON data: the same source
 same data whichever way the kernels run.
 """
 
+# ai.jit: in the sources digest (what this workload reaches decides which signatures get compiled)
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,6 +42,7 @@ VCF_POSITIONS: tuple[tuple[int, ...], ...] = (
 )
 VCF_DEPTH = 12
 VCF_BUDGET = 20_000
+THREAT_BUDGET = 20_000
 
 
 def _search(game: str, moves: tuple[int, ...], iterations: int) -> dict[str, Any]:
@@ -80,6 +83,7 @@ def _solve(moves: str) -> dict[str, Any]:
 
 def _vcf(cells: tuple[int, ...]) -> dict[str, Any]:
     from ai.mcts.gomoku_search import GomokuSearcher
+    from ai.mcts.gomoku_threats import find_win
     from ai.mcts.mnk_threats import vcf_line
 
     spec = get_game("gomoku")
@@ -94,13 +98,45 @@ def _vcf(cells: tuple[int, ...]) -> dict[str, Any]:
         line = np.zeros(2 * VCF_DEPTH + 4, dtype=np.int64)
         code = int(vcf_line(board, searcher.g[0], searcher.g[1], attacker, VCF_DEPTH, VCF_BUDGET, line))  # type: ignore[no-untyped-call]
         found.append([attacker, code, [int(c) for c in line[: 1 + max(0, int(line[0]))]] if code >= 0 else []])
-    return {"cells": list(cells), "vcf": found}
+    threats = []
+    for attacker in (mover, 3 - mover):
+        board, cnt, ev, n4, near, hsh = searcher._board(position)
+        tables = (searcher.g, searcher.cwin, searcher.wcell, board, cnt, ev, n4, near, hsh, searcher.zob)
+        win = find_win(*tables, *searcher._scratch, attacker, 2, 8, THREAT_BUDGET, -1)  # type: ignore[no-untyped-call]
+        threats.append([attacker, int(win)])
+    return {"cells": list(cells), "vcf": found, "threats": threats}
 
 
-def fingerprint() -> dict[str, Any]:
-    """Everything the fixed workload found, as JSON data."""
+def _exercise() -> None:
+    """The paths a game takes with a clock (not deterministic, so not in the fingerprint): the engine's
+    timed searches, Gomoku's root threat search and warm-up, the solver's analysis with threads."""
+    from ai.mcts import Searcher
+    from ai.mcts.gomoku_search import GomokuSearcher
+
+    for game in dict.fromkeys(game for game, _, _ in SEARCHES):
+        spec = get_game(game)
+        searcher = Searcher(spec, seed=3, threads=2)
+        try:
+            searcher.warm_up()
+            searcher.set_position(spec.start())
+            searcher.search(time_ms=150)
+        finally:
+            searcher.close()
+    spec = get_game("gomoku")
+    gomoku = GomokuSearcher(spec)
+    position = spec.start()
+    for cell in VCF_POSITIONS[0]:
+        position = position.play(cell)
+    gomoku.warm_up(position)
+    gomoku.search(position, time_ms=300)
+
+
+def fingerprint(exercise: bool = True) -> dict[str, Any]:
+    """Everything the fixed workload found, as JSON data (after the timed paths, when ``exercise``)."""
     for game in dict.fromkeys(game for game, _, _ in SEARCHES):
         prepare(game, exact=True)
+    if exercise:
+        _exercise()
     return {
         "searches": [_search(*item) for item in SEARCHES],
         "solves": [_solve(moves) for moves in SOLVES],

@@ -29,6 +29,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 APP_NAME = "connect4-mcts"
 MODES = ("auto", "compiled", "jit", "python")
+# A file with this mark is part of the sources digest without kernels of its own: the workload that
+# decides which signatures the ahead-of-time build compiles (ai/engine/kernel_workload.py).
+DIGEST_MARK = b"ai.jit: in the sources digest"
 
 
 def _cache_base() -> str:
@@ -78,7 +81,7 @@ def sources_digest() -> str:
                     text = fh.read()
             except OSError:
                 continue
-            if b"@jit" in text or b"jit_unit(" in text:  # only files with compiled functions
+            if b"@jit" in text or b"jit_unit(" in text or DIGEST_MARK in text:  # compiled functions, workload
                 digest.update(name.encode() + text)
     return digest.hexdigest()[:16]
 

@@ -174,12 +174,36 @@ class CompiledKernel:
         return f"<compiled kernel {self.name} ({len(self.overloads)} signatures)>"
 
 
+class _Uncompiled:
+    """A kernel the build compiled only inside others: called from Python it runs as plain Python, which
+    is slow, so the first such call says so on stderr (the workload of ai.engine.kernel_workload then
+    misses a path: add it there)."""
+
+    def __init__(self, name: str, py_func: Callable[..., Any]) -> None:
+        self.name = name
+        self.py_func = py_func
+        self.warned = False
+        self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+
+    def __call__(self, *args: Any) -> Any:
+        if not self.warned:
+            self.warned = True
+            got = ", ".join(describe_arg(a) for a in args)
+            print(
+                f"warning: kernel {self.name} ({got}) is not compiled ahead; it runs as plain Python", file=sys.stderr
+            )
+        return self.py_func(*args)
+
+
 def entry(loaded: Loaded | None, name: str, py_func: Callable[..., Any]) -> Any:
     """What ``@jit`` gives ``py_func`` in the compiled mode: its typed wrapper, or the plain function
     when nothing calls it from Python (it was compiled only inside other kernels)."""
     items = [] if loaded is None else loaded.entries.get(name, [])
     if not items:
-        return py_func
+        return _Uncompiled(name, py_func)
     assert loaded is not None
     overloads = [(tuple(tuple(arg) for arg in item["args"]), getattr(loaded.module, item["symbol"])) for item in items]
     return CompiledKernel(name, py_func, overloads, loaded.release_gil)
