@@ -29,4 +29,5 @@ out=docs/release-figures.txt
   echo "## $py tools/measure_source_launch.py"
   $py tools/measure_source_launch.py
   echo "## load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-} | tee "$out"
+} | tee "$out.part"
+mv "$out.part" "$out"  # written at the end: the build it measures was made from a clean tree

@@ -40,6 +40,8 @@ VCF_POSITIONS: tuple[tuple[int, ...], ...] = (
     (112, 0, 113, 14, 98, 210, 128, 224, 82, 44),
     (112, 111, 128, 96, 144, 80, 97, 64),
 )
+# X has four in a row (112-115) with X to move, then with O to move (O must block)
+FOURS: tuple[tuple[int, ...], ...] = ((112, 0, 113, 14, 114, 210, 115, 224), (112, 0, 113, 14, 114, 210, 115))
 VCF_DEPTH = 12
 VCF_BUDGET = 20_000
 THREAT_BUDGET = 20_000
@@ -129,6 +131,11 @@ def _exercise() -> None:
         position = position.play(cell)
     gomoku.warm_up(position)
     gomoku.search(position, time_ms=300)
+    for cells in FOURS:  # a four on the board: the win in one, and the block
+        position = spec.start()
+        for cell in cells:
+            position = position.play(cell)
+        gomoku.search(position, time_ms=100)
 
 
 def fingerprint(exercise: bool = True) -> dict[str, Any]:
