@@ -8,17 +8,21 @@ the bundle build (tools/release.py) ships it. See ai/engine/kernels_build.py.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ai.engine.kernels_build import build_env  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
-    env = dict(os.environ, CONNECT4_KERNELS="jit", PYTHONPATH=str(ROOT))
-    return subprocess.call([sys.executable, "-m", "ai.engine.kernels_build", *argv], env=env, cwd=ROOT)
+    with tempfile.TemporaryDirectory(prefix="connect4-kernels-jit-") as cache:
+        env = dict(build_env(), NUMBA_CACHE_DIR=cache)  # a cold JIT: see build_env
+        return subprocess.call([sys.executable, "-m", "ai.engine.kernels_build", *argv], env=env, cwd=ROOT)
 
 
 if __name__ == "__main__":

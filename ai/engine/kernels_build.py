@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,14 @@ def portable_cpu() -> str:
     return "x86-64-v2" if platform.machine().lower() in ("x86_64", "amd64") else ""
 
 
+def build_env() -> dict[str, str]:
+    """The environment of a build process: the JIT, this checkout on the path. The caller gives it an empty
+    ``NUMBA_CACHE_DIR``: a cold JIT compiles (and so records) every signature the workload reaches, where
+    a warm one would load the callers only, and the module would depend on the cache's state."""
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    return dict(os.environ, CONNECT4_KERNELS="jit", PYTHONPATH=path)
+
+
 def existing(out_dir: str | None = None) -> str | None:
     from ai.jit import compiled, kernels_dir, sources_digest
 
@@ -75,16 +84,14 @@ def ensure_built(
             return Outcome("no-numba", None, "numba is not installed", 0.0)
     except (ImportError, ValueError):
         return Outcome("no-numba", None, "numba is not installed", 0.0)
-    env = dict(
-        os.environ,
-        CONNECT4_KERNELS="jit",
-        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    )
+    env = build_env()
     command = [sys.executable, "-m", "ai.engine.kernels_build", "--cpu", cpu, *(["--out", out_dir] if out_dir else [])]
     try:
         lowest = shutil.which("nice") if nice else None
         command = [lowest, "-n", "19", *command] if lowest else command
-        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout_s)
+        with tempfile.TemporaryDirectory(prefix="connect4-kernels-jit-") as cache:
+            env["NUMBA_CACHE_DIR"] = cache
+            done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout_s)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Outcome("failed", None, f"{type(exc).__name__}: {exc}", time.monotonic() - start)
     if done.returncode != 0:
