@@ -42,6 +42,9 @@ def _app_parser() -> OneLineErrorParser:
         epilog="subcommands (each has --help):\n" + "\n".join(lines),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument(
+        "--version", action="store_true", help="print the version, the git commit and how the search runs"
+    )
     parser.add_argument("--game", default=None, help="connect4, connect4:WxH, tictactoe, mnk:MxN:K, gomoku, uttt")
     parser.add_argument("--position", default=None, help="start from this position (e.g. 4453)")
     return parser
@@ -70,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         parser = OneLineErrorParser(prog=f"connect4 {argv[0]}", description=help_)
         module.add_arguments(parser)
         return int(module.run(parser.parse_args(argv[1:])) or 0)
+    if argv == ["--version"]:
+        return print_version()
     role = os.environ.get(ROLE_VARIABLE)
     if role:
         print(f"connect4: error: the {role} process may not open the app (arguments: {argv})", file=sys.stderr)
@@ -79,6 +84,16 @@ def main(argv: list[str] | None = None) -> int:
 
     app.add_arguments(parser)
     return int(app.run(parser.parse_args(argv)) or 0)
+
+
+def print_version() -> int:
+    from game.version import current
+
+    print(current().line())
+    import ai.jit
+
+    print(f"search kernels: {ai.jit.describe()}")
+    return 0
 
 
 def entry_point() -> None:

@@ -11,6 +11,9 @@ import pytest
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# The suite runs the kernels under numba's JIT whatever the user cache holds (a compiled module built by
+# an earlier run would otherwise change what it tests); tests/test_compiled_kernels.py runs both ways.
+os.environ.setdefault("CONNECT4_KERNELS", "jit")
 
 
 @pytest.fixture(autouse=True)

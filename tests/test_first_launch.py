@@ -1,6 +1,6 @@
 """First launch: each game compiles only its own search code, the compiled code is found again by
-the next process, a cache that cannot be written does not stop the search, and the frozen app's
-shipped cache is copied into the user's cache once."""
+the next process, and a cache that cannot be written does not stop the search (the bundle ships kernels
+compiled ahead of time instead: tests/test_compiled_kernels.py)."""
 
 from __future__ import annotations
 
@@ -78,35 +78,6 @@ def test_a_cache_that_cannot_be_written_still_compiles_and_runs(
     compiled = jit_module.jit(add_one)
     assert compiled(np.arange(4, dtype=np.int64)) == 10
     assert "not cached (No space left on device" in capsys.readouterr().err
-
-
-@pytest.mark.timeout(60)
-def test_the_frozen_app_copies_the_shipped_cache_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("numba")
-    sys.path.insert(0, str(ROOT / "tools" / "pyinstaller"))
-    try:
-        import frozen_numba_cache as frozen
-    finally:
-        sys.path.remove(str(ROOT / "tools" / "pyinstaller"))
-    bundle = tmp_path / "bundle"
-    shipped = bundle / frozen.SHIPPED_CACHE / "frozen" / "build-7" / "ai.mcts"
-    shipped.mkdir(parents=True)
-    (shipped / "core.run_chunk-1.py311.nbi").write_bytes(b"index")
-    (bundle / frozen.BUILD_ID_FILE).write_text("build-7\n")
-    user_cache = tmp_path / "user-cache"
-    monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
-    monkeypatch.setattr(frozen.config, "CACHE_DIR", str(user_cache))
-    monkeypatch.setattr(frozen, "_seeded", False)
-
-    frozen.seed_from_bundle()
-    copied = user_cache / "frozen" / "build-7" / "ai.mcts" / "core.run_chunk-1.py311.nbi"
-    assert copied.read_bytes() == b"index"
-    assert frozen.cache_root() == str(user_cache / "frozen" / "build-7")
-
-    copied.write_bytes(b"compiled here later")  # a later start keeps what the user's cache holds
-    monkeypatch.setattr(frozen, "_seeded", False)
-    frozen.seed_from_bundle()
-    assert copied.read_bytes() == b"compiled here later"
 
 
 @pytest.mark.timeout(200)

@@ -4,6 +4,7 @@ brain, the spec that builds it beside ``connect4``, and the manager-style smoke 
 from __future__ import annotations
 
 import importlib
+import os
 import runpy
 import sys
 from pathlib import Path
@@ -50,10 +51,18 @@ class _Built:
 
 
 @pytest.mark.timeout(30)
-@pytest.mark.parametrize("spec", ["connect4.spec", "connect4-onefile.spec"])
-def test_the_specs_build_a_pbrain_executable_beside_connect4(spec: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("spec", "folder", "target"),
+    [("connect4.spec", "connect4", "connect4"), ("connect4-onefile.spec", "", "connect4-onefile")],
+)
+def test_the_specs_put_a_pbrain_launcher_beside_connect4(
+    spec: str, folder: str, target: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """One executable per spec; pbrain-mcts is a launcher of it as `piskvork` (not a second copy of the app)."""
     monkeypatch.setattr(bundle, "collect_submodules", lambda package: [package])
-    monkeypatch.setattr(bundle, "write_build_id", lambda root: "build-id")
+    monkeypatch.setattr(bundle, "compiled_kernels", lambda root: ("/k/c4kernels_x.so", "/k/c4kernels_x.json"))
+    monkeypatch.setattr(bundle, "write_build_info", lambda root: "/b/connect4_build.json")
+    monkeypatch.setattr(bundle, "collect_licences", lambda root: "/b/licenses")
     built: list[_Built] = []
 
     def make(kind: str):  # type: ignore[no-untyped-def]
@@ -63,16 +72,19 @@ def test_the_specs_build_a_pbrain_executable_beside_connect4(spec: str, monkeypa
 
         return build
 
+    (tmp_path / folder).mkdir(exist_ok=True)
     names = {kind: make(kind) for kind in ("Analysis", "PYZ", "EXE", "COLLECT")}
-    exec(compile((ROOT / spec).read_text(), spec, "exec"), {"SPECPATH": str(ROOT), "workpath": "/tmp/x", **names})
+    code = compile((ROOT / spec).read_text(), spec, "exec")
+    exec(code, {"SPECPATH": str(ROOT), "workpath": "/tmp/x", "DISTPATH": str(tmp_path), **names})
     analysis = next(b for b in built if b.kind == "Analysis")
     assert str(HOOK) in analysis.options["runtime_hooks"]
-    exes = {b.options["name"]: b for b in built if b.kind == "EXE"}
-    pbrains = [name for name in exes if name.startswith("pbrain-")]
-    assert len(pbrains) == 1 and len(exes) == 2, sorted(exes)
-    collects = [b for b in built if b.kind == "COLLECT"]
-    if collects:  # onedir: both executables share one folder (libraries and the shipped compiled code)
-        assert all(exes[name] in collects[0].parts for name in exes)
+    assert ("/k/c4kernels_x.so", ".") in analysis.options["binaries"]
+    assert {"numba", "llvmlite"} <= set(analysis.options["excludes"])
+    exes = [b.options["name"] for b in built if b.kind == "EXE"]
+    assert exes == [target]
+    launcher = tmp_path / folder / bundle.PBRAIN_NAME
+    assert os.access(launcher, os.X_OK)
+    assert f'exec "$here/{target}" piskvork "$@"' in launcher.read_text()
 
 
 @pytest.mark.timeout(180)

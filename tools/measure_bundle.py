@@ -1,19 +1,21 @@
-"""Measure a built executable: engine ready with a cold and a warm numba cache, and time to the first frame.
+"""Measure a built executable: its size, what it contains, engine ready, first frame, each game's first bot move.
 
-    .venv/bin/python tools/measure_bundle.py [EXE]      (default dist/connect4/connect4)
+    .venv/bin/python tools/measure_bundle.py [EXE] [--json]      (default dist/connect4/connect4)
 
-Prints figures (no thresholds); exits 1 only if the engine does not start or runs without numba.
-The cold run uses a fresh temporary NUMBA_CACHE_DIR and HOME (the bundle then copies the compiled
-code it ships, see tools/prime_bundle_cache.py), the warm runs the same directories again; all
-launches run from a neutral working directory.
-Launch to first frame: ``EXE --screenshot PNG --screenshot-wait 0`` under the dummy SDL drivers; the
-clock stops when the PNG appears, which the app writes right after rendering its first frame.
+EXE is the one-folder build's ``connect4`` (its whole folder is measured), the one-file executable, or an
+installed ``connect4`` on the PATH (a link into the folder). Prints figures; exits 1 if the listing holds
+numba or llvmlite, if the program does not run its kernels compiled ahead of time, or if the engine does
+not start. Every launch uses a fresh HOME and a neutral working directory (a player's first start).
+Launch to first frame: ``EXE --screenshot PNG --screenshot-wait 0`` under the dummy SDL drivers; the clock
+stops when the PNG appears, which the app writes right after rendering its first frame. First bot move:
+``position`` + ``go`` (200 ms) on a freshly started engine per game, from launch to ``bestmove``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -23,6 +25,32 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 WARM_RUNS = 3
+GAMES = ("connect4", "tictactoe", "mnk:9x9:5", "gomoku", "uttt")
+FORBIDDEN = re.compile(r"(^|[/\\.])(numba|llvmlite|libllvmlite)([/\\._-]|$)", re.IGNORECASE)
+MB, MIB = 1e6, float(1 << 20)
+
+
+def listing(exe: Path) -> tuple[int, list[str]]:
+    """(bytes on disk, names of everything inside) of a one-folder build (its folder) or a one-file one."""
+    folder = exe.parent
+    if (folder / "_internal").is_dir():
+        names, size = [], 0
+        for path in folder.rglob("*"):
+            if path.is_file() and not path.is_symlink():
+                size += path.stat().st_size
+                names.append(str(path.relative_to(folder)))
+        return size, names
+    from PyInstaller.archive.readers import CArchiveReader
+
+    archive = CArchiveReader(str(exe))
+    names = list(archive.toc)
+    for name in list(archive.toc):
+        if name.startswith("PYZ") or name.endswith(".pyz"):
+            try:
+                names += list(archive.open_embedded_archive(name).toc)
+            except Exception:  # noqa: BLE001 - a listing is best effort; the file size stays right
+                pass
+    return exe.stat().st_size, names
 
 
 def engine_ready_s(exe: Path, env: dict[str, str], cwd: str) -> tuple[float, dict[str, object], str]:
@@ -42,6 +70,36 @@ def engine_ready_s(exe: Path, env: dict[str, str], cwd: str) -> tuple[float, dic
     return elapsed, message, err.decode(errors="replace")
 
 
+def first_move_s(exe: Path, env: dict[str, str], cwd: str, game: str) -> float:
+    """Seconds from launching the engine to its first ``bestmove`` in ``game`` (a 200 ms search)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [str(exe), "engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=cwd,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdin is not None
+    proc.stdin.write(json.dumps({"cmd": "position", "game": game, "moves": ""}) + "\n")
+    proc.stdin.write(json.dumps({"cmd": "go", "time_ms": 200, "id": 1}) + "\n")
+    proc.stdin.flush()
+    try:
+        for line in proc.stdout:
+            kind = json.loads(line).get("type")
+            if kind == "bestmove":
+                return time.perf_counter() - start
+            if kind == "error":
+                raise RuntimeError(f"engine error in {game}: {line.strip()}")
+        raise RuntimeError(f"the engine exited before its first move in {game}")
+    finally:
+        proc.stdin.close()
+        proc.kill()
+        proc.wait(timeout=30)
+
+
 def first_frame_s(exe: Path, env: dict[str, str], cwd: str, run: int) -> tuple[float, int]:
     shot = Path(cwd) / f"first-frame-{run}.png"
     start = time.perf_counter()
@@ -59,39 +117,65 @@ def first_frame_s(exe: Path, env: dict[str, str], cwd: str, run: int) -> tuple[f
     return elapsed, code
 
 
-def main(argv: list[str]) -> int:
-    exe = (Path(argv[0]) if argv else ROOT / "dist" / "connect4" / "connect4").resolve()
-    if not exe.exists():
-        print(f"measure_bundle: {exe} does not exist; build it first (see README)", file=sys.stderr)
-        return 2
+def measure(exe: Path) -> tuple[int, dict[str, object]]:
+    size, names = listing(exe.resolve())
+    kind = "one-folder" if (exe.resolve().parent / "_internal").is_dir() else "one-file"
+    report: dict[str, object] = {"exe": str(exe), "kind": kind, "bytes": size}
+    print(f"{kind} {exe}: {size / MB:.1f} MB ({size / MIB:.1f} MiB), {len(names)} files listed")
+    # the licence texts (licenses/numba-LICENSE: numba's runtime is compiled into the kernels) are not code
+    forbidden = sorted(n for n in names if FORBIDDEN.search(n) and "licenses" not in Path(n).parts)
+    if forbidden:
+        print(f"the bundle holds numba or llvmlite: {forbidden[:10]}", file=sys.stderr)
+        return 1, report
+    print("listing: no numba, no llvmlite")
     with tempfile.TemporaryDirectory(prefix="connect4-measure-") as tmp:
-        env = dict(
-            os.environ,
-            NUMBA_CACHE_DIR=str(Path(tmp) / "numba-cache"),
-            HOME=str(Path(tmp) / "home"),
-            SDL_VIDEODRIVER="dummy",
-            SDL_AUDIODRIVER="dummy",
-        )
-        env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
+        env = dict(os.environ, HOME=str(Path(tmp) / "home"), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+        for name in ("CONNECT4_KERNELS", "CONNECT4_KERNELS_DIR", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME"):
+            env.pop(name, None)
+        version = subprocess.run([str(exe), "--version"], capture_output=True, text=True, env=env, cwd=tmp, timeout=60)
+        print(version.stdout.strip())
+        if "compiled ahead of time" not in version.stdout:
+            print(f"the kernels do not run compiled ahead of time:\n{version.stderr[-2000:]}", file=sys.stderr)
+            return 1, report
         cold, message, err = engine_ready_s(exe, env, tmp)
         if message.get("type") != "ready":
             print(f"engine did not get ready: {message}\n{err[-2000:]}", file=sys.stderr)
-            return 1
-        if "numba is not available" in err:
-            print(f"the engine runs without numba (plain Python); its stderr:\n{err[-2000:]}", file=sys.stderr)
-            return 1
+            return 1, report
         warm = [engine_ready_s(exe, env, tmp)[0] for _ in range(WARM_RUNS)]
-        files = sum(1 for _ in (Path(tmp) / "numba-cache").rglob("*.nbc"))
-        startup = message.get("startup_ms")
-        print(f"engine ready, cold cache: {cold:.2f} s (startup_ms {startup}), {files} cached objects")
-        print(f"engine ready, warm cache: median {statistics.median(warm):.2f} s of {[round(w, 2) for w in warm]}")
-        frames = [first_frame_s(exe, env, tmp, run) for run in range(WARM_RUNS)]
-        codes = {code for _, code in frames}
         print(
-            f"launch to first frame: median {statistics.median(t for t, _ in frames):.2f} s of "
-            f"{[round(t, 2) for t, _ in frames]} (exit codes {sorted(codes)})"
+            f"engine ready: first start {cold:.2f} s, then median {statistics.median(warm):.2f} s of {warm_list(warm)}"
         )
-    return 0
+        frames = [first_frame_s(exe, env, tmp, run) for run in range(WARM_RUNS)]
+        frame = statistics.median(t for t, _ in frames)
+        codes = sorted({code for _, code in frames})
+        print(
+            f"launch to first frame: median {frame:.2f} s of {warm_list([t for t, _ in frames])} (exit codes {codes})"
+        )
+        moves = {game: first_move_s(exe, env, tmp, game) for game in GAMES}
+        print(
+            "first bot move (launch to bestmove, 200 ms search): "
+            + ", ".join(f"{g} {s:.2f} s" for g, s in moves.items())
+        )
+        report.update(engine_ready_s=cold, engine_ready_warm_s=statistics.median(warm), first_frame_s=frame)
+        report["first_move_s"] = moves
+    return 0, report
+
+
+def warm_list(values: list[float]) -> list[float]:
+    return [round(v, 2) for v in values]
+
+
+def main(argv: list[str]) -> int:
+    as_json = "--json" in argv
+    args = [a for a in argv if a != "--json"]
+    exe = Path(args[0]) if args else ROOT / "dist" / "connect4" / "connect4"
+    if not exe.exists():
+        print(f"measure_bundle: {exe} does not exist; build it first (python tools/release.py)", file=sys.stderr)
+        return 2
+    code, report = measure(exe.absolute())
+    if as_json:
+        print(json.dumps(report))
+    return code
 
 
 if __name__ == "__main__":

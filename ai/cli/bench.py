@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     t0 = time.perf_counter()
-    from ai.jit import NUMBA_AVAILABLE
+    from ai.jit import MODE, NUMBA_AVAILABLE, describe
     from ai.mcts import Searcher
     from game.rules import get_game
 
@@ -93,11 +93,18 @@ def run(args: argparse.Namespace) -> int:
                     f"CPU second, depth {row['max_depth']})",
                     flush=True,
                 )
-    report = {"numba": NUMBA_AVAILABLE, "jit_load_s": round(jit_load_s, 3), "peak_rss_mb": _peak_rss_mb(), "runs": runs}
+    report = {
+        "kernels": MODE,
+        "numba": NUMBA_AVAILABLE,
+        "jit_load_s": round(jit_load_s, 3),
+        "peak_rss_mb": _peak_rss_mb(),
+        "runs": runs,
+    }
     if args.json:
         print(json.dumps(report))
     else:
         peak = report["peak_rss_mb"]
+        print(f"kernels: {describe()}")
         print(f"JIT load (import + compile or cache load): {jit_load_s:.2f} s; numba: {NUMBA_AVAILABLE}")
         print(f"peak memory: {peak:.0f} MB" if peak is not None else "peak memory: unknown on this platform")
     return 0

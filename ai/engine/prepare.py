@@ -69,6 +69,10 @@ class Preparer:
 
     def _next(self) -> str:
         with self._changed:
+            if not self._queue and self._done:  # every game ready: a checkout's first launch builds its kernels
+                from ai.engine import first_build
+
+                first_build.start()
             while not self._queue:
                 self._changed.wait()
             self._current = self._queue.pop(0)

@@ -12,7 +12,7 @@ import pygame
 
 from game.play.actions import ChangeChoice, Command, LoadFile
 from game.play.themes import Theme
-from game.ui import fonts, text
+from game.ui import about, fonts, text
 from game.ui.frame import HelpCard, LoadCard, NewGameCard
 from game.ui.widgets import Button, draw_button, row_rects
 
@@ -47,7 +47,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Ctrl+E", "share: a PNG of the reviewed game and a GIF of its moves"),
     ("Ctrl+S / Ctrl+O", "save / load a game"),
     ("Ctrl+C / Ctrl+V", "copy / paste the position"),
-    ("? or F1", "this help"),
+    ("? or F1", "this help (its last page: version and licences)"),
     ("Esc", "close this card"),
     ("Ctrl+Q", "quit"),
 )
@@ -84,8 +84,11 @@ def help_pages(size: tuple[int, int]) -> tuple[pygame.Rect, int, int]:
 def draw_help(surface: pygame.Surface, card_state: HelpCard, theme: Theme) -> None:
     card, line, per_page = help_pages(surface.get_size())
     _veil(surface, card, theme)
-    pages = (len(SHORTCUTS) + per_page - 1) // per_page
+    pages = (len(SHORTCUTS) + per_page - 1) // per_page + 1  # the last page: About (game/ui/about.py)
     page = card_state.page % pages
+    if page == pages - 1:
+        about.draw_about(surface, card, theme)
+        return
     title = "Keyboard shortcuts" + (f" ({page + 1}/{pages})" if pages > 1 else "")
     text.draw(surface, title, 18, theme.text, (card.left + 20, card.top + 14), bold=True, width=card.width - 40)
     shown = SHORTCUTS[page * per_page : (page + 1) * per_page]

@@ -6,11 +6,11 @@ to build without the excludes and without stripping (to measure what they save).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
-import uuid
 
 from PyInstaller.utils.hooks import collect_submodules
 
@@ -19,10 +19,32 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PBRAIN_NAME = "pbrain-mcts"
 LEAN = os.environ.get("CONNECT4_BUNDLE_LEAN", "1") != "0"
 
-# Standard-library and third-party parts the game never uses (the engine process needs numba,
-# llvmlite and numpy; the window process pygame-ce). Each is either pulled in by some hook's
-# optional import or only used by tests and tools.
+# Standard-library and third-party parts the game never uses (the engine process needs numpy and the
+# kernels compiled ahead of time; the window process pygame-ce). Each is either pulled in by some hook's
+# optional import or only used by tests and tools. numba and llvmlite (160 MB of LLVM) only compile: the
+# bundle ships the compiled kernels (ai.jit.compiled) instead, and never imports them.
 EXCLUDES = [
+    "numba",
+    "llvmlite",
+    "ai.jit.pycc_build",
+    # no TLS anywhere (loopback network play, no downloads): without _ssl and _hashlib the bundle needs no
+    # libcrypto (4.6 MB); hashlib falls back to its built-in sha256
+    "ssl",
+    "_ssl",
+    "_hashlib",
+    "yaml",
+    # never imported by the app, the engine, the terminal client or the server (checked by listing
+    # sys.modules after each ran): rich needs pygments only to highlight code and tracebacks
+    "pygments",
+    "numpy.fft",
+    "numpy.polynomial",
+    "numpy.ma",
+    "_codecs_jp",
+    "_codecs_hk",
+    "_codecs_cn",
+    "_codecs_kr",
+    "_codecs_tw",
+    "_codecs_iso2022",
     "tkinter",
     "_tkinter",
     "turtle",
@@ -61,11 +83,6 @@ EXCLUDES = [
     "numpy.distutils",
     "numpy.typing",
     "numpy._pyinstaller",
-    "numba.tests",
-    "numba.testing",
-    "numba.cuda",
-    "numba.misc.gdb_print_extension",
-    "llvmlite.tests",
     "pygame.tests",
     "pygame.examples",
     "pygame.docs",
@@ -73,47 +90,108 @@ EXCLUDES = [
 ]
 
 
-def analysis_options(root: str, reuse_onedir_cache: bool = False) -> dict[str, object]:
-    """Keyword arguments for PyInstaller's ``Analysis``; ``root`` is the repository (SPECPATH).
-    ``reuse_onedir_cache``: ship the compiled code primed in the onedir build (``dist/connect4``,
-    tools/prime_bundle_cache.py) under its build id, when there is one (the one-file release)."""
-    shipped = _primed_onedir(root) if reuse_onedir_cache else None
+def analysis_options(root: str) -> dict[str, object]:
+    """Keyword arguments for PyInstaller's ``Analysis``; ``root`` is the repository (SPECPATH)."""
+    kernels = compiled_kernels(root)
     # main.py imports its subcommands with importlib, so name every app module explicitly.
-    hidden = collect_submodules("ai") + collect_submodules("game")
+    hidden = [m for m in collect_submodules("ai") + collect_submodules("game") if m not in EXCLUDES]
     return {
         "scripts": [os.path.join(root, "main.py")],
         "pathex": [root, HERE],
+        "binaries": [(kernels[0], ".")],
         "datas": [
             (os.path.join(root, "assets"), "assets"),
             *_package_data(root),
-            *([(shipped[1], "numba_cache")] if shipped else []),
-            (shipped[0] if shipped else write_build_id(root), "."),
+            (kernels[1], "."),
+            (write_build_info(root), "."),
+            *[(path, ".") for path in notices(root)],
+            (collect_licences(root), "licenses"),
         ],
-        # assets: a package, so importlib.resources finds its files (datas above) in the bundle too;
-        # numba._devicearray: imported from C by numba, invisible to the analysis once numba.cuda is excluded
-        "hiddenimports": [*hidden, "assets", "frozen_numba_cache", "numba._devicearray"],
-        "runtime_hooks": [os.path.join(HERE, "rth_numba_cache.py"), os.path.join(HERE, "rth_pbrain.py")],
-        "excludes": EXCLUDES if LEAN else [],
+        # assets: a package, so importlib.resources finds its files (datas above) in the bundle too
+        "hiddenimports": [*hidden, "assets"],
+        "runtime_hooks": [os.path.join(HERE, "rth_pbrain.py")],
+        "excludes": EXCLUDES if LEAN else [m for m in EXCLUDES if m in ("numba", "llvmlite", "ai.jit.pycc_build")],
         "noarchive": False,
         "optimize": 0,  # like a source run: asserts and docstrings kept
     }
 
 
-def write_build_id(root: str) -> str:
-    """A fresh id for this build (``build/connect4_build_id.txt``): the frozen app's compiled-code
-    cache is keyed on it (see frozen_numba_cache.py)."""
-    path = os.path.join(root, "build", "connect4_build_id.txt")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="ascii") as fh:
-        fh.write(uuid.uuid4().hex + "\n")
+PBRAIN_LAUNCHER = """#!/bin/sh
+# pbrain-mcts: the Gomoku engine of this app for Gomocup managers (Piskvork protocol on stdin/stdout).
+# Not a second copy of the program: it runs the executable beside it (through any links) as `piskvork`.
+here=$(dirname "$(readlink -f "$0")")
+exec "$here/{target}" piskvork "$@"
+"""
+
+
+def write_pbrain_launcher(folder: str, target: str) -> str:
+    """``folder/pbrain-mcts``: a small shell launcher of ``target`` (POSIX). PyInstaller's bootloader gives
+    the program its resolved name, so a symbolic link would start the app, not the engine."""
+    path = os.path.join(folder, PBRAIN_NAME)
+    if os.path.lexists(path):
+        os.remove(path)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(PBRAIN_LAUNCHER.format(target=target))
+    os.chmod(path, 0o755)
     return path
 
 
-def _primed_onedir(root: str) -> tuple[str, str] | None:
-    """(build id file, primed cache folder) of the onedir build, if it was primed."""
-    internal = os.path.join(root, "dist", "connect4", "_internal")
-    build_id, cache = os.path.join(internal, "connect4_build_id.txt"), os.path.join(internal, "numba_cache")
-    return (build_id, cache) if os.path.isfile(build_id) and os.path.isdir(cache) else None
+def compiled_kernels(root: str) -> tuple[str, str]:
+    """(module, manifest) of the kernels compiled ahead of time for a portable CPU, built into
+    ``build/kernels`` first if they are not there (tools/build_kernels.py; needs numba and a C compiler)."""
+    sys.path.insert(0, root)
+    from ai.engine import kernels_build
+    from ai.jit import compiled, sources_digest
+
+    folder = os.path.join(root, "build", "kernels")
+    outcome = kernels_build.ensure_built(folder, cpu=kernels_build.portable_cpu())
+    if outcome.path is None:
+        raise SystemExit(f"bundle: the compiled kernels could not be built ({outcome.state}: {outcome.detail})")
+    return outcome.path, compiled.manifest_path(folder, sources_digest())
+
+
+def write_build_info(root: str) -> str:
+    """``build/connect4_build.json``: the version and the git commit this bundle is built from
+    (``connect4 --version`` reads it; a bundle has no git)."""
+    sys.path.insert(0, root)
+    from game.version import build_info_file, describe_source
+
+    path = os.path.join(root, "build", build_info_file())
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(describe_source(root), fh)
+    return path
+
+
+def notices(root: str) -> list[str]:
+    """The licence files every artefact carries (the third-party notices and the project's licence)."""
+    names = ("assets/THIRD_PARTY_NOTICES.md", "LICENSE")  # a copy at the top (assets/ has it too)
+    return [os.path.join(root, name) for name in names if os.path.isfile(os.path.join(root, name))]
+
+
+# The distributions whose code the bundle ships (numba: its runtime is compiled into the kernels).
+SHIPPED_DISTRIBUTIONS = ("pygame-ce", "numpy", "numba", "platformdirs", "rich", "markdown-it-py", "mdurl", "Pygments")
+
+
+def collect_licences(root: str) -> str:
+    """``build/licenses``: the licence files of every shipped distribution (from its installed metadata)
+    and of Python itself, each named ``<distribution>-<file>``; returns the folder."""
+    from importlib import metadata
+
+    folder = os.path.join(root, "build", "licenses")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    for name in SHIPPED_DISTRIBUTIONS:
+        dist = metadata.distribution(name)
+        for item in dist.files or []:
+            base = os.path.basename(str(item)).upper()
+            if base.startswith(("LICENSE", "LICENCE", "COPYING", "NOTICE")) or "/licenses/" in str(item).lower():
+                target = os.path.join(folder, f"{name}-" + str(item).split("/", 1)[-1].replace("/", "-"))
+                shutil.copyfile(str(dist.locate_file(item)), target)
+    python_licence = os.path.join(os.path.dirname(os.__file__), "LICENSE.txt")
+    if os.path.isfile(python_licence):
+        shutil.copyfile(python_licence, os.path.join(folder, "python-LICENSE.txt"))
+    return folder
 
 
 def _package_data(root: str) -> list[tuple[str, str]]:
@@ -133,7 +211,7 @@ def icon(root: str) -> str | None:
 # Shared libraries that carry symbol tables the app does not need. Only these are stripped: the
 # auditwheel-repaired libraries of numpy and pygame-ce (numpy.libs, pygame_ce.libs) break when
 # stripped ("ELF load command address/offset not page-aligned"), so PyInstaller's global strip is off.
-_STRIP_MARKERS = ("libllvmlite.so", "libpython3", "lib-dynload")
+_STRIP_MARKERS = ("libpython3", "lib-dynload", "c4kernels_")
 
 
 def strip_selected(binaries: list[tuple[str, str, str]], workpath: str) -> list[tuple[str, str, str]]:

@@ -1,0 +1,61 @@
+"""A source checkout's first launch builds the compiled kernels once in the background (ai/engine/first_build.py),
+only when the JIT runs for want of them, into the checkout's build/kernels-local; without a compiler it says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ai.jit
+from ai.engine import first_build, kernels_build
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[str, Any]]:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(first_build, "_started", type(first_build._started)())
+    monkeypatch.setattr(ai.jit, "MODE", "jit")
+    monkeypatch.setattr(ai.jit, "MODE_NOTE", "note: no kernels compiled ahead for these sources")
+    monkeypatch.setattr(ai.jit, "checkout_kernels_dir", lambda: str(tmp_path / "kernels-local"))
+
+    def ensure_built(out: str, **options: Any) -> kernels_build.Outcome:
+        calls.append({"out": out, **options})
+        return kernels_build.Outcome("built", out, "ok", 1.0)
+
+    monkeypatch.setattr(kernels_build, "ensure_built", ensure_built)
+    monkeypatch.delenv("CONNECT4_KERNELS_BUILD", raising=False)
+    return calls
+
+
+def test_the_first_launch_builds_once_into_the_checkout(
+    fresh: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(kernels_build, "compiler_available", lambda: True)
+    first_build._build()
+    assert fresh == [{"out": str(tmp_path / "kernels-local"), "cpu": "host", "nice": True}]
+    assert "building the compiled search kernels once" in capsys.readouterr().err
+    monkeypatch.setattr(first_build, "_build", lambda: None)  # the thread start() runs: nothing real
+    assert first_build.start() is True
+    assert first_build.start() is False, "a second start in the same process builds nothing"
+
+
+def test_without_a_compiler_the_jit_goes_on_and_says_so(
+    fresh: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(kernels_build, "compiler_available", lambda: False)
+    first_build._build()
+    assert fresh == []
+    assert "no C compiler" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("mode", "note", "switch"), [("compiled", "", "1"), ("jit", "", "1"), ("jit", "note", "0")])
+def test_no_build_when_not_wanted(
+    fresh: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, mode: str, note: str, switch: str
+) -> None:
+    """Compiled already, the JIT asked for (CONNECT4_KERNELS=jit: no note), or the build turned off."""
+    monkeypatch.setattr(ai.jit, "MODE", mode)
+    monkeypatch.setattr(ai.jit, "MODE_NOTE", note)
+    monkeypatch.setenv("CONNECT4_KERNELS_BUILD", switch)
+    assert first_build.start() is False
