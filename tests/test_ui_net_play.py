@@ -272,7 +272,8 @@ def watch(apps: list[App], share: str) -> App:
     for ch in share:
         watcher.apply(TypeText(ch))
     watcher.apply(Command.START)
-    return watcher
+    result: App = watcher
+    return result
 
 
 def test_a_spectator_names_the_player_who_dropped(server_db: Path) -> None:
