@@ -249,3 +249,27 @@ def test_a_burst_of_connections_is_queued_not_stranded(tmp_path: Path) -> None:
             sock.close()
         proc.kill()
         proc.wait(5)
+
+
+def _texts(value: Any) -> list[str]:
+    """Every text inside a decoded message (fields of dataclasses, dicts, lists)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in (*_texts(k), *_texts(v))]
+    if isinstance(value, list | tuple):
+        return [t for v in value for t in _texts(v)]
+    if hasattr(value, "__dataclass_fields__"):
+        return [t for name in value.__dataclass_fields__ for t in _texts(getattr(value, name))]
+    return []
+
+
+@pytest.mark.parametrize("end", ["decline", "update"])
+def test_every_text_a_client_decodes_is_printable(end: str) -> None:
+    """What the app (pygame), the terminal client and the bot show comes from these decoded messages."""
+    from game.net.messages import Unknown, decode_server_line
+
+    for raw in _texts_payload(end).decode().splitlines():
+        message = decode_server_line(raw)
+        shown = _texts(message) if not isinstance(message, Unknown) else [message.type]
+        assert all(text.isprintable() for text in shown), (raw, shown)

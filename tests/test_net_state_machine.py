@@ -163,11 +163,23 @@ class ServerUnderAttack(RuleBasedStateMachine):
                 hello["clock_ms"] = CLOCK_MS
         self.peers.append(Peer(self.port, address, hello))
 
-    @rule(room=st.text("abc", min_size=1, max_size=3), clock=st.booleans(), first=st.sampled_from(ADDRESSES))
-    def pair(self, room: str, clock: bool, first: str) -> None:
-        """Two players meet in a named room (the game starts)."""
+    @rule(
+        room=st.text("abc", min_size=1, max_size=3),
+        clock=st.booleans(),
+        first=st.sampled_from(ADDRESSES),
+        opening=st.sampled_from((None, 0, 3)),
+    )
+    def pair(self, room: str, clock: bool, first: str, opening: int | None) -> None:
+        """Two players meet in a named room (the game starts), and the first may play a first move."""
         hello: dict[str, Any] = {"type": "hello", "room": room} | ({"clock_ms": CLOCK_MS} if clock else {})
-        self.peers += [Peer(self.port, first, hello), Peer(self.port, ADDRESSES[1], hello)]
+        pair = [Peer(self.port, first, hello), Peer(self.port, ADDRESSES[1], hello)]
+        self.peers += pair
+        for peer in pair:
+            peer.read_until("update", timeout=5)
+        mover = next((p for p in pair if p.seat == 1 and p.started and not p.over), None)
+        if opening is not None and mover is not None:
+            mover.send({"type": "action", "message": {"column": opening}})
+            mover.read_until("update", timeout=5)
 
     @rule(data=st.data())
     def rematch_both(self, data: st.DataObject) -> None:
@@ -284,16 +296,23 @@ class ServerUnderAttack(RuleBasedStateMachine):
     @precondition(lambda self: self.rival is not None)
     @rule(data=st.data())
     def move_on_the_second_server(self, data: st.DataObject) -> None:
-        """A player whose turn it is comes back through the second server with its token and moves."""
-        movers = [p for p in self._live() if p.started and not p.over and p.token and p.seat == 1 + len(p.told) % 2]
-        if movers:
-            peer = data.draw(st.sampled_from(movers))
-            there = Peer(self.rival_port, peer.address, {"type": "hello", "token": peer.token})
-            there.read_until("update")
-            heights = [there.told.count(str(c + 1)) for c in range(7)]
-            there.send({"type": "action", "message": {"column": next(c for c in range(7) if heights[c] < 6)}})
-            there.sync()
+        """A player comes back through the second server with its token and moves if it is its turn there."""
+        games = sorted({p.game_id for p in self._live() if p.token and p.game_id and p.started and not p.over})
+        if not games:
+            return
+        game_id = data.draw(st.sampled_from(games))
+        for token in {p.token for p in self._live() if p.game_id == game_id and p.token}:
+            there = Peer(self.rival_port, ADDRESSES[0], {"type": "hello", "token": token})
+            there.read_until("update", timeout=5)
+            moves = there.started and not there.over and there.seat == 1 + len(there.told) % 2
+            if moves:
+                heights = [there.told.count(str(c + 1)) for c in range(7)]
+                column = data.draw(st.sampled_from([c for c in range(7) if heights[c] < 6]))
+                there.send({"type": "action", "message": {"column": column}})
+                there.sync()
             there.close()
+            if moves:
+                return
 
     # -- invariants -----------------------------------------------------------------------------------
     @invariant()
