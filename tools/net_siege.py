@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from net_attack import ROOT, Client, relays, rss_mb, serve  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.net_attack import ROOT, Client, relays, rss_mb, serve  # noqa: E402
 
 
 def load() -> str:
@@ -139,7 +139,12 @@ def run_spectators(args: argparse.Namespace, db: Path) -> None:
         peak, mover, moves = rss_mb(proc.pid), 1, 0
         done = threading.Event()
         measured: list[float] = []
-        threading.Thread(target=lambda: (measured.extend(relays(port, args.relays)), done.set()), daemon=True).start()
+
+        def measure() -> None:
+            measured.extend(relays(port, args.relays))
+            done.set()
+
+        threading.Thread(target=measure, daemon=True).start()
         for cell in cells:
             action = {"row": cell // 19, "column": cell % 19}
             seats[mover].sock.sendall(json.dumps({"type": "action", "message": action}).encode() + b"\r\n")
