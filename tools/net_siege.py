@@ -124,7 +124,7 @@ def run_spectators(args: argparse.Namespace, db: Path) -> None:
     proc, port = serve(db, "--max-games-per-address", "1000")
     watchers: list[socket.socket] = []
     try:
-        players = [Client(port, game="gomoku", room="big") for _ in range(2)]
+        players = [Client(port, game="mnk:19x19:5", room="big") for _ in range(2)]
         seats = {client.until("welcome")["seat"]: client for client in players}
         for client in players:
             client.until("update")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import socket
 import time
 from functools import partial
 
@@ -20,8 +22,9 @@ from game.net.wire import LineBuffer, LineTooLong, encode
 MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
 # A spectator with this much unsent is behind: it gets no update until it has read them (then the
 # current position: an update carries the whole board); one that stays behind SPECTATOR_BEHIND_S is dropped.
-SPECTATOR_BEHIND_BYTES = 1 << 16
+SPECTATOR_BEHIND_BYTES = 1 << 15
 SPECTATOR_BEHIND_S = 30.0
+SPECTATOR_KERNEL_BYTES = 1 << 15  # a spectator's socket send buffer (the kernel would grow it to MBs)
 # Every connection's unsent bytes together: past this, a connection that is behind is dropped.
 TOTAL_QUEUED_BYTES = 64 << 20
 RECOUNT_EVERY_S = 0.1  # the exact total (a walk over every connection) at most this often
@@ -138,6 +141,14 @@ class Connection:
         elif now - self.behind_since > SPECTATOR_BEHIND_S:
             self.writer.transport.abort()
         return True
+
+    def spectating(self) -> None:
+        """This connection only watches: the kernel keeps little unsent for it, so a spectator that does
+        not read is soon behind (and skips updates) instead of holding megabytes in the kernel."""
+        sock = self.writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SPECTATOR_KERNEL_BYTES)
 
     def close_soon(self) -> None:
         """Close after what was written is sent (the game ended or the seat was taken over)."""

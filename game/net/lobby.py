@@ -184,6 +184,7 @@ class Lobby:
                 conn.send(Decline(f"no game in room {hello.room!r}"))
                 return False
             conn.room = room
+            conn.spectating()
             room.watch(conn)
             return True
         if room is None:
