@@ -10,7 +10,8 @@ things, and checks after every step:
 * a game nobody moves in ends within ``--idle-s`` (plus a margin), a rematch too;
 * the server's memory stays bounded while clients do not read.
 
-Bounded for CI; ``NET_MACHINE_EXAMPLES`` raises the number of examples for a longer hunt.
+Bounded for CI; ``NET_MACHINE_EXAMPLES`` and ``NET_MACHINE_STEPS`` raise the examples and their steps
+for a longer hunt.
 """
 
 from __future__ import annotations
@@ -183,12 +184,17 @@ class ServerUnderAttack(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def rematch_both(self, data: st.DataObject) -> None:
-        """Both players of a finished room game ask for a rematch."""
-        games = {p.game_id for p in self._live() if p.over and p.seat is not None and p.room is not None}
-        for game_id in sorted(g for g in games if g is not None)[:1]:
-            for peer in self._live():
-                if peer.game_id == game_id and peer.seat is not None:
-                    peer.send({"type": "rematch"})
+        """A room game's player resigns if the game is on, then both players ask for a rematch."""
+        games = sorted({p.game_id for p in self._live() if p.started and p.seat is not None and p.room and p.game_id})
+        if not games:
+            return
+        game_id = data.draw(st.sampled_from(games))
+        players = [p for p in self._live() if p.game_id == game_id and p.seat is not None]
+        if not players[0].over:
+            players[0].send({"type": "resign"})
+            players[0].read_until("update", timeout=5)
+        for peer in players:
+            peer.send({"type": "rematch"})
 
     @rule(data=st.data(), column=st.integers(0, 6))
     def move(self, data: st.DataObject, column: int) -> None:
@@ -405,7 +411,7 @@ class ServerUnderAttack(RuleBasedStateMachine):
 
 ServerUnderAttack.TestCase.settings = settings(
     max_examples=EXAMPLES,
-    stateful_step_count=12,
+    stateful_step_count=int(os.environ.get("NET_MACHINE_STEPS", "12")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -131,7 +131,7 @@ class Lobby:
         conn.extended = True
         plain = hello.token is None and hello.room is None and not hello.spectate and hello.clock_ms is None
         if room is not None and plain and hello.game in (None, room.spec.name) and not room.started:
-            if room.unsettled and not self.has_room_for_a_game(conn):
+            if room.unsettled and not self.has_room_for_a_game(conn, joining=room):
                 return False
             room.settle(conn, welcome=True)
             return True
@@ -147,7 +147,7 @@ class Lobby:
         if room is None:
             return False
         if room.unsettled and not room.started:
-            if not self.has_room_for_a_game(conn):
+            if not self.has_room_for_a_game(conn, joining=room):
                 return False
             room.settle(conn)
         return True
@@ -174,7 +174,7 @@ class Lobby:
             if hello.clock_ms is not None:  # a public game may seat a seed client, which hears of no clock
                 conn.send(Decline("a clock needs a room: both players name the room and the same clock_ms"))
                 return False
-            if not self.has_room_for_a_game(conn):
+            if not self.has_room_for_a_game(conn, joining=self._public_target(game)):
                 return False
             self.seat_public(conn, game)
             return True
@@ -217,10 +217,14 @@ class Lobby:
         room.take_seat(conn)
         return True
 
+    def _public_target(self, game: str) -> Room | None:
+        """The public game of ``game`` a newcomer would be seated in (None: a new one)."""
+        return next((r for r in self.public.get(game, ()) if r.free_seats()), None)
+
     def seat_public(self, conn: Connection, game: str, *, provisional: bool = False) -> None:
         """Seat ``conn`` in a public game of ``game`` (never with a clock) that waits for players."""
         waiting = self.public.setdefault(game, [])
-        room = next((r for r in waiting if r.free_seats()), None)
+        room = self._public_target(game)
         if room is None:
             room = Room(get_game(game), self.store, grace_s=self.limits.grace_s, move_limit_s=self.limits.idle_s)
             self.register(room)
@@ -228,16 +232,28 @@ class Lobby:
         conn.room = room
         room.take_seat(conn, provisional=provisional)
 
-    def has_room_for_a_game(self, conn: Connection) -> bool:
-        """Games that started or wait in a named room count; a public game waiting for players does not.
-        One address holds at most ``max_games_per_address`` games in progress or rooms waiting."""
+    def has_room_for_a_game(self, conn: Connection, joining: Room | None = None) -> bool:
+        """Games that started or wait in a named room count toward the server's games; a public game
+        waiting for players does not. One address holds at most ``max_games_per_address`` games in
+        progress, rooms waiting and public games waiting (``joining``: the public game it would sit in)."""
         if sum(1 for room in self.games.values() if room.started or room.room) >= self.limits.max_games:
             conn.send(Decline(f"the server is full ({self.limits.max_games} games): try again later"))
             return False
-        return self.address_may_play(conn)
+        return self.address_may_play(conn, joining)
 
-    def address_may_play(self, conn: Connection) -> bool:
-        if self.games_per_address[conn.address] >= self.limits.max_games_per_address:
+    def _held(self, address: str, besides: Room | None) -> int:
+        """The games of ``address``: started or named (counted), and the public games it waits in
+        (counted here: once started they count, and the address may not then be over its limit)."""
+        waiting = sum(
+            1
+            for rooms in self.public.values()
+            for room in rooms
+            if room is not besides and not room.started and address in _seat_addresses(room)
+        )
+        return self.games_per_address[address] + waiting
+
+    def address_may_play(self, conn: Connection, joining: Room | None = None) -> bool:
+        if self._held(conn.address, joining) >= self.limits.max_games_per_address:
             limit = self.limits.max_games_per_address
             conn.send(Decline(f"too many games from your address ({limit}): finish one first"))
             return False
@@ -246,3 +262,7 @@ class Lobby:
     def drop_if_unused(self, room: Room) -> None:
         if not room.started and room.is_empty:
             self.forget(room)
+
+
+def _seat_addresses(room: Room) -> set[str]:
+    return {str(getattr(who, "address", "?")) for who in room.seats.values() if who is not None}
