@@ -19,6 +19,8 @@ from game.net.room import Room
 from game.net.store import GameStore
 from game.rules.registry import get_game
 
+_LOOP = asyncio.new_event_loop()  # a reader needs a loop; whatever an earlier test left as the current one
+
 
 class StuckTransport:
     """A transport whose peer reads nothing: every byte written stays unsent."""
@@ -49,7 +51,8 @@ class StuckWriter:
 
 def _connection(store: GameStore, queues: SendQueues | None = None) -> tuple[Connection, StuckWriter]:
     writer = StuckWriter()
-    conn = Connection(asyncio.StreamReader(), writer, 1 << 16, store)  # type: ignore[arg-type]
+    reader = asyncio.StreamReader(loop=_LOOP)  # never read: the tests only write
+    conn = Connection(reader, writer, 1 << 16, store)  # type: ignore[arg-type]
     conn.extended = True
     if queues is not None:
         conn.queues = queues
