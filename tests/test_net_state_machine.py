@@ -45,6 +45,7 @@ ADDRESSES = ("127.0.0.2", "127.0.0.3")
 ROOMS = ("r0", "r1")
 MAX_RSS_MB = 300.0
 SERVER_ARGS = ("--idle-s", str(IDLE_S), "--max-games-per-address", str(GAMES_PER_ADDRESS), "--grace-s", "30")
+PICK = st.integers(0, 63)  # which client, game or token a rule acts on (modulo how many there are)
 EXAMPLES = int(os.environ.get("NET_MACHINE_EXAMPLES", "6"))
 
 
@@ -182,13 +183,13 @@ class ServerUnderAttack(RuleBasedStateMachine):
             mover.send({"type": "action", "message": {"column": opening}})
             mover.read_until("update", timeout=5)
 
-    @rule(data=st.data())
-    def rematch_both(self, data: st.DataObject) -> None:
+    @rule(pick=PICK)
+    def rematch_both(self, pick: int) -> None:
         """A room game's player resigns if the game is on, then both players ask for a rematch."""
         games = sorted({p.game_id for p in self._live() if p.started and p.seat is not None and p.room and p.game_id})
         if not games:
             return
-        game_id = data.draw(st.sampled_from(games))
+        game_id = games[pick % len(games)]
         players = [p for p in self._live() if p.game_id == game_id and p.seat is not None]
         if not players[0].over:
             players[0].send({"type": "resign"})
@@ -196,25 +197,25 @@ class ServerUnderAttack(RuleBasedStateMachine):
         for peer in players:
             peer.send({"type": "rematch"})
 
-    @rule(data=st.data(), column=st.integers(0, 6))
-    def move(self, data: st.DataObject, column: int) -> None:
+    @rule(pick=PICK, column=st.integers(0, 6))
+    def move(self, pick: int, column: int) -> None:
         """A move by any client: in turn and legal, or not (the server refuses those)."""
-        peer = self._pick(data)
+        peer = self._pick(pick)
         if peer is not None:
             peer.send({"type": "action", "message": {"column": column}})
 
-    @rule(data=st.data())
-    def move_in_turn(self, data: st.DataObject) -> None:
+    @rule(pick=PICK, column=st.integers(0, 6))
+    def move_in_turn(self, pick: int, column: int) -> None:
         """A legal move by a client whose turn it is (so that games go on)."""
         movers = [p for p in self._live() if p.started and not p.over and p.seat == 1 + len(p.told) % 2]
         if movers:
-            peer = data.draw(st.sampled_from(movers))
+            peer = movers[pick % len(movers)]
             heights = [peer.told.count(str(c + 1)) for c in range(7)]
-            column = data.draw(st.sampled_from([c for c in range(7) if heights[c] < 6]))
-            peer.send({"type": "action", "message": {"column": column}})
+            free = [c for c in range(7) if heights[c] < 6]
+            peer.send({"type": "action", "message": {"column": free[column % len(free)]}})
 
     @rule(
-        data=st.data(),
+        pick=PICK,
         line=st.sampled_from(
             [
                 b"not json\r\n",
@@ -229,29 +230,29 @@ class ServerUnderAttack(RuleBasedStateMachine):
             ]
         ),
     )
-    def malformed(self, data: st.DataObject, line: bytes) -> None:
-        peer = self._pick(data)
+    def malformed(self, pick: int, line: bytes) -> None:
+        peer = self._pick(pick)
         if peer is not None:
             peer.send(line)
 
-    @rule(data=st.data(), command=st.sampled_from(["ping", "draw", "rematch", "resign"]))
-    def command(self, data: st.DataObject, command: str) -> None:
-        peer = self._pick(data)
+    @rule(pick=PICK, command=st.sampled_from(["ping", "draw", "rematch", "resign"]))
+    def command(self, pick: int, command: str) -> None:
+        peer = self._pick(pick)
         if peer is not None:
             peer.send({"type": command})
 
-    @rule(data=st.data())
-    def drop(self, data: st.DataObject) -> None:
-        peer = self._pick(data)
+    @rule(pick=PICK)
+    def drop(self, pick: int) -> None:
+        peer = self._pick(pick)
         if peer is not None:
             peer.close()
             self.dropped.append(peer)
 
-    @rule(data=st.data())
-    def rejoin(self, data: st.DataObject) -> None:
+    @rule(pick=PICK)
+    def rejoin(self, pick: int) -> None:
         back = [p for p in self.dropped if p.token and not p.over]
         if back:
-            old = data.draw(st.sampled_from(back))
+            old = back[pick % len(back)]
             self.dropped.remove(old)
             self.peers.append(Peer(self.port, old.address, {"type": "hello", "token": old.token}))
 
@@ -262,9 +263,9 @@ class ServerUnderAttack(RuleBasedStateMachine):
         assert peer.declined, "a token that is no seat's was taken"
         peer.close()
 
-    @rule(data=st.data())
-    def stop_reading(self, data: st.DataObject) -> None:
-        peer = self._pick(data)
+    @rule(pick=PICK)
+    def stop_reading(self, pick: int) -> None:
+        peer = self._pick(pick)
         if peer is not None:
             peer.reading = False
             peer.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -300,21 +301,21 @@ class ServerUnderAttack(RuleBasedStateMachine):
             self.rival = None
 
     @precondition(lambda self: self.rival is not None)
-    @rule(data=st.data())
-    def move_on_the_second_server(self, data: st.DataObject) -> None:
+    @rule(pick=PICK, column=st.integers(0, 6))
+    def move_on_the_second_server(self, pick: int, column: int) -> None:
         """A player comes back through the second server with its token and moves if it is its turn there."""
         games = sorted({p.game_id for p in self._live() if p.token and p.game_id and p.started and not p.over})
         if not games:
             return
-        game_id = data.draw(st.sampled_from(games))
+        game_id = games[pick % len(games)]
         for token in {p.token for p in self._live() if p.game_id == game_id and p.token}:
             there = Peer(self.rival_port, ADDRESSES[0], {"type": "hello", "token": token})
             there.read_until("update", timeout=5)
             moves = there.started and not there.over and there.seat == 1 + len(there.told) % 2
             if moves:
                 heights = [there.told.count(str(c + 1)) for c in range(7)]
-                column = data.draw(st.sampled_from([c for c in range(7) if heights[c] < 6]))
-                there.send({"type": "action", "message": {"column": column}})
+                free = [c for c in range(7) if heights[c] < 6]
+                there.send({"type": "action", "message": {"column": free[column % len(free)]}})
                 there.sync()
             there.close()
             if moves:
@@ -378,9 +379,9 @@ class ServerUnderAttack(RuleBasedStateMachine):
     def _live(self) -> list[Peer]:
         return [p for p in self.peers if not p.closed]
 
-    def _pick(self, data: st.DataObject) -> Peer | None:
+    def _pick(self, pick: int) -> Peer | None:
         live = self._live()
-        return data.draw(st.sampled_from(live)) if live else None
+        return live[pick % len(live)] if live else None
 
     def _stored_moves(self) -> dict[str, str]:
         spec = get_game("connect4")
