@@ -273,3 +273,27 @@ def test_every_text_a_client_decodes_is_printable(end: str) -> None:
         message = decode_server_line(raw)
         shown = _texts(message) if not isinstance(message, Unknown) else [message.type]
         assert all(text.isprintable() for text in shown), (raw, shown)
+
+
+def test_a_game_restored_after_a_restart_counts_for_its_address_again(tmp_path: Path) -> None:
+    """Found by the state machine: a restored game counted for no address, so its player could open more."""
+    db = tmp_path / "games.db"
+    proc, port = start_server(db, "--max-games-per-address", "1")
+    seats = _room_pair(port, "kept", source="127.0.0.6")
+    welcome = next(json.loads(raw) for raw in seats[1].raw_lines if b'"welcome"' in raw)
+    seats[1].send({"type": "action", "message": {"column": 3}})
+    _until(seats[1], "update")  # the move is stored
+    proc.kill()
+    proc.wait(5)
+    proc, port = start_server(db, "--max-games-per-address", "1")
+    try:
+        back = LineSocket(port, source="127.0.0.6")
+        back.hello(token=welcome["token"])
+        assert _until(back, "update")[-1]["moves"] == "4"
+        more = LineSocket(port, source="127.0.0.6")
+        more.hello(room="another")
+        answer = more.receive()
+        assert answer is not None and answer["type"] == "decline" and "your address" in answer["message"], answer
+    finally:
+        proc.kill()
+        proc.wait(5)

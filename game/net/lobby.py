@@ -158,6 +158,8 @@ class Lobby:
             seat = None if game_room is None else game_room.seat_of_token(hello.token)
             if game_room is not None and seat is not None:
                 conn.room = game_room
+                if conn.address not in game_room.addresses:  # a game restored after a restart counts again
+                    self._count(game_room, game_room.addresses | {conn.address})
                 game_room.rejoin(conn, seat)
                 return True
             conn.send(Decline("unknown or expired seat token"))
