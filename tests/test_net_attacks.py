@@ -297,3 +297,23 @@ def test_a_game_restored_after_a_restart_counts_for_its_address_again(tmp_path: 
     finally:
         proc.kill()
         proc.wait(5)
+
+
+@pytest.mark.parametrize("server", [("--max-games-per-address", "2")], indirect=True)
+def test_a_finished_room_counts_while_its_rematch_may_start(server: int) -> None:
+    """Found by the state machine: the finished room stopped counting, the address opened other rooms,
+    then the rematch started one more (3 of 2)."""
+    seats = _room_pair(server, "over", source="127.0.0.7")
+    seats[1].send({"type": "resign"})
+    for client in seats.values():
+        assert "winners" in _until(client, "update")[-1]
+    waiting = LineSocket(server, source="127.0.0.7")
+    waiting.hello(room="second")
+    assert waiting.receive()["type"] == "welcome"  # type: ignore[index]  # 2 of 2: the finished room and this
+    third = LineSocket(server, source="127.0.0.7")
+    third.hello(room="third")
+    answer = third.receive()
+    assert answer is not None and answer["type"] == "decline" and "your address" in answer["message"], answer
+    for client in seats.values():
+        client.send({"type": "rematch"})
+    assert _until(seats[1], "update")[-1]["type"] == "update"  # the rematch starts: still 2 of 2

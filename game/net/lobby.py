@@ -60,7 +60,7 @@ class Lobby:
         self.by_token: dict[str, Room] = {}  # seat token -> its game
         self.games_per_address: collections.Counter[str] = collections.Counter()
         self.rematches = RematchDesk(
-            self.register, lambda name: name in self.rooms, self.limits.grace_s, self.limits.idle_s
+            self.register, lambda name: name in self.rooms, self.limits.grace_s, self.limits.idle_s, self.release
         )
 
     def restore(self) -> int:
@@ -85,14 +85,18 @@ class Lobby:
         room.on_start = self.started
 
     def forget(self, room: Room) -> None:
-        if self.games.pop(room.game_id, None) is not None:
-            self._count(room, set())
+        if self.games.pop(room.game_id, None) is not None and not (room.keep_after_end and room.over):
+            self._count(room, set())  # a finished room counts until its rematch window ends (release)
         for token in room.tokens:
             self.by_token.pop(token, None)
         if room.room and self.rooms.get(room.room) is room:
             del self.rooms[room.room]
         self.unlist(room)
         self.rematches.finished(room)
+
+    def release(self, room: Room) -> None:
+        """A finished room's rematch window ended (or its rematch started): it no longer counts."""
+        self._count(room, set())
 
     def started(self, room: Room) -> None:
         self._count(room, {getattr(who, "address", "?") for who in room.seats.values() if who is not None})

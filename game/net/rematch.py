@@ -44,8 +44,10 @@ class RematchDesk:
         taken: Callable[[str], bool],
         grace_s: float,
         move_limit_s: float,
+        release: Callable[[Room], None] = lambda room: None,
         window_s: float = REMATCH_WINDOW_S,
     ) -> None:
+        self.release = release  # a finished room stops counting toward its players' addresses
         self.register = register
         self.taken = taken
         self.grace_s = grace_s
@@ -95,6 +97,7 @@ class RematchDesk:
         entry = self._finished.pop(room)
         if entry.timer is not None:
             entry.timer.cancel()
+        self.release(room)
         new = self._next_room(room)
         players = [(seat, room.seats[seat]) for seat in (1, 2)]
         watchers = list(room.spectators)
@@ -119,6 +122,7 @@ class RematchDesk:
 
     def _expire(self, room: Room) -> None:
         self._finished.pop(room, None)
+        self.release(room)
         for who in [*room.seats.values(), *room.spectators]:
             if who is not None:
                 who.close_soon()
