@@ -89,9 +89,18 @@ class RematchDesk:
         if room is None or room not in self._finished:
             return
         seat = room.seat_of(who)
-        other = room.seats[3 - seat] if seat is not None else None
+        if seat is None:
+            return
+        other = room.seats[3 - seat]
         if other is not None:
             other.send(RematchNews("declined"))
+            return
+        entry = self._finished.pop(room)  # both players gone: no rematch can start
+        if entry.timer is not None:
+            entry.timer.cancel()
+        self.release(room)
+        for watcher in room.spectators:
+            watcher.close_soon()
 
     def _start(self, room: Room) -> None:
         entry = self._finished.pop(room)
