@@ -43,11 +43,15 @@ class RematchDesk:
         register: Callable[[Room], None],
         taken: Callable[[str], bool],
         grace_s: float,
+        move_limit_s: float,
+        release: Callable[[Room], None] = lambda room: None,
         window_s: float = REMATCH_WINDOW_S,
     ) -> None:
+        self.release = release  # a finished room stops counting toward its players' addresses
         self.register = register
         self.taken = taken
         self.grace_s = grace_s
+        self.move_limit_s = move_limit_s  # the server's --idle-s, as in a first game
         self.window_s = window_s
         self._finished: dict[Room, _Finished] = {}
 
@@ -71,6 +75,8 @@ class RematchDesk:
         if other is None:
             who.send(RematchNews("declined"))
             return
+        if seat in entry.asked:  # asked already: the other player heard it once
+            return
         entry.asked.add(seat)
         if entry.asked == {1, 2}:
             self._start(room)
@@ -83,14 +89,24 @@ class RematchDesk:
         if room is None or room not in self._finished:
             return
         seat = room.seat_of(who)
-        other = room.seats[3 - seat] if seat is not None else None
+        if seat is None:
+            return
+        other = room.seats[3 - seat]
         if other is not None:
             other.send(RematchNews("declined"))
+            return
+        entry = self._finished.pop(room)  # both players gone: no rematch can start
+        if entry.timer is not None:
+            entry.timer.cancel()
+        self.release(room)
+        for watcher in room.spectators:
+            watcher.close_soon()
 
     def _start(self, room: Room) -> None:
         entry = self._finished.pop(room)
         if entry.timer is not None:
             entry.timer.cancel()
+        self.release(room)
         new = self._next_room(room)
         players = [(seat, room.seats[seat]) for seat in (1, 2)]
         watchers = list(room.spectators)
@@ -107,12 +123,15 @@ class RematchDesk:
     def _next_room(self, old: Room) -> Room:
         """The next game of a finished room: same game, clock and name (if nobody took it meanwhile)."""
         name = old.room if old.room is not None and not self.taken(old.room) else None
-        room = Room(old.spec, old.store, room=name, clock_ms=old.clock_ms, grace_s=self.grace_s)
+        room = Room(
+            old.spec, old.store, room=name, clock_ms=old.clock_ms, grace_s=self.grace_s, move_limit_s=self.move_limit_s
+        )
         self.register(room)
         return room
 
     def _expire(self, room: Room) -> None:
         self._finished.pop(room, None)
+        self.release(room)
         for who in [*room.seats.values(), *room.spectators]:
             if who is not None:
                 who.close_soon()
