@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from test_ui_fakes import make_test_app
-from test_ui_net import all_in, choose_network, mover, play, pump, server_db, stop_all
+from test_ui_net import all_in, choose_network, drop, mover, play, pump, server_db, stop_all
 
 from game.play.actions import ChangeChoice, Command, DialogField, PlayMove, TypeText
 from game.play.net_status import result_texts
@@ -257,5 +257,45 @@ def test_a_joiner_relaunched_with_its_token_learns_its_room_and_may_rematch(serv
         mover(apps).apply(Command.RESIGN)
         pump(apps, all_in(apps, "over"), what="the resignation")
         assert again.snapshot().panel.network.rematch_label == "Rematch"
+    finally:
+        stop_all(apps)
+
+
+def watch(apps: list[App], share: str) -> App:
+    """A third app watching the room ``share`` (HOST:PORT/ROOM), added to ``apps``."""
+    watcher, _ = make_test_app()
+    apps.append(watcher)
+    watcher.apply(Command.NEW_GAME)
+    while watcher.dialog.choice is not None and not watcher.dialog.choice.network:
+        watcher.apply(ChangeChoice(DialogField.MODE, 1))
+    watcher.apply(ChangeChoice(DialogField.NET_ROLE, -1))  # Host -> Watch a game
+    for ch in share:
+        watcher.apply(TypeText(ch))
+    watcher.apply(Command.START)
+    result: App = watcher
+    return result
+
+
+def test_a_spectator_names_the_player_who_dropped(server_db: Path) -> None:
+    """Issue 49, defect 3: the joiner (seat 1, Red) dies; the spectator must say Red, not the other colour."""
+    apps = seated_pair()
+    host, guest = apps
+    try:
+        if guest.net is not None and guest.net.you == 1:  # a rematch swaps the colours: the joiner moves first
+            mover(apps).apply(Command.RESIGN)
+            pump(apps, all_in(apps, "over"), what="the resignation")
+            for app in apps:
+                app.apply(Command.REMATCH)
+            pump(apps, all_in(apps, "playing"), what="the rematch")
+        assert guest.net is not None and guest.net.you == 0 and host.net is not None and host.net.share is not None
+        play(apps, (3, 4))
+        watcher = watch(apps, host.net.share)
+        pump(apps, lambda: watcher.session.line == [3, 4], what="the watcher to see the game")
+
+        drop(guest)  # killed: no goodbye
+        pump([host, watcher], lambda: watcher.net is not None and watcher.net.away_until is not None, what="the drop")
+        pump([host], lambda: host.net is not None and host.net.away_until is not None, what="the drop, for the host")
+        assert watcher.snapshot().status.texts[0].startswith("Red disconnected")
+        assert host.snapshot().status.texts[0].startswith("Red (opponent) disconnected")
     finally:
         stop_all(apps)

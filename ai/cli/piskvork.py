@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import argparse
 import collections
+import os
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
+from ai.vocab.limits import MAX_LINE, MAX_NODES_RANGE
 from game.rules.errors import GameError
 from game.rules.mnk import MnkSpec
 
@@ -38,6 +41,8 @@ MAX_OVERSHOOT_SHARE = 0.5  # never keep back more than this share of a budget fo
 PROVEN = " (proven: a forced line was found)"  # in the MESSAGE after a move
 UNSUPPORTED_RULES = {1: "exactly five", 4: "renju", 8: "caro"}
 NODE_BYTES = 29  # ai.mcts.tree.NODE_BYTES
+MEMORY_SHARE = 0.6  # of max_memory for the tree (the rest: the process, numba, the solver)
+MACHINE_SHARE = 0.5  # at most this share of the machine's memory, whatever max_memory says
 ABOUT = 'name="connect4-mcts gomoku", version="1.0", author="connect4-mcts team", country="-"'
 
 
@@ -101,6 +106,8 @@ class Brain:
                 self.position = self.spec.start()
                 return [Reply("OK")]
             if command == "BEGIN":
+                if self.position.ply:  # BEGIN is the first move of a game: not a second stone
+                    return [Reply("ERROR BEGIN on a board that is not empty (RESTART first)")]
                 return self._move(received)
             if command == "TURN":
                 refused = self._refused_rule()
@@ -127,12 +134,13 @@ class Brain:
 
         self.spec = MnkSpec(w, h, K)
         self.position = self.spec.start()
-        max_nodes = None
-        if self.settings.max_memory > 0:
-            max_nodes = max(100_000, int(self.settings.max_memory * 0.6) // NODE_BYTES)
+        max_nodes = node_budget(self.settings.max_memory)
         if self.searcher is not None:
             self.searcher.close()
-        self.searcher = Searcher(self.spec, seed=self.seed, threads=self.threads, max_nodes=max_nodes)
+        try:
+            self.searcher = Searcher(self.spec, seed=self.seed, threads=self.threads, max_nodes=max_nodes)
+        except (MemoryError, OSError):  # the machine cannot give that much after all: the default tree
+            self.searcher = Searcher(self.spec, seed=self.seed, threads=self.threads)
         self.searcher.warm_up()
         return Reply("OK")
 
@@ -253,9 +261,48 @@ class Brain:
         ]
 
 
+def node_budget(max_memory: int) -> int | None:
+    """The tree's nodes for ``max_memory`` bytes (0: no limit, None), capped at what the machine has."""
+    if max_memory <= 0:
+        return None
+    nodes = int(max_memory * MEMORY_SHARE) // NODE_BYTES
+    return max(100_000, min(nodes, machine_nodes(), MAX_NODES_RANGE[1]))
+
+
+def machine_nodes() -> int:
+    """The most nodes that fit in ``MACHINE_SHARE`` of this machine's memory (a large guess if unknown)."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system
+        return MAX_NODES_RANGE[1] // 8
+    return int(memory * MACHINE_SHARE) // NODE_BYTES
+
+
+def read_lines(stdin: IO[str]) -> Iterator[str]:
+    """The manager's lines; a line longer than ``MAX_LINE`` characters is read to its end in pieces
+    (never held whole) and given as ``TOO_LONG``."""
+    while True:
+        line = stdin.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) <= MAX_LINE or line.endswith("\n"):
+            yield line
+            continue
+        while line and not line.endswith("\n"):
+            line = stdin.readline(MAX_LINE)
+        yield TOO_LONG
+
+
+TOO_LONG = "\0too long"  # no manager line holds a NUL
+
+
 def serve(brain: Brain, stdin: IO[str], stdout: IO[str]) -> int:
-    for line in stdin:
+    for line in read_lines(stdin):
         received = time.perf_counter()
+        if line is TOO_LONG:
+            stdout.write(f"ERROR line too long (more than {MAX_LINE} characters)\n")
+            stdout.flush()
+            continue
         try:
             replies = brain.handle(line, received)
         except SystemExit:

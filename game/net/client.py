@@ -188,8 +188,8 @@ class NetClient(Worker[NetEvent]):
                 self.seat = seat
             case Update():
                 self._update(event)
-            case OpponentNews(news, _, grace_s):
-                self._events.put(Opponent("away" if news == "disconnected" else "back", grace_s or 0.0))
+            case OpponentNews(news, seat, grace_s):
+                self._events.put(Opponent("away" if news == "disconnected" else "back", grace_s or 0.0, seat))
             case DrawOffer():
                 self._events.put(Opponent("draw offer"))
             case RematchNews(news) if news in ("offer", "declined"):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import socket
 import time
 from functools import partial
 
@@ -18,6 +20,14 @@ from game.net.store import GameStore
 from game.net.wire import LineBuffer, LineTooLong, encode
 
 MAX_BUFFERED_BYTES = 1 << 20  # a client that reads nothing for this long is dropped
+# A spectator with this much unsent is behind: it gets no update until it has read them (then the
+# current position: an update carries the whole board); one that stays behind SPECTATOR_BEHIND_S is dropped.
+SPECTATOR_BEHIND_BYTES = 1 << 15
+SPECTATOR_BEHIND_S = 30.0
+SPECTATOR_KERNEL_BYTES = 1 << 15  # a spectator's socket send buffer (the kernel would grow it to MBs)
+# Every connection's unsent bytes together: past this, a connection that is behind is dropped.
+TOTAL_QUEUED_BYTES = 64 << 20
+RECOUNT_EVERY_S = 0.1  # the exact total (a walk over every connection) at most this often
 # Per connection: lines taken at most RATE_LINES_PER_S on average, in bursts of RATE_BURST (a line
 # costs one, plus one per 4 KiB). A flooder is not read faster than that: its lines wait in its own
 # socket, and the kernel makes it wait. A player sends a few lines a minute; a seed UCT line at
@@ -26,6 +36,38 @@ MAX_WAITING = 64  # messages of one connection waiting for a commit (a move is t
 
 RATE_LINES_PER_S = 20.0
 RATE_BURST = 40.0
+
+
+class SendQueues:
+    """The unsent bytes of every connection together, bounded by ``cap``.
+
+    Counted cheaply: each write adds its length to an estimate (bytes the kernel took at once are
+    counted too); when the estimate passes the cap the exact total is taken, walking every
+    connection's transport (at most every ``RECOUNT_EVERY_S``)."""
+
+    def __init__(self, cap: int = TOTAL_QUEUED_BYTES) -> None:
+        self.cap = cap
+        self.connections: set[Connection] = set()
+        self.estimate = 0
+        self._counted_at = -RECOUNT_EVERY_S
+
+    def total(self) -> int:
+        """The exact unsent bytes of every connection now."""
+        return sum(conn.writer.transport.get_write_buffer_size() for conn in self.connections)
+
+    def room_for(self, size: int) -> bool:
+        """Whether ``size`` more unsent bytes stay under the cap."""
+        self.estimate += size
+        if self.estimate <= self.cap:
+            return True
+        now = time.monotonic()
+        if now - self._counted_at >= RECOUNT_EVERY_S:
+            self._counted_at = now
+            self.estimate = self.total() + size
+        return self.estimate <= self.cap
+
+
+UNBOUNDED = SendQueues(1 << 62)  # a connection of no server (tests)
 
 
 class Connection:
@@ -47,6 +89,8 @@ class Connection:
         self.read_at = 0.0  # time.monotonic() of the last read
         self._allowance = RATE_BURST
         self._allowance_at = time.monotonic()
+        self.queues = UNBOUNDED  # the server's SendQueues (it adds every connection)
+        self.behind_since: float | None = None  # a spectator that has not read its updates yet
 
     def send(self, message: Sent) -> None:
         """Write ``message`` once the writes queued before it are committed (at once if none is).
@@ -73,10 +117,38 @@ class Connection:
         transport = self.writer.transport
         if transport.is_closing():
             return
-        if transport.get_write_buffer_size() > MAX_BUFFERED_BYTES:
+        unsent = transport.get_write_buffer_size()
+        if unsent > MAX_BUFFERED_BYTES:
             transport.abort()
             return
-        self.writer.write(_encoded(message, self.extended))
+        if isinstance(message, Update) and self._spectator_skips(unsent):
+            return
+        line = _encoded(message, self.extended)
+        if unsent and not self.queues.room_for(len(line)):  # behind while the server's queues are full
+            transport.abort()
+            return
+        self.writer.write(line)
+
+    def _spectator_skips(self, unsent: int) -> bool:
+        """A spectator that is behind skips this update (its next one shows the board as it is then);
+        one behind for ``SPECTATOR_BEHIND_S`` is dropped."""
+        if unsent <= SPECTATOR_BEHIND_BYTES or self.room is None or self not in self.room.spectators:
+            self.behind_since = None
+            return False
+        now = time.monotonic()
+        if self.behind_since is None:
+            self.behind_since = now
+        elif now - self.behind_since > SPECTATOR_BEHIND_S:
+            self.writer.transport.abort()
+        return True
+
+    def spectating(self) -> None:
+        """This connection only watches: the kernel keeps little unsent for it, so a spectator that does
+        not read is soon behind (and skips updates) instead of holding megabytes in the kernel."""
+        sock = self.writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SPECTATOR_KERNEL_BYTES)
 
     def close_soon(self) -> None:
         """Close after what was written is sent (the game ended or the seat was taken over)."""

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import os
+import socket
 import sys
 import time
 
-# asyncio accepts up to ``backlog`` connections per wake-up; out of file descriptors it reports every
-# failed accept (with a traceback). The backlog is kept small, the connections are capped below the
+# asyncio accepts up to ``backlog`` connections per wake-up (and listens with that number); out of file
+# descriptors it reports every failed accept (with a traceback). Its backlog is kept small, so the work
+# of one wake-up is bounded, and the listen queue is then deepened (``deepen_listen_queue``: a burst of
+# connections waits in the kernel instead of being dropped); the connections are capped below the
 # open-file limit (``fd_capped``), and such reports are written once per interval.
-ACCEPT_BACKLOG = 64
-RESERVED_FDS = 32 + ACCEPT_BACKLOG  # the database, its checkpointer, stdio, the listener, accepts in flight
+ACCEPTS_PER_WAKE = 64
+LISTEN_BACKLOG = 4096  # the kernel caps it (Linux: net.core.somaxconn)
+RESERVED_FDS = 32 + ACCEPTS_PER_WAKE  # the database, its checkpointer, stdio, the listener, accepts in flight
 REPORT_EVERY_S = 10.0
 _reported: dict[str, float] = {}
 _unreported: collections.Counter[str] = collections.Counter()
@@ -33,6 +38,13 @@ def raise_open_file_limit() -> int:
     except (ValueError, OSError):
         return soft
     return wanted
+
+
+def deepen_listen_queue(fileno: int, backlog: int) -> None:
+    """Listen again on a listening socket with a deeper queue (through a duplicate of its descriptor:
+    the socket is the same, asyncio keeps its own object)."""
+    with socket.socket(fileno=os.dup(fileno)) as duplicate:
+        duplicate.listen(backlog)
 
 
 def connection_cap(open_files: int) -> int:

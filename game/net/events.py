@@ -47,10 +47,12 @@ class GameOver(GameMoves):
 
 @dataclass(frozen=True)
 class Opponent:
-    """News of the other player: ``away`` (dropped; the seat is kept ``grace_s``), ``back``, or ``draw offer``."""
+    """News of a player: ``away`` (dropped; the seat is kept ``grace_s``), ``back``, or ``draw offer``;
+    ``seat`` is the player's, as the server named it (a spectator has no "other player")."""
 
     news: str
     grace_s: float = 0.0
+    seat: int | None = None
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,13 @@ public game). ``game.net.server`` reads the lines; this decides where a connecti
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import ipaddress
 from dataclasses import dataclass
 
 from game.net.connection import Connection
-from game.net.messages import Decline
+from game.net.messages import Decline, Error
 from game.net.rematch import RematchDesk
 from game.net.room import DEFAULT_GRACE_S, Room
 from game.net.store import GameStore
@@ -24,9 +26,25 @@ class Limits:
     max_per_address: int = 32
     max_connections: int = 4000
     max_games: int = 1000
-    max_games_per_address: int = 16  # games in progress with a player from one address
-    idle_s: float = 600.0
+    max_games_per_address: int = 16  # games in progress or named rooms waiting, with a player from one address
+    idle_s: float = 600.0  # also the longest a named room waits for its second player
     grace_s: float = DEFAULT_GRACE_S
+
+
+IPV6_HOUSEHOLD_PREFIX = 64  # an IPv6 client is counted by its /64 (one household), not by each address
+
+
+def address_key(host: str) -> str:
+    """What the per-address limits count: an IPv4 address, or an IPv6 address's /64 prefix."""
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/{IPV6_HOUSEHOLD_PREFIX}", strict=False))
+    return str(ip)
 
 
 class Lobby:
@@ -41,7 +59,9 @@ class Lobby:
         self.rooms: dict[str, Room] = {}  # room name -> its game
         self.by_token: dict[str, Room] = {}  # seat token -> its game
         self.games_per_address: collections.Counter[str] = collections.Counter()
-        self.rematches = RematchDesk(self.register, lambda name: name in self.rooms, self.limits.grace_s)
+        self.rematches = RematchDesk(
+            self.register, lambda name: name in self.rooms, self.limits.grace_s, self.limits.idle_s
+        )
 
     def restore(self) -> int:
         """Bring back every unfinished game from the store; returns how many."""
@@ -66,10 +86,7 @@ class Lobby:
 
     def forget(self, room: Room) -> None:
         if self.games.pop(room.game_id, None) is not None:
-            self.games_per_address.subtract(room.addresses)
-            for address in room.addresses:
-                if self.games_per_address[address] <= 0:
-                    del self.games_per_address[address]
+            self._count(room, set())
         for token in room.tokens:
             self.by_token.pop(token, None)
         if room.room and self.rooms.get(room.room) is room:
@@ -78,9 +95,27 @@ class Lobby:
         self.rematches.finished(room)
 
     def started(self, room: Room) -> None:
-        room.addresses = {getattr(who, "address", "?") for who in room.seats.values() if who is not None}
-        self.games_per_address.update(room.addresses)
+        self._count(room, {getattr(who, "address", "?") for who in room.seats.values() if who is not None})
         self.unlist(room)
+
+    def _count(self, room: Room, addresses: set[str]) -> None:
+        """``room`` counts toward the games of ``addresses`` (instead of those it counted for before)."""
+        self.games_per_address.subtract(room.addresses)
+        for address in room.addresses:
+            if self.games_per_address[address] <= 0:
+                del self.games_per_address[address]
+        room.addresses = addresses
+        self.games_per_address.update(addresses)
+
+    def _close_unjoined(self, room: Room) -> None:
+        """A named room that waited ``idle_s`` for its second player closes, whatever its player sends."""
+        if room.started or self.games.get(room.game_id) is not room:
+            return
+        for who in room.seats.values():
+            if who is not None:
+                who.send(Error(f"nobody joined room {room.room!r} within {self.limits.idle_s:g} s: closing"))
+                who.close_soon()
+        self.forget(room)
 
     def unlist(self, room: Room) -> None:
         """A public game started or ended: no longer one to seat newcomers in."""
@@ -96,7 +131,7 @@ class Lobby:
         conn.extended = True
         plain = hello.token is None and hello.room is None and not hello.spectate and hello.clock_ms is None
         if room is not None and plain and hello.game in (None, room.spec.name) and not room.started:
-            if room.unsettled and not self.has_room_for_a_game(conn):
+            if room.unsettled and not self.has_room_for_a_game(conn, joining=room):
                 return False
             room.settle(conn, welcome=True)
             return True
@@ -112,7 +147,7 @@ class Lobby:
         if room is None:
             return False
         if room.unsettled and not room.started:
-            if not self.has_room_for_a_game(conn):
+            if not self.has_room_for_a_game(conn, joining=room):
                 return False
             room.settle(conn)
         return True
@@ -139,7 +174,7 @@ class Lobby:
             if hello.clock_ms is not None:  # a public game may seat a seed client, which hears of no clock
                 conn.send(Decline("a clock needs a room: both players name the room and the same clock_ms"))
                 return False
-            if not self.has_room_for_a_game(conn):
+            if not self.has_room_for_a_game(conn, joining=self._public_target(game)):
                 return False
             self.seat_public(conn, game)
             return True
@@ -149,6 +184,7 @@ class Lobby:
                 conn.send(Decline(f"no game in room {hello.room!r}"))
                 return False
             conn.room = room
+            conn.spectating()
             room.watch(conn)
             return True
         if room is None:
@@ -163,6 +199,8 @@ class Lobby:
                 move_limit_s=self.limits.idle_s,
             )
             self.register(room)
+            self._count(room, {conn.address})  # a waiting room is one of its address's games
+            asyncio.get_running_loop().call_later(self.limits.idle_s, self._close_unjoined, room)
         elif room.spec.name != game and hello.game:
             conn.send(Decline(f"room {hello.room!r} plays {room.spec.name}, not {game}"))
             return False
@@ -173,16 +211,20 @@ class Lobby:
         if not room.free_seats():
             conn.send(Decline(f"no seat free in room {hello.room!r}: join as a spectator"))
             return False
-        if not self.address_may_play(conn):
+        if conn.address not in room.addresses and not self.address_may_play(conn):  # a room counts once
             return False
         conn.room = room
         room.take_seat(conn)
         return True
 
+    def _public_target(self, game: str) -> Room | None:
+        """The public game of ``game`` a newcomer would be seated in (None: a new one)."""
+        return next((r for r in self.public.get(game, ()) if r.free_seats()), None)
+
     def seat_public(self, conn: Connection, game: str, *, provisional: bool = False) -> None:
         """Seat ``conn`` in a public game of ``game`` (never with a clock) that waits for players."""
         waiting = self.public.setdefault(game, [])
-        room = next((r for r in waiting if r.free_seats()), None)
+        room = self._public_target(game)
         if room is None:
             room = Room(get_game(game), self.store, grace_s=self.limits.grace_s, move_limit_s=self.limits.idle_s)
             self.register(room)
@@ -190,16 +232,28 @@ class Lobby:
         conn.room = room
         room.take_seat(conn, provisional=provisional)
 
-    def has_room_for_a_game(self, conn: Connection) -> bool:
-        """Games that started or wait in a named room count; a public game waiting for players does not.
-        One address holds at most ``max_games_per_address`` games in progress."""
+    def has_room_for_a_game(self, conn: Connection, joining: Room | None = None) -> bool:
+        """Games that started or wait in a named room count toward the server's games; a public game
+        waiting for players does not. One address holds at most ``max_games_per_address`` games in
+        progress, rooms waiting and public games waiting (``joining``: the public game it would sit in)."""
         if sum(1 for room in self.games.values() if room.started or room.room) >= self.limits.max_games:
             conn.send(Decline(f"the server is full ({self.limits.max_games} games): try again later"))
             return False
-        return self.address_may_play(conn)
+        return self.address_may_play(conn, joining)
 
-    def address_may_play(self, conn: Connection) -> bool:
-        if self.games_per_address[conn.address] >= self.limits.max_games_per_address:
+    def _held(self, address: str, besides: Room | None) -> int:
+        """The games of ``address``: started or named (counted), and the public games it waits in
+        (counted here: once started they count, and the address may not then be over its limit)."""
+        waiting = sum(
+            1
+            for rooms in self.public.values()
+            for room in rooms
+            if room is not besides and not room.started and address in _seat_addresses(room)
+        )
+        return self.games_per_address[address] + waiting
+
+    def address_may_play(self, conn: Connection, joining: Room | None = None) -> bool:
+        if self._held(conn.address, joining) >= self.limits.max_games_per_address:
             limit = self.limits.max_games_per_address
             conn.send(Decline(f"too many games from your address ({limit}): finish one first"))
             return False
@@ -208,3 +262,7 @@ class Lobby:
     def drop_if_unused(self, room: Room) -> None:
         if not room.started and room.is_empty:
             self.forget(room)
+
+
+def _seat_addresses(room: Room) -> set[str]:
+    return {str(getattr(who, "address", "?")) for who in room.seats.values() if who is not None}

@@ -2,6 +2,9 @@
 server builds them (``game.net.room``, ``lobby``, ``server``, ``rematch``) and writes their lines
 (``to_json``); every client reads them.
 
+Every text a server sends is shown with its control characters escaped (``game.net.printable``): the
+decoders escape each text field, so no client writes a server's escape sequence to a terminal.
+
 A server line is decoded ONCE, here, by ``decode_server_line``: into one of the frozen dataclasses of
 ``ServerMessage``, or a ``ServerLineError`` whose message is one line (a line that is not JSON, nested
 too deeply, a seat other than 1 or 2, a field of the wrong type). Every client (the app's, the
@@ -19,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from game.net.wire import Action, Command, Hello, encode
+from game.net.printable import printable, printable_keys
+from game.net.wire import Action, Command, Hello, encode, strict_json
 
 SERVER_LINE_LIMIT = 1 << 20  # a Gomoku update is a few KB; no server line of ours comes near this
 
@@ -266,7 +270,12 @@ def _text(kind: str, data: dict[str, Any], key: str, optional: bool = True) -> s
         return None
     if not isinstance(value, str):
         raise _bad(kind, key, "text", value)
-    return value
+    return printable(value)
+
+
+def _shown(value: Any) -> Any:
+    """A field shown as it came (an echoed line or action): a text escaped, anything else as is."""
+    return printable(value) if isinstance(value, str) else value
 
 
 def _number(kind: str, data: dict[str, Any], key: str) -> float | None:
@@ -286,7 +295,7 @@ def _scores(kind: str, data: dict[str, Any], key: str) -> dict[str, float] | Non
         isinstance(v, int | float) and not isinstance(v, bool) for v in value.values()
     ):
         raise _bad(kind, key, "an object of numbers", value)
-    return dict(value)
+    return printable_keys(value)
 
 
 def _last_action(value: Any) -> LastAction | None:
@@ -347,7 +356,7 @@ def _welcome(data: dict[str, Any]) -> Welcome:
         role,
         _text("a welcome", data, "game", optional=False) or "",
         _text("a welcome", data, "room"),
-        None if game_id is None else str(game_id),
+        None if game_id is None else printable(str(game_id)),
         _optional_seat(data.get("seat")) if role == "player" else None,
         _text("a welcome", data, "token"),
         _number("a welcome", data, "grace_s") or 0.0,
@@ -369,9 +378,9 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], ServerMessage]] = {
     "player": _player,
     "update": _update,
     "welcome": _welcome,
-    "illegal": lambda data: Illegal(data.get("message")),
-    "error": lambda data: Error(data.get("message"), _text("an error line", data, "reason")),
-    "decline": lambda data: Decline(str(data.get("message"))[:200]),
+    "illegal": lambda data: Illegal(_shown(data.get("message"))),
+    "error": lambda data: Error(_shown(data.get("message")), _text("an error line", data, "reason")),
+    "decline": lambda data: Decline(printable(str(data.get("message"))[:200])),
     "opponent": _opponent,
     "draw_offer": lambda data: DrawOffer(_optional_seat(data.get("message"))),
     "pong": lambda data: Pong(),
@@ -382,7 +391,7 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], ServerMessage]] = {
 def decode_server_line(raw: str) -> ServerMessage:
     """One server line as a typed message; ServerLineError (one line, never a traceback) otherwise."""
     try:
-        data = json.loads(raw)
+        data = strict_json(raw)
     except RecursionError:
         raise ServerLineError("the server sent a line nested too deeply") from None
     except ValueError:
@@ -394,7 +403,7 @@ def decode_server_line(raw: str) -> ServerMessage:
         raise ServerLineError(f"the server sent a line without a type: {raw[:80]!r}")
     decoder = _DECODERS.get(kind)
     if decoder is None:
-        return Unknown(kind[:40], {k: v for k, v in data.items() if k != "type"})
+        return Unknown(printable(kind[:40]), {k: v for k, v in data.items() if k != "type"})
     return decoder(data)
 
 

@@ -43,11 +43,13 @@ class RematchDesk:
         register: Callable[[Room], None],
         taken: Callable[[str], bool],
         grace_s: float,
+        move_limit_s: float,
         window_s: float = REMATCH_WINDOW_S,
     ) -> None:
         self.register = register
         self.taken = taken
         self.grace_s = grace_s
+        self.move_limit_s = move_limit_s  # the server's --idle-s, as in a first game
         self.window_s = window_s
         self._finished: dict[Room, _Finished] = {}
 
@@ -70,6 +72,8 @@ class RematchDesk:
         other = room.seats[3 - seat]
         if other is None:
             who.send(RematchNews("declined"))
+            return
+        if seat in entry.asked:  # asked already: the other player heard it once
             return
         entry.asked.add(seat)
         if entry.asked == {1, 2}:
@@ -107,7 +111,9 @@ class RematchDesk:
     def _next_room(self, old: Room) -> Room:
         """The next game of a finished room: same game, clock and name (if nobody took it meanwhile)."""
         name = old.room if old.room is not None and not self.taken(old.room) else None
-        room = Room(old.spec, old.store, room=name, clock_ms=old.clock_ms, grace_s=self.grace_s)
+        room = Room(
+            old.spec, old.store, room=name, clock_ms=old.clock_ms, grace_s=self.grace_s, move_limit_s=self.move_limit_s
+        )
         self.register(room)
         return room
 

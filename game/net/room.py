@@ -244,6 +244,8 @@ class Room:
         if self.draw_offer == 3 - seat:
             self._end({"1": 0.5, "2": 0.5}, "agreed")
             return
+        if self.draw_offer == seat:  # offered already: the other player heard it once
+            return
         self.draw_offer = seat
         self._tell_others(who, DrawOffer(seat))
 

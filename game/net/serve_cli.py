@@ -13,6 +13,7 @@ import sys
 import threading
 
 from game.net.descriptors import raise_open_file_limit
+from game.net.file_lock import GamesFileInUse, lock_games_file
 from game.net.room import DEFAULT_GRACE_S
 from game.net.server import GameServer, Limits, fd_capped, timing_summary, tune_collector
 from game.net.store import GameStore, default_db_path
@@ -82,6 +83,14 @@ def _shared_address(host: str) -> str:
 async def _main(args: argparse.Namespace, limits: Limits) -> int:
     path = args.db or default_db_path()
     try:
+        lock = lock_games_file(path)  # one server per file: a second one would overwrite told moves
+    except GamesFileInUse as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: cannot use the games database {path}: {exc}", file=sys.stderr)
+        return 1
+    try:
         store = GameStore(path)
         server = GameServer(args.game, store, limits)
         restored = server.restore()
@@ -122,6 +131,8 @@ async def _main(args: argparse.Namespace, limits: Limits) -> int:
     with contextlib.suppress(asyncio.CancelledError):
         await serving
     store.close()
+    if lock is not None:
+        lock.release()
     print(f"server stopped; unfinished games are kept; {timing_summary(server)}", flush=True)
     return 0
 

@@ -24,15 +24,15 @@ import time
 from dataclasses import replace
 from functools import partial
 
-from game.net.connection import (
-    Connection,
-)
+from game.net.connection import Connection, SendQueues
 from game.net.descriptors import (
-    ACCEPT_BACKLOG,
+    ACCEPTS_PER_WAKE,
+    LISTEN_BACKLOG,
     connection_cap,
+    deepen_listen_queue,
     quiet_accept_errors,
 )
-from game.net.lobby import Limits, Lobby
+from game.net.lobby import Limits, Lobby, address_key
 from game.net.messages import Decline, Error, Illegal, Pong
 from game.net.room import Room
 from game.net.store import GameStore
@@ -70,6 +70,7 @@ class GameServer:
         self.lobby = Lobby(game, store, self.limits)  # the games, and who sits where
         self.per_address: collections.Counter[str] = collections.Counter()
         self.connections = 0
+        self.queues = SendQueues()  # every connection's unsent bytes, bounded together
         self._accepted: collections.deque[float] = collections.deque()  # when the last connections came
         self.relayed = 0
         self.move_times: list[float] = []  # seconds from reading a move to its updates written (and stored)
@@ -94,9 +95,14 @@ class GameServer:
 
     async def start(self, host: str, port: int) -> tuple[str, int]:
         asyncio.get_running_loop().set_exception_handler(quiet_accept_errors)
+        # asyncio accepts at most ``backlog`` connections per wake-up and listens with the same number:
+        # the accepts per wake-up stay few, then the kernel's queue is made deep again, so a burst
+        # (everyone reconnecting after a restart) waits in it instead of being dropped.
         self._server = await asyncio.start_server(
-            self._handle, host, port, limit=self.limits.max_line_bytes * 2, backlog=ACCEPT_BACKLOG
+            self._handle, host, port, limit=self.limits.max_line_bytes * 2, backlog=ACCEPTS_PER_WAKE
         )
+        for listening in self._server.sockets:
+            deepen_listen_queue(listening.fileno(), LISTEN_BACKLOG)
         sock = self._server.sockets[0].getsockname()
         return sock[0], sock[1]
 
@@ -107,7 +113,7 @@ class GameServer:
 
     # -- one connection -------------------------------------------------------------------------------
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        address = str((writer.get_extra_info("peername") or ("?",))[0])
+        address = address_key(str((writer.get_extra_info("peername") or ("?",))[0]))
         conn = Connection(reader, writer, self.limits.max_line_bytes, self.store)
         conn.address = address
         if self.per_address[address] >= self.limits.max_per_address or self.connections >= self.limits.max_connections:
@@ -116,6 +122,8 @@ class GameServer:
             return
         self.per_address[address] += 1
         self.connections += 1
+        conn.queues = self.queues
+        self.queues.connections.add(conn)
         shutting_down = False
         try:
             await self._serve(conn)
@@ -124,6 +132,7 @@ class GameServer:
         except asyncio.CancelledError:  # the server stops: the games stay in the store, clients come back
             shutting_down = True
         finally:
+            self.queues.connections.discard(conn)
             self.per_address[address] -= 1
             if self.per_address[address] <= 0:
                 del self.per_address[address]

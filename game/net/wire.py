@@ -81,8 +81,24 @@ def parse_address(text: str) -> Address:
 
 
 def encode(obj: dict[str, Any]) -> bytes:
-    """One protocol line."""
-    return json.dumps(obj, separators=(", ", ": ")).encode("utf-8") + EOL
+    """One protocol line: strict JSON (ValueError for NaN or an infinity; ``strict_json`` keeps them out)."""
+    return json.dumps(obj, separators=(", ", ": "), allow_nan=False).encode("utf-8") + EOL
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is too large a number")
+    return value
+
+
+def strict_json(text: str) -> Any:
+    """``json.loads`` without NaN, Infinity or numbers too large for a float (1e999): ValueError."""
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
 
 
 # -- client -> server -------------------------------------------------------------------------------
@@ -152,7 +168,7 @@ def _hello(data: dict[str, Any]) -> Hello:
 def parse_client_line(line: str) -> ClientMessage:
     """Read one client line; never raises (a line it cannot read is a ``BadLine``)."""
     try:
-        data = json.loads(line)
+        data = strict_json(line)
     except (ValueError, RecursionError):
         return BadLine("not a JSON object")
     if not isinstance(data, dict):
@@ -162,7 +178,7 @@ def parse_client_line(line: str) -> ClientMessage:
         if "message" not in data:
             return BadLine("an action needs a message")
         seat = data.get("seat")
-        if seat is not None and (isinstance(seat, bool) or seat not in (1, 2)):
+        if seat is not None and (type(seat) is not int or seat not in (1, 2)):
             return BadLine("seat must be 1 or 2")
         return Action(data["message"], seat)
     if kind == "hello":

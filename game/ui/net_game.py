@@ -69,6 +69,7 @@ class NetGame:
         self.detail = ""  # why the state is what it is (a drop's reason, a refusal)
         self.retry_at = 0.0  # when the next reconnection try is due (time.monotonic)
         self.away_until: float | None = None  # the opponent dropped: when its seat is given up
+        self.away_player: int | None = None  # who dropped (0 moves first), as the server said
         self.draw_offered_by: DrawOffer | None = None
         self.result: ev.GameOver | None = None
         self.server_moves = ""  # the game as the server last told it
@@ -198,8 +199,9 @@ class NetGame:
             case ev.Opponent("draw offer"):
                 self.draw_offered_by = "them"
                 out.append(Notice("Your opponent offers a draw: Accept draw in the panel"))
-            case ev.Opponent(news, grace_s):
+            case ev.Opponent(news, grace_s, seat):
                 self.away_until = time.monotonic() + grace_s if news == "away" else None
+                self.away_player = None if seat is None else seat - 1
             case ev.Refused(kind, message):
                 out.append(Notice(f"The server refused: {kind} {message}", error=True))
                 if kind == "illegal":

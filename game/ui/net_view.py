@@ -107,7 +107,8 @@ def status_texts(net: NetGame, frame: Frame, names: tuple[str, str]) -> tuple[st
     if flagged is not None:
         return (f"{names[flagged]}'s flag fell: out of time", f"{names[flagged]}: flag fell", "Flag fell")
     if net.away_until is not None:
-        them, left = names[1 - (net.you or 0)], max(0.0, net.away_until - time.monotonic())
+        away = net.away_player if net.away_player is not None else 1 - (net.you or 0)  # a spectator has no "other"
+        them, left = names[away], max(0.0, net.away_until - time.monotonic())
         who = "" if net.role == "watch" else " (opponent)"
         return (
             f"{them}{who} disconnected · their seat is kept {left:.0f} s more",
