@@ -65,13 +65,13 @@ def test_review_marks_the_blunder_everywhere(made: Any) -> None:
     assert frame.review is not None
     assert frame.review.classes[6] == "blunder" and frame.review.classes[0] == "best"
     assert frame.graph[7] is not None  # the graph has the position after the blunder
-    assert "Red" in frame.graph_label and "1??" in frame.graph_label  # the summary beside the graph
+    assert "Red" in frame.graph_label[0] and "1 blunder" in frame.graph_label[0]  # the summary beside the graph
     app.apply(Command.NEXT_MISTAKE)
     assert app.session.cursor == 7  # the position after the marked move
     app.step([], now=now + 0.1)
     frame = app.snapshot()
     assert frame.review is not None
-    assert frame.review.note[0] == "blunder: played 2: draw; best 3/5: win in 18"
+    assert frame.review.note[0] == "blunder: Red played 2: draw; best 3/5: win in 18"  # the mover named
     assert frame.review.best == 2 and frame.review.best_cell == 2  # the ghost disc in column 3, bottom row
     app.apply(Command.PREV_MISTAKE)
     assert app.session.cursor == 7  # none before it: stays
@@ -168,14 +168,19 @@ def test_a_hint_is_shown_and_counted(made: Any) -> None:
 
 
 def test_a_puzzle_solved_then_one_failed_keeps_the_streak_in_the_settings(made: Any) -> None:
-    app, _ = made("connect4", "", mode="vs-bot", exact=True, heatmap=True, eval_bar=True)
+    app, _ = made("connect4", "44", mode="vs-bot", exact=True, heatmap=True, eval_bar=True)
     app.apply(Command.PUZZLES)
     ch = app.puzzles.challenge
-    assert ch is not None and ch.puzzle_id is not None and app.settings.mode == "hotseat"
+    assert ch is not None and ch.puzzle_id is not None and app.settings.mode == "vs-bot"  # the mode stays
+    puzzle_line = list(app.session.line)
+    for i in range(5):
+        app.step([], now=app.now + 0.5 * (i + 1))
+    assert app.session.line == puzzle_line  # no bot moves in a puzzle
     frame = app.snapshot()  # nothing gives the answer away
     assert frame.board.verdicts is None and frame.board.heat is None and frame.eval_bar is None
     app.apply(PlayMove(ch.answer))
     assert puzzle_mode.PuzzleProgress.from_dict(app.settings.puzzles).streak == 1
+    assert app.session.line == puzzle_line  # judged, not played
     app.apply(Command.PUZZLES)
     ch = app.puzzles.challenge
     assert ch is not None
@@ -183,10 +188,8 @@ def test_a_puzzle_solved_then_one_failed_keeps_the_streak_in_the_settings(made: 
     app.apply(PlayMove(wrong))
     progress = puzzle_mode.PuzzleProgress.from_dict(app.settings.puzzles)
     assert progress.streak == 0 and ch.puzzle_id in progress.failed and progress.best_streak == 1
-    app.apply(Command.NEW_GAME)
-    app.apply(Command.CLOSE)
-    app.new_game()
-    assert app.settings.mode == "vs-bot"  # the mode chosen before comes back
+    app.step([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="")], now=app.now + 0.05)
+    assert app.puzzles.challenge is None and app.session.line == [3, 3] and app.settings.mode == "vs-bot"
 
 
 def test_learn_from_your_mistakes_replays_the_blunder(made: Any) -> None:

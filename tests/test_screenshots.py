@@ -37,3 +37,41 @@ def test_every_readme_screenshot_is_made_by_the_command() -> None:
     readme = (shots.ROOT / "README.md").read_text(encoding="utf-8")
     named = set(re.findall(r"docs/screenshots/([\w.-]+\.png)", readme))
     assert named and named <= set(shots.SCREENSHOTS), named - set(shots.SCREENSHOTS)
+
+
+def heated_holes(png: Path, moves: str, theme: str = "classic") -> list[int]:
+    """The columns whose empty holes are tinted by the heatmap in ``png`` (a Connect 4 shot of ``moves``)."""
+    import pygame
+    from test_ui_fakes import make_test_app
+
+    from game.play.themes import THEMES
+    from game.ui.board_view import Connect4Geometry
+
+    image = pygame.image.load(str(png))
+    app, _ = make_test_app("connect4", moves, size=image.get_size(), heatmap=True)
+    try:
+        app.step([], now=app.now + 0.05)
+        g = app.layout.board
+        assert isinstance(g, Connect4Geometry)
+        hole = THEMES[theme].hole
+        pos = app.session.position
+        tinted = []
+        for col in range(g.width):
+            empty = [row for row in range(g.height) if pos.cell(row * g.width + col) is None]
+            if not empty:
+                continue
+            x, y = g.center(col, empty[-1])  # the top hole: never the last move's highlight
+            seen = image.get_at((round(x), round(y)))
+            if sum(abs(a - b) for a, b in zip(seen[:3], hole, strict=True)) > 40:
+                tinted.append(col)
+        return tinted
+    finally:
+        app.close()
+
+
+def test_the_heatmap_picture_shows_heat() -> None:
+    shots = load_tool("screenshots")
+    args = shots.SCREENSHOTS["midgame-heatmap.png"]
+    assert "--heatmap" in args
+    moves = args[args.index("--position") + 1]
+    assert heated_holes(shots.SHOTS / "midgame-heatmap.png", moves), "the heatmap screenshot shows no heat"

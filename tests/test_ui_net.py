@@ -60,6 +60,8 @@ def choose_network(app: App, join_address: str | None) -> None:
     if join_address is not None:
         app.apply(ChangeChoice(DialogField.NET_ROLE, 1))
         assert app.dialog.choice is not None and app.dialog.choice.typing
+        for _ in app.dialog.choice.address:  # (what the dialog offers: the clipboard's HOST:PORT/ROOM, if any)
+            app.apply(Command.ERASE)
         for ch in join_address:
             app.apply(TypeText(ch))
     app.step([])

@@ -129,6 +129,8 @@ def test_a_third_app_watches_the_room_and_follows_the_rematch(server_db: Path) -
         watcher.apply(ChangeChoice(DialogField.NET_ROLE, -1))  # Host -> Watch a game
         assert watcher.dialog.choice is not None and watcher.dialog.choice.typing
         assert host.net is not None and host.net.share is not None
+        for _ in watcher.dialog.choice.address:  # (what the dialog offers: the host's address, copied)
+            watcher.apply(Command.ERASE)
         for ch in host.net.share:
             watcher.apply(TypeText(ch))
         watcher.apply(Command.START)

@@ -72,15 +72,27 @@ def png_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+WITHOUT_ANALYSIS = "taken without the engine's analysis"  # the app's warning: the picture lacks what it shows
+ANALYSIS_WAIT_MS = 30000  # the longest wait for the analysis once the engine runs (a shot waits only while it lacks it)
+TRIES = 3  # a shot taken before the engine's analysis came is made again (a first launch prepares the engine)
+
+
 def make(name: str, args: tuple[str, ...]) -> None:
+    """One shot; it fails unless the app captured it with the analysis it shows (heatmap, eval, verdicts)."""
     out = SHOTS / name
-    with tempfile.TemporaryDirectory(prefix="connect4-shot-") as config:
-        env = dict(os.environ, CONNECT4_CONFIG_DIR=config, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-        cmd = [sys.executable, str(ROOT / "main.py"), *args, "--screenshot", str(out)]
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300, check=False)
-    if done.returncode != 0 or not out.exists():
-        raise SystemExit(f"screenshots: {name} failed: {(done.stderr or done.stdout).strip().splitlines()[-1:]}")
-    print(f"{name}: {' '.join(args)}")
+    for attempt in range(1, TRIES + 1):
+        with tempfile.TemporaryDirectory(prefix="connect4-shot-") as config:
+            env = dict(os.environ, CONNECT4_CONFIG_DIR=config, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+            wait = () if "--screenshot-wait" in args else ("--screenshot-wait", str(ANALYSIS_WAIT_MS))
+            cmd = [sys.executable, str(ROOT / "main.py"), *args, *wait, "--screenshot", str(out)]
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
+        if done.returncode != 0 or not out.exists():
+            raise SystemExit(f"screenshots: {name} failed: {(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+        if WITHOUT_ANALYSIS not in done.stderr:
+            print(f"{name}: {' '.join(args)}")
+            return
+        print(f"{name}: try {attempt} lacked the engine's analysis: {done.stderr.strip().splitlines()[-1]}")
+    raise SystemExit(f"screenshots: {name} was never captured with the engine's analysis ({TRIES} tries)")
 
 
 def regenerate(names: list[str]) -> None:

@@ -52,6 +52,7 @@ class Command(enum.Enum):
     PUZZLES = "puzzle mode"
     PUZZLE_GRADE = "puzzles of the next grade"
     LEARN = "learn from your mistakes"
+    BACK_TO_GAME = "back to the game"  # leave Learn or a puzzle: the game as it was
     NEXT_VARIATION = "the next move tried at the shown position"
     PROMOTE = "make the shown line the main line"
     DELETE_MOVE = "delete the shown move and what follows"

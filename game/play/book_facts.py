@@ -77,6 +77,10 @@ class BookFacts:
             if scores is not None:
                 legal = position.legal_moves()
                 cache.put(game, moves, {c: scores[c] for c in legal}, BOOK_BUDGET_MS)
+                played = scores[session.line[ply]] if ply < len(session.line) else None
+                if played is not None:  # the next position's result too (one past the book's last position)
+                    result = _RESULTS[(played > 0) - (played < 0)]
+                    session.record_proof(session.line[: ply + 1], position.to_move, result)
             entry = self._book.entry(position)
             if entry is not None:
                 session.record_proof(session.line[:ply], position.to_move, _RESULTS[entry.result])

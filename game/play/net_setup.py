@@ -73,3 +73,16 @@ def clock_text(ms: float) -> str:
         return f"0:{ms / 1000:04.1f}"
     seconds = int(ms // 1000)
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def offered_address(last: str, clipboard: str | None) -> str:
+    """What the join field offers: the ``HOST:PORT/ROOM`` on the clipboard (a host copies what it shares), else the
+    last address typed without its room (a room is one hosted game's: the next game is shared anew)."""
+    if clipboard is not None and len(clipboard) <= 200:
+        try:
+            where = parse_where(clipboard)
+        except ValueError:
+            where = None
+        if where is not None and where.room is not None:
+            return str(where)
+    return last.strip().partition("/")[0]

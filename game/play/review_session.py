@@ -208,8 +208,9 @@ class ReviewState:
             return next((t for t in targets if t > cursor), None)
         return next((t for t in reversed(targets) if t < cursor), None)
 
-    def note(self, line: Sequence[int], cursor: int) -> MarkNote | None:
-        """The reviewed move that led to the position after ``cursor`` moves of ``line``, in words."""
+    def note(self, line: Sequence[int], cursor: int, names: tuple[str, str] | None = None) -> MarkNote | None:
+        """The reviewed move that led to the position after ``cursor`` moves of ``line``, in words (``names``: the
+        mover is named, since the verdicts shown under the board are then the other side's)."""
         review = self.review
         ply = cursor - 1
         if review is None or ply not in review.reviews or cursor > self.common(line):
@@ -217,9 +218,10 @@ class ReviewState:
         r = review.reviews[ply]
         text = review.spec.move_to_text
         played_v = review.verdict(ply, r.played_score)
+        who = f"{names[r.mover]} " if names is not None else ""
         if r.klass == BEST:
             texts: tuple[str, ...] = (
-                f"played {text(r.played)}: {played_v}, the best move",
+                f"{who}played {text(r.played)}: {played_v}, the best move",
                 f"{text(r.played)}: {played_v}, best",
             )
             return MarkNote(ply, r.played, None, r.klass, r.mark, texts)
@@ -228,7 +230,7 @@ class ReviewState:
         best_v = review.verdict(ply, r.best_score)
         label = r.klass if r.klass != GOOD else "good"
         texts = (
-            f"{label}: played {text(r.played)}: {played_v}; best {best_t}: {best_v}",
+            f"{label}: {who}played {text(r.played)}: {played_v}; best {best_t}: {best_v}",
             f"played {text(r.played)}: {played_v}; best {best_t}: {best_v}",
             f"{text(r.played)}: {played_v}; best {best_t}: {best_v}",
         )
@@ -239,14 +241,23 @@ class ReviewState:
         review = self.review
         if review is None:
             return ()
-        long, short = [], []
+        words, long, short, brief = [], [], [], []
         for s in review.summary():
             acc = "-" if s.accuracy is None else f"{s.accuracy:.0f}%"
-            counts = f"{s.count('inaccuracy')}?! {s.count('mistake')}? {s.count('blunder')}??"
-            long.append(f"{names[s.player]} {acc} · {counts}")
-            short.append(f"{acc} {counts}")
+            counts = {k: s.count(k) for k in ("inaccuracy", "mistake", "blunder")}
+            words.append(f"{names[s.player]} {acc} · {count_words(counts)}")
+            brief.append(f"{names[s.player]} {acc}: {count_words(counts, short=True)}")
+            marks = f"{counts['inaccuracy']}?! {counts['mistake']}? {counts['blunder']}??"
+            long.append(f"{names[s.player]} {acc} · {marks}")
+            short.append(f"{acc} {marks}")
         kind = "" if review.exact else " (estimates)"
-        return (" | ".join(long) + kind, " | ".join(long), " | ".join(short))
+        return (
+            " | ".join(words) + kind,
+            " | ".join(words),
+            " | ".join(brief),
+            " | ".join(long),
+            " | ".join(short),
+        )
 
     def puzzles(self, player: int) -> list[MistakePuzzle]:
         return [] if self.review is None else mistake_puzzles(self.review, player)
@@ -305,3 +316,19 @@ class ReviewState:
         """Tests and tools: wait for the running review to end."""
         job = self._job
         return True if job is None else bool(job.wait(timeout))
+
+
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+
+SHORT_WORDS = {"inaccuracy": "inacc.", "mistake": "mist.", "blunder": "blund."}
+
+
+def count_words(counts: dict[str, int], short: bool = False) -> str:
+    """ "1 inaccuracy, 2 mistakes" (the kinds that occurred, in that order); "no mistakes" when none did;
+    ``short``: "1 inacc., 2 mist." for a narrow room."""
+    if short:
+        parts = [f"{n} {SHORT_WORDS[kind]}" for kind, n in counts.items() if n]
+        return ", ".join(parts) if parts else "none"
+    parts = [f"{n} {kind if n == 1 else PLURALS[kind]}" for kind, n in counts.items() if n]
+    return ", ".join(parts) if parts else "no mistakes"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from game.play.actions import Command, DialogField
+from game.play.net_setup import offered_address
 from game.play.new_game import NewGameChoice, apply_choice, auto_threads, choice_from_settings, choice_rows
 from game.play.settings import Settings
 from game.play.themes import THEMES, Theme
@@ -48,7 +49,9 @@ class NewGameDialog:
         return self.choice is not None and self.choice.typing
 
     def open(self, first_launch: bool = False) -> Effects:
-        self.choice, self.first_launch = choice_from_settings(self.settings), first_launch
+        choice = choice_from_settings(self.settings)
+        address = offered_address(choice.address, files.paste_text())
+        self.choice, self.first_launch = replace(choice, address=address), first_launch
         return self._shown()
 
     def _shown(self) -> Effects:

@@ -11,13 +11,13 @@ from pathlib import Path
 import pygame
 
 from game.play.actions import Command
+from game.play.learn_layer import Challenge
 from game.play.review_session import PositionScores, ReviewState, first_player_value, share_text
 from game.play.session import Session
 from game.play.settings import Settings, games_dir
 from game.rules.capabilities import GameCapabilities
 from game.ui import files, share
 from game.ui.app_dialog import theme_of
-from game.ui.app_puzzles import Challenge
 from game.ui.effects import Effects, GameChanged, Notice, SaveSettings, ShowPly
 from game.ui.frame import Frame, Progress, ReviewView
 
@@ -197,7 +197,7 @@ class Review:
             return replace(frame, panel=replace(frame.panel, training=self.settings.training))
         count = len(sess.line)
         classes = state.marks(sess.line)
-        note = state.note(sess.line, sess.cursor) if not hidden else None
+        note = state.note(sess.line, sess.cursor, self._names()) if not hidden else None
         best_cell = None
         if note is not None and note.best is not None:
             best_cell = landing_cell(sess, note.ply, note.best, self._caps())
@@ -226,7 +226,7 @@ class Review:
                 graph_label="hidden: find the move" if self._challenge() is not None else "hidden: training mode (K)",
             )
         elif view.summary:
-            out = replace(out, graph_label=view.summary[0])
+            out = replace(out, graph_label=view.summary)  # (the longest that fits is drawn)
         status = out.status
         if view.progress is not None and status.progress is None:
             done = len(state.review.numbers) if state.review is not None else 0

@@ -134,7 +134,8 @@ class Variations:
         if self.tree.variations_json():
             text = with_variations(text, self.tree)
         review = self.reviewing.review
-        return self.reviewing.saved(text) if review is not None and review.moves == main else text
+        kept = review is not None and review.moves == main[: len(review.moves)]  # (moves played after it: kept too)
+        return self.reviewing.saved(text) if kept else text
 
     def loaded_text(self, text: str) -> Effects:
         """A game opened from ``text``: its variations and its review come with it (none when the text is of

@@ -19,7 +19,6 @@ from game.rules import GameSpec
 from game.ui.frame import Overlay
 
 if TYPE_CHECKING:  # (these handlers return effects themselves)
-    from game.ui.app_puzzles import Challenge
     from game.ui.net_game import NetGame
 
 
@@ -78,10 +77,9 @@ class OpenGame:
 
 
 @dataclass(frozen=True)
-class BeginChallenge:
-    """A puzzle's game has started (after ``StartGame``, which ends any challenge): its challenge opens."""
-
-    challenge: Challenge
+class LayerShown:
+    """A layer (Learn, a puzzle) opened or closed over the game: the board shows another game or the kept one
+    again (the app takes its capabilities, stops the drop animation and the search)."""
 
 
 @dataclass(frozen=True)
@@ -153,7 +151,7 @@ Effect = (
     | HumanMove
     | StartGame
     | OpenGame
-    | BeginChallenge
+    | LayerShown
     | LoadText
     | OfferSwitch
     | ShowOverlay

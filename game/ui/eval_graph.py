@@ -47,7 +47,7 @@ def draw_graph(
     points: tuple[EvalPoint | None, ...],
     cursor: int,
     colours: tuple[Color, Color],
-    label: str,
+    label: str | tuple[str, ...],
     mouse: tuple[int, int],
     dots: tuple[tuple[int, Color], ...] = (),
 ) -> None:
@@ -81,14 +81,15 @@ def draw_graph(
             assert p is not None
             pygame.draw.circle(surface, colour, (round(x_of(rect, i, plies)), round(y_of(rect, p.value))), 4)
             pygame.draw.circle(surface, theme.panel, (round(x_of(rect, i, plies)), round(y_of(rect, p.value))), 4, 1)
-    caption = label
+    caption, caption_size = text.first_fitting((label,) if isinstance(label, str) else label, 11, rect.width - 16)
     hover = ply_at(rect, plies, mouse)
     if hover is not None and hover < len(points):
         p = points[hover]
+        caption_size = 11
         caption = f"move {hover}" + (f": {p.value * 100:.0f}% {'proven' if p.exact else 'estimate'}" if p else "")
         hx = x_of(rect, hover, plies)
         pygame.draw.line(surface, theme.text_dim, (hx, _plot(rect).top), (hx, rect.bottom - 4))
-    text.draw(surface, caption, 11, theme.text_dim, (rect.left + 8, rect.top + 3), width=rect.width - 16)
+    text.draw(surface, caption, caption_size, theme.text_dim, (rect.left + 8, rect.top + 3), width=rect.width - 16)
     if not xy:
         text.draw(
             surface,

@@ -124,6 +124,7 @@ class Status:
     progress: Progress | None
     notice: Notice | None
     stop_solving: bool = False  # the solver works on in the background: the bar offers to stop it
+    back_to_game: bool = False  # a layer (Learn, a puzzle) is open over the game: the bar offers to leave it
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ class Frame:
     cursor: int
     move_scroll: int
     graph: tuple[EvalPoint | None, ...]
-    graph_label: str  # whose chance the graph shows, e.g. "Red's winning chance"
+    graph_label: str | tuple[str, ...]  # whose chance the graph shows ("Red's winning chance"), or variants
     status: Status
     overlay: Overlay | None
     mouse: tuple[int, int]

@@ -98,8 +98,8 @@ class App:
         self.review = Review(
             settings, session, lambda: self.caps, self.names, self.snapshot, lambda: self.puzzles.challenge
         )
-        self.puzzles = Puzzles(settings, session, self.review.reviewing, self.names)
         self.variations = Variations(session, self.review.reviewing, self.review.evaluations_hidden)
+        self.puzzles = Puzzles(settings, session, self.review.reviewing, self.variations, self.names)
         self.files = FileCommands(session, self.variations.saved_text)
         self.window = WindowCommands(lambda: self.overlay)  # (the pointer, the drawer, running)
         handlers: tuple[fx.Handler, ...] = (self.history, self.engine, self.window, self.dialog, self.files)
@@ -136,6 +136,8 @@ class App:
         pos = self.session.position
         if self.overlay is not None or pos.outcome.is_over:
             return False
+        if self.puzzles.open:  # a layer over the game: only its challenge's position takes a move (judged)
+            return self.puzzles.answer_awaited()
         if self.net is not None:
             return self.net.may_move(self.session)  # our turn at the latest position, connected
         if not self.session.at_end:
@@ -187,6 +189,7 @@ class App:
             self.dialog.typing,
             self.window.panel_open and self.layout.narrow,
             self.variations.inserts(),
+            self.puzzles.open,
         )
 
     # --- actions: the one place that changes the state -------------------------------------
@@ -228,6 +231,8 @@ class App:
         """A command goes to its handler: first to the dialog's text field and the network game, which take the
         few commands that mean something else while they are on, then by the routing table."""
         taken = self.dialog.take(c)
+        if taken is None:
+            taken = self.puzzles.refusal(c, self.net is not None)  # what would change the game inside a layer
         if taken is None and self.net is not None:
             taken = self.net.take(c)
         if taken is None:
@@ -262,8 +267,8 @@ class App:
                 restore_evals(self.session, game.evals)
                 self.carry_out(self.variations.loaded_text(game.text))
                 self.history.paused = self.settings.mode == Mode.BOT_VS_BOT
-            case fx.BeginChallenge(challenge):
-                self.puzzles.begin(challenge)
+            case fx.LayerShown():
+                self.shown_game_changed()
             case fx.LoadText(text):
                 self.load(text=text)
             case fx.OfferSwitch(text):
@@ -291,8 +296,9 @@ class App:
     def human_move(self, move: int) -> None:
         """This app's player plays ``move`` (sent to the server in a network game)."""
         before = self.session.moves_text
-        if self.human_can_play() and self.net is None and move in self.session.position.legal_moves():
-            self.carry_out(self.puzzles.judge(move, self.now))
+        if self.puzzles.open and self.net is None:  # judged, never played: the game stays as it was
+            self.carry_out(self.puzzles.take_move(move, self.now))
+            return
         if self.human_can_play() and self.play_move(move) and self.net is not None:
             self.net.sent_move(before, move)
 
@@ -314,6 +320,16 @@ class App:
         self._dirty_game = True
         return True
 
+    def shown_game_changed(self) -> None:
+        """Another game is on the board (a new one, a layer's, the kept one again): its capabilities, nothing moving."""
+        self.caps = capabilities(self.session.spec)
+        self.turns.cancel()
+        self.motion.stop()
+        self.window.key_cursor, self.window.hover = None, None
+        self.eval_shown = None
+        self._dirty_game = True
+        set_caption(self.caps)
+
     def go_to(self, ply: int) -> None:
         if self.session.go_to(ply):
             self.motion.stop()
@@ -326,22 +342,18 @@ class App:
 
     def new_game(self, spec: GameSpec | None = None, moves: tuple[int, ...] = (), cursor: int | None = None) -> None:
         spec = spec or self.session.spec
-        caps = capabilities(spec)  # raises ValueError for a game the app cannot show
+        capabilities(spec)  # raises ValueError for a game the app cannot show (before anything changes)
         self.turns.forget()
         self.review.reviewing.forget()
-        self.puzzles.end_challenge()
+        self.puzzles.forget()
         self.session.load(spec, moves, cursor)
         self.carry_out(self.variations.reset_tree())
         if self.persist:  # the book and the solver load in the background: a review's first marks come soon
             prepare_once(spec)
-        self.caps = caps
         self.settings.game = spec.name
-        self.motion.stop()
-        self.window.key_cursor, self.window.hover = None, None
-        self.eval_shown, self.move_scroll = None, 0
+        self.move_scroll = 0
         self.history.started(moves)
-        self._dirty_game = True
-        set_caption(caps)
+        self.shown_game_changed()
 
     def save_settings(self) -> None:
         if self.persist:
@@ -355,7 +367,8 @@ class App:
         if self.net is not None:
             for effects in self.net.update(sess, self.player_name):
                 self.carry_out(effects)
-        choosing = isinstance(self.overlay, NewGameCard)  # the modal new-game dialog: no bot moves behind it
+        # the modal new-game dialog, or a layer over the game (Learn, a puzzle): no bot moves behind it
+        choosing = isinstance(self.overlay, NewGameCard) or self.puzzles.open
         self.carry_out(self.engine.update(self.caps, choosing, self.motion.moving(now), now))
         self.turns.book.fill(sess, self.turns.exact_cache)  # the new position's book facts, this frame
         self.motion.tick(now, sess.position)
@@ -376,7 +389,9 @@ class App:
         self._dirty_game = False
 
     def autosave(self) -> None:
-        """Keep the game, the shown move and the eval graph's points for the next launch."""
+        """Keep the game, the shown move and the eval graph's points for the next launch (never a layer's)."""
+        if self.puzzles.open:  # (the game under a layer was saved before it opened)
+            return
         problem = write_autosave(self.variations.saved_text(game_json_with_evals(self.session, with_cursor=True)))
         if problem:
             self.set_notice(problem, error=True)
@@ -428,7 +443,7 @@ class App:
             self.net.close()  # the seat (and the hosted game) is kept for a relaunch
         self.turns.cancel()
         self.review.reviewing.stop()
-        self.puzzles.end_challenge()  # (the mode chosen before a puzzle is what the settings keep)
+        self.carry_out(self.puzzles.leave())  # the game under a layer is what the autosave keeps
         self.turns.driver.close()
         if self.persist:  # what was on screen comes back (also a game opened with --position and left untouched)
             self.autosave()

@@ -13,7 +13,7 @@ import pygame
 
 from game.play.exact import EXACT_TIME_MS
 
-STARTUP_WAIT_S = 60.0
+STARTUP_WAIT_S = 240.0  # a first launch prepares (compiles) the engine: minutes on a busy machine
 SMOKE_TIMEOUT_S = 120.0
 
 

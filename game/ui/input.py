@@ -90,6 +90,7 @@ class InputContext:
     typing: bool = False  # the new-game dialog's text field takes the keys typed
     drawer_open: bool = False  # a narrow window's "Menu ≡" panel is open over the board
     inserts: tuple[int, ...] = ()  # the move list's variation rows: the pair row each is drawn under
+    layer_open: bool = False  # Learn or a puzzle over the game: Esc goes back to the game
 
 
 def actions_for(event: pygame.event.Event, layout: Layout, ctx: InputContext) -> list[Action]:
@@ -176,6 +177,8 @@ def _key(event: pygame.event.Event, ctx: InputContext) -> list[Action]:
         return []
     if ctx.drawer_open and key == pygame.K_ESCAPE:
         return [Command.PANEL]
+    if ctx.layer_open and key == pygame.K_ESCAPE:
+        return [Command.BACK_TO_GAME]
     if typed == "?" or (key == pygame.K_SLASH and mods & pygame.KMOD_SHIFT):
         return [Command.HELP]
     if mods & (pygame.KMOD_CTRL | pygame.KMOD_META):

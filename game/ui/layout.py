@@ -111,6 +111,11 @@ def compute_layout(size: tuple[int, int], frame: Frame) -> Layout:
         stop_w = 104 if w >= 640 else 64
         stop_rect = pygame.Rect(w - stop_w - 10, status.top + (status_h - size_b) // 2, stop_w, size_b)
         stop = (Button(stop_rect, "Stop solving" if w >= 640 else "Stop", Command.STOP_SOLVING),)
+    if frame.status.back_to_game:
+        back_w = 136 if w >= 640 else 64
+        right_edge = stop[0].rect.left - 8 if stop else w - 10
+        back_rect = pygame.Rect(right_edge - back_w, status.top + (status_h - size_b) // 2, back_w, size_b)
+        stop += (Button(back_rect, "Back to the game" if w >= 640 else "Back", Command.BACK_TO_GAME),)
     return Layout((w, h), top, status, body, narrow, board_area, board, eval_rect, tuple(buttons), panel, card, stop)
 
 

@@ -35,7 +35,7 @@ from game.play.settings import Settings
 from game.rules import get_game
 from game.rules.capabilities import capabilities
 from game.rules.errors import GameError
-from game.ui import net_view
+from game.ui import files, net_view
 from game.ui.effects import Effects, Notice, PlayOnBoard, RememberSeat, ShowPly, StartGame
 from game.ui.frame import Frame
 
@@ -143,6 +143,8 @@ class NetGame:
         for host_event in self.server.events() if self.server is not None else []:
             if isinstance(host_event, ServerReady):
                 self.share = str(Where(parse_address(host_event.share), self.room))  # HOST:PORT/ROOM
+                copied = files.copy_text(self.share)  # the joiner's dialog offers it (game/play/net_setup.py)
+                yield [Notice(f"Your opponent joins {self.share}" + (" (copied)" if copied else ""))]
                 if self.client is None:
                     self._connect(Address("127.0.0.1", host_event.port))
                 if host_event.restarted:

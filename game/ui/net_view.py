@@ -82,6 +82,12 @@ def status_texts(net: NetGame, frame: Frame, names: tuple[str, str]) -> tuple[st
                 "Waiting for the opponent",
                 "Waiting…",
             )
+        if not net.rematched:  # seated in a room and no opponent came with the seat: nobody was waiting there
+            return (
+                f"Nobody is waiting in room {net.room} · is it the address the host shows?",
+                f"Nobody is waiting in room {net.room}",
+                "Nobody is waiting",
+            )
         return ("Seated · waiting for the opponent", "Waiting for the opponent", "Waiting…")
     if net.state == "gone":
         return (f"{net.detail} · N: new game", net.detail, "Network game ended")

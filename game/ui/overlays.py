@@ -161,7 +161,7 @@ def draw_load(
 
 def new_game_layout(size: tuple[int, int], card_state: NewGameCard) -> CardLayout:
     rows = card_state.rows
-    compact = size[1] < 520
+    compact = size[1] < 520 or 70 + len(rows) * 40 + 32 + 40 > size[1] - 16  # (940x540: the roomy card is too tall)
     row_h, gap = (24, 4) if compact else (32, 8)
     if compact and 62 + len(rows) * (row_h + gap) + row_h > size[1] - 16:  # a small window: tighter rows
         gap = 2

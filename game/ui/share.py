@@ -75,7 +75,7 @@ def render_png(frame: Frame, summary: tuple[str, ...]) -> pygame.Surface:
         text.draw(surface, line, 15, theme.text, (right.left, y), width=right.width)
         y += 24
     marks = move_marks(frame.review)
-    marked = [f"{i + 1}. {frame.moves[i]}{m}" for i, (m, _) in enumerate(marks) if m]
+    marked = [f"{move_number(i)} {frame.moves[i]}{m}" for i, (m, _) in enumerate(marks) if m]
     line = ""
     for item in marked:
         if not text.fits(f"{line} {item}".strip(), 14, right.width):
@@ -155,3 +155,9 @@ def save_png(surface: pygame.Surface, path: Path) -> None:
     tmp = path.with_suffix(".tmp.png")
     pygame.image.save(surface, str(tmp))
     tmp.replace(path)
+
+
+def move_number(ply: int) -> str:
+    """The move list's numbering of the move at ``ply`` (0-based): "2." for the first player's, "2…" for the
+    second's (moves in pairs, not plies)."""
+    return f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '…'}"

@@ -15,6 +15,7 @@ from game.play.engine_driver import EngineView
 from game.play.themes import Color, Theme
 from game.ui import fonts, text
 from game.ui.frame import Notice, Progress, Status
+from game.ui.notice_place import NoticePlace
 from game.ui.widgets import draw_progress
 
 
@@ -187,14 +188,11 @@ def draw_status(
                 text.draw(surface, plabel, psize, theme.text_dim, (bar.right + 10, rect.centery), "midleft")
 
 
-def draw_notice(surface: pygame.Surface, notice: Notice, bounds: pygame.Rect, theme: Theme) -> pygame.Rect:
-    """A toast at the bottom of ``bounds`` with the whole notice, wrapped; errors in the error colour."""
-    width = min(bounds.width - 16, 560)
-    size = 13
-    lines = text.wrap(notice.text, size, width - 28, bold=notice.error)
-    line_h = fonts.font(size).get_linesize()
-    box = pygame.Rect(0, 0, width, 12 + line_h * len(lines))
-    box.midbottom = (bounds.centerx, bounds.bottom - 8)
+def draw_notice(surface: pygame.Surface, notice: Notice, place: NoticePlace, theme: Theme) -> pygame.Rect:
+    """A toast with the whole notice, wrapped, in the box ``game.ui.notice_place`` chose; errors in the error
+    colour."""
+    box = place.box
+    line_h = fonts.font(place.size).get_linesize()
     ink = theme.error if notice.error else theme.text
     pygame.draw.rect(surface, theme.panel, box, border_radius=8)
     pygame.draw.rect(
@@ -202,8 +200,8 @@ def draw_notice(surface: pygame.Surface, notice: Notice, bounds: pygame.Rect, th
     )
     if notice.error:
         pygame.draw.rect(surface, ink, pygame.Rect(box.left, box.top, 6, box.height), border_radius=3)
-    y = box.top + 6
-    for line in lines:
-        text.draw(surface, line, size, ink, (box.left + 16, y), bold=notice.error, width=box.width - 24)
+    y = box.top + (box.height - line_h * len(place.lines)) // 2
+    for line in place.lines:
+        text.draw(surface, line, place.size, ink, (box.left + 14, y), bold=notice.error, width=box.width - 24)
         y += line_h
     return box

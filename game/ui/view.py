@@ -19,6 +19,7 @@ from game.ui.frame import Banner, Frame, HelpCard, LoadCard, NewGameCard
 from game.ui.grid_view import GridPainter
 from game.ui.layout import Layout, title_room
 from game.ui.move_list import draw_moves
+from game.ui.notice_place import place_notice
 from game.ui.overlays import draw_help, draw_load, draw_new_game
 from game.ui.review_view import draw_board_marks, draw_graph_extras, graph_dots, move_marks
 from game.ui.side_panel import draw_panel, draw_tooltip
@@ -89,7 +90,8 @@ def draw(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
         draw_button(surface, b, theme, frame.mouse, 12)
     if frame.status.notice is not None:
         text.layer("notice")
-        draw_notice(surface, frame.status.notice, notice_bounds(layout), theme)
+        notice = frame.status.notice
+        draw_notice(surface, notice, place_notice(layout, notice.text, notice.error), theme)
     overlay = frame.overlay
     text.layer("overlay" if overlay is not None else "tooltip")
     if isinstance(overlay, HelpCard):
@@ -113,18 +115,6 @@ def _legend_tip(surface: pygame.Surface, tip: str, mouse: tuple[int, int], bound
     pygame.draw.rect(surface, theme.button_hover, box, border_radius=5)
     pygame.draw.rect(surface, theme.panel_border, box, width=1, border_radius=5)
     text.draw(surface, tip, 12, theme.text, box.center, "center", width=box.width - 8)
-
-
-NOTICE_MIN_W = 240
-
-
-def notice_bounds(layout: Layout) -> pygame.Rect:
-    """Where toasts go: the board's part of the body, never over the side panel."""
-    body = layout.body
-    if layout.panel is None:
-        return body
-    left = pygame.Rect(body.left, body.top, layout.panel.rect.left - body.left, body.height)
-    return left if left.width >= NOTICE_MIN_W or not layout.narrow else body  # (a drawer over a tiny window)
 
 
 def _top_bar(surface: pygame.Surface, frame: Frame, layout: Layout) -> None:
