@@ -15,6 +15,7 @@ import sys
 
 from rich.console import Console
 
+from game.net import events as ev
 from game.net.messages import (
     Decline,
     DrawOffer,
@@ -23,29 +24,46 @@ from game.net.messages import (
     OpponentNews,
     Player,
     ServerLineError,
+    ServerMessage,
     Update,
     Welcome,
 )
 from game.net.session import ClientSession, EndCause, Ended, Opened, Unreachable, run_blocking
 from game.net.states import action_to_move, move_to_action
 from game.net.wire import MAX_CLOCK_MS, Action, Command, Hello, parse_address
+from game.play.actions import Command as Asked
+from game.play.net_match import NetMatch, Request
 from game.rules.errors import GameError
 from game.rules.registry import get_game
 from game.text.render import SYMBOLS, render
 
 MAX_INPUT = 200  # characters of a typed line kept and echoed
+VERDICTS = {"win": "You win", "loss": "You lose", "draw": "Draw"}
+FORKING_WORDS = ("undo", "u", "redo", "takeback")  # a local game's words: refused in a shared one
 
 
-class NetGame:
+class TerminalNetGame:
+    """The terminal's side of a network game: reads and prints; the rules of play are ``match``'s
+    (``game.play.net_match``, shared with the desktop app)."""
+
     def __init__(self, console: Console, args: argparse.Namespace, interactive: bool) -> None:
         self.console = console
         self.args = args
         self.interactive = interactive
         self.spec = get_game(args.game or "connect4")
         self.position = self.spec.start()
-        self.seat: int | None = None
-        self.token: str | None = args.token
+        self.match = NetMatch("watch" if args.spectate else "join", room=args.room or None, token=args.token)
+        self.welcomed: Welcome | None = None
         self.extended = True  # False on a seed-only server: no resign, draw, moves text
+
+    @property
+    def token(self) -> str | None:
+        return self.match.token
+
+    @property
+    def seat(self) -> int | None:
+        """Our seat as the protocol numbers it (1 moves first); None: a spectator, or not seated yet."""
+        return None if self.match.you is None else self.match.you + 1
 
     def read_line(self, prompt: str) -> str:
         if self.interactive:
@@ -62,8 +80,8 @@ class NetGame:
         return line.strip()
 
     def hello(self) -> Hello:
-        if self.token:
-            return Hello(token=self.token)
+        if self.match.token:
+            return Hello(token=self.match.token)
         clock_ms = int(self.args.clock_min * 60_000) if self.args.clock_min else None
         return Hello(self.spec.name, self.args.room or None, spectate=bool(self.args.spectate), clock_ms=clock_ms)
 
@@ -72,10 +90,55 @@ class NetGame:
         self.extended = extended
         if extended:
             return
-        if self.token or self.args.spectate:
+        if self.match.token or self.args.spectate:
             raise ServerLineError("the server speaks only the seed protocol: no seat tokens, no spectators")
         if self.args.room or self.args.clock_min:
             self.console.print("the server speaks only the seed protocol: no rooms, no clocks; playing in its game")
+
+    def tell(self, message: ServerMessage) -> None:
+        """What the server said, told to the match as the events of a network game (``game.net.events``)."""
+        for event in self.events_of(message):
+            self.match.apply(event, lambda player: SYMBOLS[player], self.spec.name)
+
+    def events_of(self, message: ServerMessage) -> list[ev.NetEvent]:
+        welcomed = self.welcomed
+        match message:
+            case Welcome() if message.spectator:
+                return [ev.Watching(self.spec.name, message.room or "")]
+            case Player(seat):  # after our server's welcome, or a seed server's only word
+                token, grace, room = (
+                    (welcomed.token, welcomed.grace_s, welcomed.room) if welcomed else (None, 0.0, None)
+                )
+                return [ev.Seated(seat, self.spec.name, token, grace, room)]
+            case Update():
+                return self._update_events(message)
+            case DrawOffer():
+                return [ev.Opponent("draw offer")]
+            case OpponentNews(news, seat, grace_s):
+                return [ev.Opponent("away" if news == "disconnected" else "back", grace_s or 0.0, seat)]
+            case Illegal(message=said) | Error(message=said):
+                kind = "illegal" if isinstance(message, Illegal) else "error"
+                return [ev.Refused(kind, json.dumps(said)[:200])]
+            case Decline(said):
+                return [ev.Declined(said)]
+        return []
+
+    def _update_events(self, update: Update) -> list[ev.NetEvent]:
+        """The update's events, once ``position`` follows it (a seed server tells no moves: ours are the record)."""
+        moves = update.moves if update.moves is not None else self.spec.moves_to_text(self.position.history)
+        out: list[ev.NetEvent] = []
+        if update.clocks_ms is not None:
+            out.append(ev.Clocks(update.clocks_ms, None if update.over else update.to_move))
+        if update.winners is not None:
+            out.append(ev.GameOver(moves, update.winners, update.reason or "rules"))
+        elif self.match.state != "playing":
+            out.append(ev.OpponentJoined(moves))
+        elif update.last_action is not None:
+            out.append(ev.Moved(moves, update.last_action.player))
+        return out
+
+    def our_turn(self) -> bool:
+        return self.match.may_move(self.position.to_move, True, self.position.outcome.is_over)
 
     async def play(self, session: ClientSession) -> int:
         async with session:
@@ -91,29 +154,34 @@ class NetGame:
                         return 1
                     case Welcome():
                         self.welcome(event)
+                        self.tell(event)
                     case Player(seat):
-                        self.seat = seat
+                        self.tell(event)
                         self.console.print(f"you play {SYMBOLS[seat - 1]} (player {seat}); waiting for the game...")
                     case Update():
                         if self.update(event, session):
                             return 0
                     case Illegal(message) | Error(message):
+                        self.tell(event)
                         kind = "illegal" if isinstance(event, Illegal) else "error"
                         self.console.print(f"server: {kind} {json.dumps(message)[:200]}", style="red", markup=False)
-                        if kind == "illegal" and self.position.to_move + 1 == self.seat:
+                        if kind == "illegal" and self.our_turn():
                             self.my_turn(session)
                     case Decline(message):
+                        self.tell(event)
                         self.console.print(f"server declined: {message[:200]}", style="red", markup=False)
                         return 1
                     case DrawOffer():
+                        self.tell(event)
                         self.console.print("your opponent offers a draw: type draw to accept")
                     case OpponentNews(news):
+                        self.tell(event)
                         self.console.print(f"opponent {news[:40]}", markup=False)
         self.console.print("the server closed the connection", style="red")
         return 1
 
     def welcome(self, welcome: Welcome) -> None:
-        self.token = welcome.token
+        self.welcomed = welcome
         try:
             self.spec = get_game(welcome.game or self.spec.name)
         except GameError as exc:
@@ -124,7 +192,7 @@ class NetGame:
             return
         self.console.print(
             f"joined {self.spec.name}, room {welcome.room or '(public)'}; "
-            f"seat token {self.token} (rejoin with --token within {welcome.grace_s:g} s)",
+            f"seat token {welcome.token} (rejoin with --token within {welcome.grace_s:g} s)",
             markup=False,
         )
 
@@ -139,6 +207,7 @@ class NetGame:
             raise ServerLineError(f"cannot follow the game: {exc}") from None
         if update.pieces != self.position.ply:
             raise ServerLineError("cannot follow the game: the server's board does not match its moves")
+        self.tell(update)
         self.console.print(render(self.position))
         if update.clocks_ms is not None:
             self.console.print(
@@ -148,27 +217,32 @@ class NetGame:
             move = self.position.history[-1]
             who = "opponent" if self.seat else SYMBOLS[1 - self.position.to_move]
             self.console.print(f"{who} played {self.spec.move_to_text(move)}")
-        if update.winners is not None and self.seat is None:
-            self.console.print(f"Game over: {update.winners} ({update.reason or 'rules'}).", style="bold")
+        result = self.match.result
+        if result is not None:
+            verdict = self.match.verdict()
+            if self.seat is None:
+                self.console.print(f"Game over: {result.winners} ({result.reason}).", style="bold")
+            else:
+                self.console.print(f"{VERDICTS.get(verdict or '', 'Game over')} ({result.reason}).", style="bold")
             return True
-        if update.winners is not None:
-            mine = update.winners.get(str(self.seat), -1.0)
-            verdict = {1.0: "You win", 0.0: "You lose", 0.5: "Draw"}.get(mine, "Game over")
-            self.console.print(f"{verdict} ({update.reason or 'rules'}).", style="bold")
-            return True
-        if update.to_move == self.seat:
+        if self.our_turn():
             self.my_turn(session)
         return False
 
     def my_turn(self, session: ClientSession) -> None:
         while True:
             others = "resign / draw / quit" if self.extended else "quit"
-            text = self.read_line(f"{SYMBOLS[self.seat - 1 if self.seat else 0]} (you) to move, or {others}: ").strip()
-            if text.lower() in ("quit", "exit", "q"):
+            text = self.read_line(f"{SYMBOLS[self.match.you or 0]} (you) to move, or {others}: ").strip()
+            word = text.lower()
+            if word in ("quit", "exit", "q"):
                 raise EOFError
-            if text.lower() in ("resign", "draw") and self.extended:
-                session.send(Command(text.lower()))
-                return
+            if word in FORKING_WORDS and (refused := self.match.refusal(Asked.UNDO)) is not None:
+                self.console.print(refused.text, style="red", markup=False)
+                continue
+            if word in ("resign", "draw") and self.extended:
+                if self._send(self.match.resign() if word == "resign" else self.match.offer_draw(), session):
+                    return
+                continue
             try:
                 move = self.spec.parse_move(text)
                 self.position.play(move)
@@ -177,6 +251,15 @@ class NetGame:
                 continue
             session.send(Action(move_to_action(self.spec, move)))
             return
+
+    def _send(self, request: Request, session: ClientSession) -> bool:
+        """Send what the match says a request sends (True), or say why nothing goes (False)."""
+        if request.send is None:
+            for say in request.say:
+                self.console.print(say.text, style="red" if say.error else None, markup=False)
+            return False
+        session.send(Command(request.send))
+        return True
 
 
 def _clock(ms: int) -> str:
@@ -196,7 +279,7 @@ def play_network(console: Console, args: argparse.Namespace, interactive: bool) 
         return 2
     try:
         address = parse_address(args.connect)
-        game = NetGame(console, args, interactive)
+        game = TerminalNetGame(console, args, interactive)
     except (ValueError, GameError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
