@@ -273,6 +273,16 @@ class NetMatch:
         """A player's game under way (resign and draw mean something)."""
         return self.state in ("playing", "lost") and self.role != "watch"
 
+    @property
+    def can_offer_draw(self) -> bool:
+        """A draw may be offered (or the opponent's accepted) now: connected, and no offer of ours is open."""
+        return self.live and self.state == "playing" and self.draw_offered_by != "you"
+
+    @property
+    def can_rematch(self) -> bool:
+        """A rematch may be offered (or the opponent's accepted) now."""
+        return self.rematch_label() is not None and self.rematch in (None, "them")
+
     def verdict(self) -> Literal["win", "loss", "draw"] | None:
         """What the result means for us (None: no result yet, a spectator, or a share the protocol does not name)."""
         if self.result is None or self.you is None:
