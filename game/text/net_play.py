@@ -3,7 +3,9 @@
 An extended client (docs/network-protocol.md) on the one client session (``game.net.session``): it
 sends a ``hello`` (game, room, or a seat token to come back), draws every update, and on its turn reads
 a move, ``resign``, ``draw`` or ``quit`` (the session's event loop waits while the player types: the
-server's lines wait in the socket).
+server's lines wait in the socket). It reads the server's messages as the app does
+(``game.net.client_events``) and plays by the same rules (``game.play.net_match``): whose turn it is,
+the draw offers, undo refused in the shared game, the result.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from rich.console import Console
 
 from game.net import events as ev
+from game.net.client_events import event_of, update_events
 from game.net.messages import (
     Decline,
     DrawOffer,
@@ -101,7 +104,7 @@ class TerminalNetGame:
             self.match.apply(event, lambda player: SYMBOLS[player], self.spec.name)
 
     def events_of(self, message: ServerMessage) -> list[ev.NetEvent]:
-        welcomed = self.welcomed
+        welcomed = self.welcomed or Welcome("player", self.spec.name)  # a seed server welcomes nobody
         match message:
             case Welcome() if message.spectator:
                 return [ev.Watching(self.spec.name, message.room or "")]
@@ -110,32 +113,11 @@ class TerminalNetGame:
                     (welcomed.token, welcomed.grace_s, welcomed.room) if welcomed else (None, 0.0, None)
                 )
                 return [ev.Seated(seat, self.spec.name, token, grace, room)]
-            case Update():
-                return self._update_events(message)
-            case DrawOffer():
-                return [ev.Opponent("draw offer")]
-            case OpponentNews(news, seat, grace_s):
-                return [ev.Opponent("away" if news == "disconnected" else "back", grace_s or 0.0, seat)]
-            case Illegal(message=said) | Error(message=said):
-                kind = "illegal" if isinstance(message, Illegal) else "error"
-                return [ev.Refused(kind, json.dumps(said)[:200])]
-            case Decline(said):
-                return [ev.Declined(said)]
-        return []
-
-    def _update_events(self, update: Update) -> list[ev.NetEvent]:
-        """The update's events, once ``position`` follows it (a seed server tells no moves: ours are the record)."""
-        moves = update.moves if update.moves is not None else self.spec.moves_to_text(self.position.history)
-        out: list[ev.NetEvent] = []
-        if update.clocks_ms is not None:
-            out.append(ev.Clocks(update.clocks_ms, None if update.over else update.to_move))
-        if update.winners is not None:
-            out.append(ev.GameOver(moves, update.winners, update.reason or "rules"))
-        elif self.match.state != "playing":
-            out.append(ev.OpponentJoined(moves))
-        elif update.last_action is not None:
-            out.append(ev.Moved(moves, update.last_action.player))
-        return out
+            case Update():  # (a seed server tells no moves: the ones followed are the record)
+                moves = message.moves if message.moves is not None else self.spec.moves_to_text(self.position.history)
+                return update_events(message, moves, first=self.match.state != "playing", resumed=False)
+        told = event_of(message)
+        return [] if told is None else [told]
 
     def our_turn(self) -> bool:
         return self.match.may_move(self.position.to_move, True, self.position.outcome.is_over)
