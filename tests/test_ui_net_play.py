@@ -275,6 +275,9 @@ def watch(apps: list[App], share: str) -> App:
     while watcher.dialog.choice is not None and not watcher.dialog.choice.network:
         watcher.apply(ChangeChoice(DialogField.MODE, 1))
     watcher.apply(ChangeChoice(DialogField.NET_ROLE, -1))  # Host -> Watch a game
+    assert watcher.dialog.choice is not None
+    for _ in watcher.dialog.choice.address:  # (what the dialog offers: the host's address, copied)
+        watcher.apply(Command.ERASE)
     for ch in share:
         watcher.apply(TypeText(ch))
     watcher.apply(Command.START)

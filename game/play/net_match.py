@@ -197,7 +197,11 @@ class NetMatch:
 
     def cannot_show(self, game: str) -> None:
         """The caller cannot show the server's game: this client gives up."""
-        self.state, self.detail = "gone", f"this app cannot show the server's game {game}"
+        self.give_up(f"this app cannot show the server's game {game}")
+
+    def give_up(self, why: str) -> None:
+        """No game to follow any more (the server gone for good, a game that cannot be shown)."""
+        self.state, self.detail = "gone", why
 
     def _follow(self, moves: str) -> FollowMoves:
         self.server_moves = moves

@@ -147,7 +147,7 @@ class NetGame:
                     yield [Notice("The game server was started again: the game resumes")]
             elif isinstance(host_event, ServerFailed):
                 if host_event.for_good or self.client is None:
-                    self.match.state, self.match.detail = "gone", host_event.message
+                    self.match.give_up(host_event.message)
                 yield [Notice(host_event.message, error=True)]
         for event in self.client.events() if self.client is not None else []:
             yield self._on_event(session, player_name, event)
