@@ -29,7 +29,18 @@ from game.net.client import NetClient
 from game.net.host import HostedServer, ServerFailed, ServerReady
 from game.net.wire import Address, parse_address
 from game.play.actions import Command
-from game.play.net_match import FollowMoves, ForgetSeat, KeepSeat, NetMatch, NewBoard, Request, Role, Say, board_step
+from game.play.net_match import (
+    FORKING,
+    FollowMoves,
+    ForgetSeat,
+    KeepSeat,
+    NetMatch,
+    NewBoard,
+    Request,
+    Role,
+    Say,
+    board_step,
+)
 from game.play.net_setup import Where, clock_ms_of_room, parse_where, room_for, where_to_watch
 from game.play.session import Session
 from game.play.settings import Settings
@@ -207,7 +218,10 @@ class NetGame:
         if c is Command.REMATCH:
             return self._send(self.match.ask_rematch())
         refused = self.match.refusal(c)
-        return None if refused is None else [Notice(refused.text, error=refused.error)]
+        if refused is None:
+            return None
+        where = " (the panel), or look back with the arrows" if c in FORKING else ""  # the app's buttons and keys
+        return [Notice(refused.text + where, error=refused.error)]
 
     def _send(self, request: Request) -> Effects:
         client = self.client
