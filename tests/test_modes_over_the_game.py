@@ -134,7 +134,7 @@ def test_joining_an_empty_room_says_nobody_is_waiting_there(tmp_path: Any, monke
         guest, _ = make_test_app()
         apps.append(guest)
         choose_network(guest, f"{server}/an-old-room")
-        pump(apps, lambda: guest.net is not None and guest.net.state == "waiting", what="the guest seated")
+        pump(apps, lambda: guest.net is not None and guest.net.match.state == "waiting", what="the guest seated")
         assert "Nobody is waiting in room an-old-room" in guest.snapshot().status.texts[0]
     finally:
         stop_all(apps)

@@ -48,7 +48,7 @@ def pump(apps: list[App], until: Callable[[], bool], timeout: float = 20.0, what
     try:
         wait_until(done, timeout, what)
     except WaitTimeout:
-        states = [(a.net.state, a.net.detail) if a.net else None for a in apps]
+        states = [(a.net.match.state, a.net.match.detail) if a.net else None for a in apps]
         raise AssertionError(f"timed out waiting for {what}: {states}") from None
 
 
@@ -84,8 +84,10 @@ def host_and_join() -> tuple[App, App]:
 
 def mover(apps: list[App]) -> App:
     to_move = apps[0].session.final_position.to_move
-    found = [a for a in apps if a.net is not None and a.net.you == to_move]
-    assert len(found) == 1, f"{to_move} to move; seats {[(a.net.you, a.net.state) if a.net else None for a in apps]}"
+    found = [a for a in apps if a.net is not None and a.net.match.you == to_move]
+    assert len(found) == 1, (
+        f"{to_move} to move; seats {[(a.net.match.you, a.net.match.state) if a.net else None for a in apps]}"
+    )
     return found[0]
 
 
@@ -120,7 +122,7 @@ def stop_all(apps: list[App]) -> None:
 
 
 def all_in(apps: list[App], state: str) -> Callable[[], bool]:
-    return lambda: all(a.net is not None and a.net.state == state for a in apps)
+    return lambda: all(a.net is not None and a.net.match.state == state for a in apps)
 
 
 @pytest.fixture
@@ -133,12 +135,12 @@ def pair(server_db: Path) -> Iterator[list[App]]:
 
 def test_two_apps_play_a_whole_game_over_loopback(pair: list[App]) -> None:
     host, guest = apps = pair
-    assert {host.net.you, guest.net.you} == {0, 1}  # type: ignore[union-attr]
+    assert {host.net.match.you, guest.net.match.you} == {0, 1}  # type: ignore[union-attr]
     assert "Waiting" not in host.snapshot().status.texts[0]
     play(apps, WIN_FOR_FIRST)
     pump(apps, all_in(apps, "over"), what="game over")
     assert host.session.line == guest.session.line == list(WIN_FOR_FIRST)
-    winner = next(a for a in apps if a.net is not None and a.net.you == 0)  # seat 1 moved first
+    winner = next(a for a in apps if a.net is not None and a.net.match.you == 0)  # seat 1 moved first
     loser = next(a for a in apps if a is not winner)
     pump(apps, lambda: winner.snapshot().banner is not None, what="the banner")
     assert winner.snapshot().status.texts[0].endswith("you win!")
@@ -181,8 +183,8 @@ def test_a_client_killed_mid_game_comes_back_with_its_token(pair: list[App]) -> 
     settings = guest.settings
     assert settings.net_token and settings.net_server
     drop(guest)  # the seat is kept on the server
-    pump([host], lambda: host.net is not None and host.net.away_until is not None, what="the drop to be told")
-    if host.net is not None and host.net.you == host.session.position.to_move:
+    pump([host], lambda: host.net is not None and host.net.match.away_until is not None, what="the drop to be told")
+    if host.net is not None and host.net.match.you == host.session.position.to_move:
         host.apply(PlayMove(WIN_FOR_FIRST[3]))  # the host moves while the guest is away
         pump([host], lambda: len(host.session.line) == 4)
     again, _ = make_test_app()  # a relaunched app: its settings hold the server and the token
@@ -192,10 +194,12 @@ def test_a_client_killed_mid_game_comes_back_with_its_token(pair: list[App]) -> 
     apps[1] = again  # stopped with the others at the end
     pump(
         apps,
-        lambda: again.net is not None and again.net.state == "playing" and again.session.line == host.session.line,
+        lambda: (
+            again.net is not None and again.net.match.state == "playing" and again.session.line == host.session.line
+        ),
         what="the resume",
     )
-    assert again.net is not None and host.net is not None and {again.net.you, host.net.you} == {0, 1}
+    assert again.net is not None and host.net is not None and {again.net.match.you, host.net.match.you} == {0, 1}
     play(apps, WIN_FOR_FIRST[len(host.session.line) :])
     pump(apps, all_in(apps, "over"), what="game over")
     assert host.session.line == again.session.line == list(WIN_FOR_FIRST)
@@ -208,12 +212,12 @@ def test_the_server_sigkilled_mid_game_is_restarted_and_the_game_resumes(pair: l
     old_pid = host.net.server.pid
     assert old_pid is not None
     os.kill(old_pid, signal.SIGKILL)
-    pump(apps, lambda: guest.net is not None and guest.net.state == "lost", what="the drop")
+    pump(apps, lambda: guest.net is not None and guest.net.match.state == "lost", what="the drop")
     assert "Reconnecting" in guest.snapshot().status.texts[1]
     pump(
         apps,
         lambda: (
-            all(a.net is not None and a.net.state == "playing" for a in apps)
+            all(a.net is not None and a.net.match.state == "playing" for a in apps)
             and host.net is not None
             and host.net.server is not None
             and host.net.server.pid != old_pid
@@ -239,7 +243,7 @@ def test_joining_nowhere_says_so_and_a_bad_address_keeps_the_dialog(server_db: P
         for ch in "127.0.0.1:1":  # nothing listens on port 1
             app.apply(TypeText(ch))
         app.apply(Command.START)
-        pump([app], lambda: app.net is not None and app.net.state == "gone", what="the refusal")
+        pump([app], lambda: app.net is not None and app.net.match.state == "gone", what="the refusal")
         assert "cannot reach 127.0.0.1:1" in app.snapshot().status.texts[0]
     finally:
         stop_all([app])
@@ -253,7 +257,7 @@ def test_a_draw_offered_and_accepted_ends_the_game_agreed(pair: list[App]) -> No
     offerer.apply(Command.OFFER_DRAW)
     assert offerer.snapshot().panel.network is not None
     assert offerer.snapshot().panel.network.draw_label == "Draw offered"  # type: ignore[union-attr]
-    pump(apps, lambda: other.net is not None and other.net.draw_offered_by == "them", what="the offer")
+    pump(apps, lambda: other.net is not None and other.net.match.draw_offered_by == "them", what="the offer")
     assert other.snapshot().panel.network.draw_label == "Accept draw"  # type: ignore[union-attr]
     other.apply(Command.OFFER_DRAW)
     pump(apps, all_in(apps, "over"), what="the agreed draw")
@@ -309,7 +313,7 @@ def test_the_host_app_killed_mid_game_restarts_its_server_and_both_resume(pair: 
     kept = host.settings
     assert kept.net_role == "host" and kept.net_server.startswith("127.0.0.1:") and kept.net_token
     drop(host)  # its server goes with it (the games stay in the file)
-    pump([guest], lambda: guest.net is not None and guest.net.state == "lost", what="the guest's drop")
+    pump([guest], lambda: guest.net is not None and guest.net.match.state == "lost", what="the guest's drop")
     again, _ = make_test_app()
     again.settings.net_server, again.settings.net_token = kept.net_server, kept.net_token
     again.settings.net_role, again.settings.game = "host", "connect4"

@@ -2,7 +2,7 @@
 127.0.0.1 started by the host app): a clock chosen when hosting, both clocks shown and running down, a
 fallen flag; watching a room as a spectator; a rematch with colours swapped; the result line's reason.
 
-The clocks run on ``NetGame.now``: a test moves that time on instead of sleeping.
+The clocks run on ``NetGame.match.now``: a test moves that time on instead of sleeping.
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ def clock_labels(app: App) -> list[str]:
 
 def shift_time(app: App, seconds: float) -> None:
     assert app.net is not None
-    real = app.net.now
-    app.net.now = lambda: real() + seconds
+    real = app.net.match.now
+    app.net.match.now = lambda: real() + seconds
 
 
 def test_a_hosted_clock_is_shown_on_both_sides_and_the_movers_runs(server_db: Path) -> None:
@@ -68,7 +68,7 @@ def test_a_hosted_clock_is_shown_on_both_sides_and_the_movers_runs(server_db: Pa
     host, guest = apps
     try:
         assert host.net is not None and host.net.share is not None and host.net.share.endswith("/1min")
-        pump(apps, lambda: all(a.net is not None and a.net.clocks is not None for a in apps), what="the clocks")
+        pump(apps, lambda: all(a.net is not None and a.net.match.clocks is not None for a in apps), what="the clocks")
         for app in apps:
             panel = app.snapshot().panel.network
             assert panel is not None and panel.clocks is not None and panel.running == 0  # the first player's runs
@@ -99,10 +99,10 @@ def test_a_fallen_flag_shows_at_once_and_the_game_is_lost_on_time(server_db: Pat
         guest, _ = make_test_app()
         apps.append(guest)
         guest.net = NetGame("join", None, host.net.address, room="blitz", clock_ms=2000)
-        pump(apps, lambda: all(a.net is not None and a.net.clocks is not None for a in apps), what="the clocks")
+        pump(apps, lambda: all(a.net is not None and a.net.match.clocks is not None for a in apps), what="the clocks")
         first = mover(apps)
         shift_time(first, 5.0)  # past the 2 s: the flag shows before the server says so
-        assert first.snapshot().panel.network.flagged == first.net.you
+        assert first.snapshot().panel.network.flagged == first.net.match.you
         assert "flag fell" in first.snapshot().status.texts[0]
         assert "Flag 0:00.0" in clock_labels(first)
         pump(apps, all_in(apps, "over"), what="the flag to fall on the server")
@@ -135,7 +135,7 @@ def test_a_third_app_watches_the_room_and_follows_the_rematch(server_db: Path) -
             watcher.apply(TypeText(ch))
         watcher.apply(Command.START)
         pump(apps, lambda: watcher.session.line == [3, 4], what="the watcher to see the game")
-        assert watcher.net is not None and watcher.net.role == "watch" and watcher.net.you is None
+        assert watcher.net is not None and watcher.net.match.role == "watch" and watcher.net.match.you is None
         frame = watcher.snapshot()
         assert frame.panel.network is not None and frame.panel.network.watching
         assert not frame.panel.network.can_resign and not frame.panel.network.can_draw
@@ -149,11 +149,11 @@ def test_a_third_app_watches_the_room_and_follows_the_rematch(server_db: Path) -
         pump(apps, all_in(apps, "over"), what="the resignation, seen by all three")
         assert watcher.snapshot().status.texts[0] == "Yellow resigned: Red wins"
         assert watcher.snapshot().panel.network.rematch_label is None  # not a player's
-        seats = {app.net.you for app in apps[:2]}  # type: ignore[union-attr]
+        seats = {app.net.match.you for app in apps[:2]}  # type: ignore[union-attr]
         for app in (guest, host):
             app.apply(Command.REMATCH)
         pump(apps, all_in(apps, "playing"), what="the rematch for all three")
-        assert {app.net.you for app in apps[:2]} == seats  # type: ignore[union-attr]
+        assert {app.net.match.you for app in apps[:2]} == seats  # type: ignore[union-attr]
         assert watcher.session.line == host.session.line == []
         play(apps[:2], (6,))
         pump(apps, lambda: watcher.session.line == [6], what="the watcher in the rematch")
@@ -165,12 +165,12 @@ def test_a_rematch_offer_accepted_swaps_the_colours(server_db: Path) -> None:
     apps = seated_pair(clock_steps=2)  # 3 min per player
     host, guest = apps
     try:
-        before = {id(app): app.net.you for app in apps}  # type: ignore[union-attr]
+        before = {id(app): app.net.match.you for app in apps}  # type: ignore[union-attr]
         play(apps, (3,))
         offerer = mover(apps)
         other = next(a for a in apps if a is not offerer)
         offerer.apply(Command.OFFER_DRAW)
-        pump(apps, lambda: other.net is not None and other.net.draw_offered_by == "them", what="the draw offer")
+        pump(apps, lambda: other.net is not None and other.net.match.draw_offered_by == "them", what="the draw offer")
         other.apply(Command.OFFER_DRAW)
         pump(apps, all_in(apps, "over"), what="the agreed draw")
         assert host.snapshot().status.texts[0] == "Draw agreed"
@@ -179,19 +179,23 @@ def test_a_rematch_offer_accepted_swaps_the_colours(server_db: Path) -> None:
         assert panel is not None and panel.rematch_label == "Rematch" and panel.can_rematch
         guest.apply(Command.REMATCH)
         assert guest.snapshot().panel.network.rematch_label == "Offered"  # type: ignore[union-attr]
-        pump(apps, lambda: host.net is not None and host.net.rematch == "them", what="the offer to arrive")
+        pump(apps, lambda: host.net is not None and host.net.match.rematch == "them", what="the offer to arrive")
         host.step([])
         assert any(b.label == "Accept" and b.enabled for b in host.layout.buttons)
         assert "offers a rematch" in host.snapshot().status.texts[0]
         host.apply(Command.REMATCH)
         pump(apps, all_in(apps, "playing"), what="the rematch to start")
-        assert {id(app): app.net.you for app in apps} == {k: 1 - v for k, v in before.items()}  # type: ignore[union-attr, operator]
+        assert {id(app): app.net.match.you for app in apps} == {k: 1 - v for k, v in before.items()}  # type: ignore[union-attr, operator]
         assert host.session.line == guest.session.line == []
         assert host.notice is not None and host.notice.notice.text.startswith("Rematch, colours swapped: you play")
-        pump(apps, lambda: all(a.net is not None and a.net.clocks is not None for a in apps), what="the clocks")
-        assert host.net is not None and host.net.clocks is not None and host.net.clocks.ms == (180_000, 180_000)
+        pump(apps, lambda: all(a.net is not None and a.net.match.clocks is not None for a in apps), what="the clocks")
+        assert (
+            host.net is not None
+            and host.net.match.clocks is not None
+            and host.net.match.clocks.ms == (180_000, 180_000)
+        )
         play(apps, (0, 1))
-        assert host.settings.net_token == host.net.token  # the new seat is kept
+        assert host.settings.net_token == host.net.match.token  # the new seat is kept
     finally:
         stop_all(apps)
 
@@ -204,10 +208,10 @@ def test_a_rematch_offer_to_a_player_who_left_is_declined(server_db: Path) -> No
         mover(apps).apply(Command.RESIGN)
         pump(apps, all_in(apps, "over"), what="the resignation")
         host.apply(Command.REMATCH)
-        pump(apps, lambda: guest.net is not None and guest.net.rematch == "them", what="the offer")
+        pump(apps, lambda: guest.net is not None and guest.net.match.rematch == "them", what="the offer")
         assert guest.net is not None
         guest.net.close()  # the guest's app leaves instead
-        pump([host], lambda: host.net is not None and host.net.rematch == "off", what="the refusal")
+        pump([host], lambda: host.net is not None and host.net.match.rematch == "off", what="the refusal")
         assert host.notice is not None and "no rematch" in host.notice.notice.text
         assert not host.snapshot().panel.network.can_rematch  # type: ignore[union-attr]
     finally:
@@ -253,9 +257,9 @@ def test_a_joiner_relaunched_with_its_token_learns_its_room_and_may_rematch(serv
         again.settings.net_role = "join"
         again.net = NetGame.resume(again.settings)
         apps[1] = again
-        assert again.net is not None and again.net.room is None
+        assert again.net is not None and again.net.match.room is None
         pump(apps, all_in(apps, "playing"), what="the resume")
-        assert again.net.room == "game" and again.net.where.endswith("/game")
+        assert again.net.match.room == "game" and again.net.where.endswith("/game")
         mover(apps).apply(Command.RESIGN)
         pump(apps, all_in(apps, "over"), what="the resignation")
         assert again.snapshot().panel.network.rematch_label == "Rematch"
@@ -271,6 +275,9 @@ def watch(apps: list[App], share: str) -> App:
     while watcher.dialog.choice is not None and not watcher.dialog.choice.network:
         watcher.apply(ChangeChoice(DialogField.MODE, 1))
     watcher.apply(ChangeChoice(DialogField.NET_ROLE, -1))  # Host -> Watch a game
+    assert watcher.dialog.choice is not None
+    for _ in watcher.dialog.choice.address:  # (what the dialog offers: the host's address, copied)
+        watcher.apply(Command.ERASE)
     for ch in share:
         watcher.apply(TypeText(ch))
     watcher.apply(Command.START)
@@ -283,20 +290,30 @@ def test_a_spectator_names_the_player_who_dropped(server_db: Path) -> None:
     apps = seated_pair()
     host, guest = apps
     try:
-        if guest.net is not None and guest.net.you == 1:  # a rematch swaps the colours: the joiner moves first
+        if guest.net is not None and guest.net.match.you == 1:  # a rematch swaps the colours: the joiner moves first
             mover(apps).apply(Command.RESIGN)
             pump(apps, all_in(apps, "over"), what="the resignation")
             for app in apps:
                 app.apply(Command.REMATCH)
             pump(apps, all_in(apps, "playing"), what="the rematch")
-        assert guest.net is not None and guest.net.you == 0 and host.net is not None and host.net.share is not None
+        assert (
+            guest.net is not None and guest.net.match.you == 0 and host.net is not None and host.net.share is not None
+        )
         play(apps, (3, 4))
         watcher = watch(apps, host.net.share)
         pump(apps, lambda: watcher.session.line == [3, 4], what="the watcher to see the game")
 
         drop(guest)  # killed: no goodbye
-        pump([host, watcher], lambda: watcher.net is not None and watcher.net.away_until is not None, what="the drop")
-        pump([host], lambda: host.net is not None and host.net.away_until is not None, what="the drop, for the host")
+        pump(
+            [host, watcher],
+            lambda: watcher.net is not None and watcher.net.match.away_until is not None,
+            what="the drop",
+        )
+        pump(
+            [host],
+            lambda: host.net is not None and host.net.match.away_until is not None,
+            what="the drop, for the host",
+        )
         assert watcher.snapshot().status.texts[0].startswith("Red disconnected")
         assert host.snapshot().status.texts[0].startswith("Red (opponent) disconnected")
     finally:

@@ -20,30 +20,20 @@ from __future__ import annotations
 
 import asyncio
 
+from game.net.client_events import event_of, update_events
 from game.net.events import (
-    Clocks,
     ConnectionLost,
     Declined,
-    GameOver,
     Gone,
-    Moved,
     NetEvent,
-    Opponent,
-    OpponentJoined,
-    Refused,
     Rematch,
-    Resumed,
     Seated,
     Watching,
 )
 from game.net.messages import (
     Decline,
-    DrawOffer,
-    Error,
     Illegal,
-    OpponentNews,
     Player,
-    RematchNews,
     ServerLineError,
     Update,
     Welcome,
@@ -188,20 +178,13 @@ class NetClient(Worker[NetEvent]):
                 self.seat = seat
             case Update():
                 self._update(event)
-            case OpponentNews(news, seat, grace_s):
-                self._events.put(Opponent("away" if news == "disconnected" else "back", grace_s or 0.0, seat))
-            case DrawOffer():
-                self._events.put(Opponent("draw offer"))
-            case RematchNews(news) if news in ("offer", "declined"):
-                self._events.put(Rematch(news))
-            case Illegal(message):
-                self._pending = None
-                self._events.put(Refused("illegal", _shown(message)))
-            case Error(message):
-                self._events.put(Refused("error", _shown(message)))
-            case Decline(message):
-                self._events.put(Declined(message))
-                return False
+            case _:
+                if isinstance(event, Illegal):
+                    self._pending = None  # refused: not to be sent again
+                told = event_of(event)
+                if told is not None:
+                    self._events.put(told)
+                return not isinstance(event, Decline)
         return True
 
     def _welcome(self, welcome: Welcome) -> bool:
@@ -228,18 +211,11 @@ class NetClient(Worker[NetEvent]):
         moves = update.moves or ""
         first, resumed = not self._started, self._resuming
         self._started, self._resuming = True, False
-        if update.clocks_ms is not None:
-            self._events.put(Clocks(update.clocks_ms, None if update.over else update.to_move))
+        for told in update_events(update, moves, first=first, resumed=resumed):
+            self._events.put(told)
         if update.winners is not None:
             self._over = True
-            self._events.put(GameOver(moves, update.winners, update.reason or "rules"))
             return
-        if resumed:
-            self._events.put(Resumed(moves))
-        elif first:
-            self._events.put(OpponentJoined(moves))
-        elif update.last_action is not None:
-            self._events.put(Moved(moves, update.last_action.player))
         self._resend_if_lost(moves, update)
 
     def _resend_if_lost(self, moves: str, update: Update) -> None:
@@ -251,9 +227,3 @@ class NetClient(Worker[NetEvent]):
             self.session.send(action)  # it never reached the server: send it again
         elif moves != before:
             self._pending = None
-
-
-def _shown(message: object) -> str:
-    import json
-
-    return json.dumps(message)[:120]

@@ -66,6 +66,14 @@ def parse_where(text: str) -> Where:
     return Where(address, room or None)
 
 
+def where_to_watch(text: str) -> Where:
+    """The room a spectator watches, ``HOST:PORT/ROOM``; ValueError (one line) without a room."""
+    where = parse_where(text)
+    if where.room is None:
+        raise ValueError(f"To watch, give the room too: HOST:PORT/ROOM (e.g. {where}/game)")
+    return where
+
+
 def clock_text(ms: float) -> str:
     """``4:05``; under 20 s with tenths (``0:09.4``), never below ``0:00``."""
     ms = max(0.0, ms)

@@ -14,7 +14,7 @@ from typing import Literal
 
 from game.play.net_setup import clock_text
 
-# Where a network game stands (``game.ui.net_game.NetGame.state``): "starting" (our server starts), "connecting",
+# Where a network game stands (``game.play.net_match.NetMatch.state``): "starting" (our server starts), "connecting",
 # "waiting" (for the opponent or the first update), "playing", "over" (a result; a rematch may follow), "lost"
 # (the connection dropped; retried at ``retry_at``), "gone" (given up: refused, the server gone, a game this
 # app cannot show).

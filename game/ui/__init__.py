@@ -1,8 +1,9 @@
 """The desktop app (pygame-ce). The only package that imports pygame.
 
 ``app.run(args)`` opens the window; ``app.add_arguments(parser)`` adds the app's options.
-Modules that do not draw (``players``, ``session``, ``settings``, ``savefile``, ``actions``, ``frame``,
-``new_game``, ``engine_events``) never import pygame.
+The model it shows (the session, settings, players, the engine driver, a network game's rules in
+``net_match``) is ``game.play``; its handlers and the values they pass (``effects``: data only, ``frame``,
+``snapshot``, ``net_game``, ``net_view``, the ``app_*`` handlers) import no pygame themselves.
 """
 
 import os

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from game.play.actions import Command, DialogField
-from game.play.net_setup import offered_address
+from game.play.net_match import Role
+from game.play.net_setup import offered_address, parse_where, where_to_watch
 from game.play.new_game import NewGameChoice, apply_choice, auto_threads, choice_from_settings, choice_rows
 from game.play.settings import Settings
 from game.play.themes import THEMES, Theme
@@ -28,7 +29,6 @@ from game.ui.effects import (
     StartGame,
 )
 from game.ui.frame import NewGameCard
-from game.ui.net_game import NetGame
 
 
 def theme_of(settings: Settings) -> Theme:
@@ -115,10 +115,10 @@ class NewGameDialog:
             capabilities(spec)
         except (GameError, ValueError) as exc:
             return [ShowOverlay(None), Notice(f"Cannot start {choice.game}: {str(exc).splitlines()[0]}", error=True)]
-        net = None
+        where = None
         if choice.typing:
             try:
-                net = NetGame.watch(choice.address) if choice.net_role == "watch" else NetGame.join(choice.address)
+                where = where_to_watch(choice.address) if choice.net_role == "watch" else parse_where(choice.address)
             except ValueError as exc:
                 self.choice = choice
                 return [Notice(str(exc).replace("--connect", "The address"), error=True), *self._shown()]
@@ -130,8 +130,8 @@ class NewGameDialog:
             StartGame(spec),
         ]
         if choice.network:
-            joined = net
-            effects.append(Connect(lambda: joined or NetGame.host(spec.name, choice.lan, choice.clock_min)))
+            role: Role = "watch" if choice.net_role == "watch" else "join" if where is not None else "host"
+            effects.append(Connect(role, spec.name, where, choice.lan, choice.clock_min))
         effects.append(SaveSettings())
         if pasted is not None and capabilities(spec).classic:
             effects.append(LoadText(pasted))

@@ -3,23 +3,22 @@
 A handler (``app_commands``, ``app_dialog``, ``app_files``, ``app_review``, ``app_puzzles``, ``app_variations``,
 ``net_game``) owns its state and reads the play model it was given (the session, the settings); whatever it
 wants done beyond its own state, it returns as a list of these values, and ``App.carry_out`` applies them in
-order, in one place. The engine's turns (``game.play.turns.EngineTurns``) talk back the same way: their
+order, in one place. Effects are data only (what to do, never an object that does it): the app builds
+what they ask for. The engine's turns (``game.play.turns.EngineTurns``) talk back the same way: their
 notices become ``Notice`` effects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from game.play.actions import Command
 from game.play.game_files import LoadedGame
+from game.play.net_match import Role
+from game.play.net_setup import Where
 from game.rules import GameSpec
 from game.ui.frame import Overlay
-
-if TYPE_CHECKING:  # (these handlers return effects themselves)
-    from game.ui.net_game import NetGame
 
 
 @dataclass(frozen=True)
@@ -105,9 +104,14 @@ class ShowOverlay:
 
 @dataclass(frozen=True)
 class Connect:
-    """Take part in a network game: ``make`` builds it once any network game under way was left."""
+    """Take part in a network game once any network game under way was left: host a game of ``game`` (on the
+    local network with ``lan``, ``clock_min`` minutes per player), or join or watch the game ``where``."""
 
-    make: Callable[[], NetGame]
+    role: Role
+    game: str
+    where: Where | None = None
+    lan: bool = False
+    clock_min: int = 0
 
 
 @dataclass(frozen=True)

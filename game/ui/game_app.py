@@ -275,8 +275,8 @@ class App:
                 self.carry_out(self.dialog.offer_switch(text))
             case fx.ShowOverlay(overlay):
                 self.overlay = overlay
-            case fx.Connect(make):
-                self.net = make()
+            case fx.Connect():
+                self.net = NetGame.start(effect)
             case fx.LeaveNetwork() if self.net is not None:
                 net, self.net = self.net, None
                 self.carry_out(net.leave())
