@@ -59,3 +59,23 @@ def test_no_build_when_not_wanted(
     monkeypatch.setattr(ai.jit, "MODE_NOTE", note)
     monkeypatch.setenv("CONNECT4_KERNELS_BUILD", switch)
     assert first_build.start() is False
+
+
+def test_one_build_at_a_time_per_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app launched before the module exists starts a build: the folder's lock lets one run (a dozen
+    launches made a dozen builds of 500 MB each before it), and the lock goes with the process that held it."""
+    folder = str(tmp_path / "kernels")
+    held = kernels_build.try_lock(folder)
+    assert held is not None
+    assert kernels_build.try_lock(folder) is None, "a second build must find the folder busy"
+    monkeypatch.setattr(kernels_build, "existing", lambda out_dir=None: None)
+    monkeypatch.setattr(kernels_build, "compiler_available", lambda: True)
+    spawned: list[Any] = []
+    monkeypatch.setattr(kernels_build.subprocess, "run", lambda *a, **k: spawned.append(a))
+    outcome = kernels_build.ensure_built(folder)
+    assert (outcome.state, spawned) == ("busy", []), "no build process while another holds the lock"
+    assert kernels_build.main(["--out", folder]) == kernels_build.BUSY_EXIT
+    held.close()
+    again = kernels_build.try_lock(folder)
+    assert again is not None, "the lock is free once its holder is gone"
+    again.close()

@@ -21,6 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_TIMEOUT_S = 1200
@@ -28,7 +29,8 @@ BUILD_TIMEOUT_S = 1200
 
 @dataclass(frozen=True)
 class Outcome:
-    """What :func:`ensure_built` did: ``state`` is "present", "built", "no-compiler", "no-numba" or "failed"."""
+    """What :func:`ensure_built` did: ``state`` is "present", "built", "busy" (another process builds),
+    "no-compiler", "no-numba" or "failed"."""
 
     state: str
     path: str | None
@@ -54,6 +56,28 @@ def build_env() -> dict[str, str]:
     a warm one would load the callers only, and the module would depend on the cache's state."""
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     return dict(os.environ, CONNECT4_KERNELS="jit", PYTHONPATH=path)
+
+
+LOCK_NAME = ".build.lock"
+BUSY_EXIT = 3  # the build's exit status when another process holds the folder's lock
+
+
+def try_lock(folder: str) -> IO[bytes] | None:
+    """The folder's build lock, taken without waiting (None: another build holds it). The operating system
+    releases it when its process ends, so a killed build leaves no stale lock. Where there is no ``fcntl``
+    (Windows) every caller gets it: one build at a time is then the caller's affair."""
+    os.makedirs(folder, exist_ok=True)
+    handle = open(os.path.join(folder, LOCK_NAME), "ab")  # noqa: SIM115 (held for the build's life)
+    try:
+        import fcntl
+    except ImportError:
+        return handle
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
 
 
 def existing(out_dir: str | None = None) -> str | None:
@@ -84,6 +108,12 @@ def ensure_built(
             return Outcome("no-numba", None, "numba is not installed", 0.0)
     except (ImportError, ValueError):
         return Outcome("no-numba", None, "numba is not installed", 0.0)
+    from ai.jit import kernels_dir
+
+    probe = try_lock(out_dir or kernels_dir())  # (the build takes it again: a parent may die, its child not)
+    if probe is None:
+        return Outcome("busy", None, "another process is building the kernels", 0.0)
+    probe.close()
     env = build_env()
     command = [sys.executable, "-m", "ai.engine.kernels_build", "--cpu", cpu, *(["--out", out_dir] if out_dir else [])]
     try:
@@ -94,6 +124,8 @@ def ensure_built(
             done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=timeout_s)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Outcome("failed", None, f"{type(exc).__name__}: {exc}", time.monotonic() - start)
+    if done.returncode == BUSY_EXIT:
+        return Outcome("busy", None, "another process is building the kernels", time.monotonic() - start)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         return Outcome("failed", None, f"exit code {done.returncode}: {last}", time.monotonic() - start)
@@ -116,13 +148,21 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    out = args.out or jit.kernels_dir()
+    lock = try_lock(out)
+    if lock is None:
+        print(f"another process is building the kernels into {out}: nothing to do", file=sys.stderr)
+        return BUSY_EXIT
+    found = existing(args.out)
+    if found:  # (built by a process that held the lock before us)
+        print(f"already built: {found}")
+        return 0
     from ai.engine.kernel_workload import fingerprint
     from ai.jit import pycc_build
 
     start = time.monotonic()
     fingerprint()
     played = time.monotonic() - start
-    out = args.out or jit.kernels_dir()
     cpu = portable_cpu() if args.cpu == "portable" else args.cpu
     result = pycc_build.build(jit.registry, jit.sources_digest(), out, cpu=cpu, verbose=args.verbose)
     size_mb = os.path.getsize(result.path) / 1e6
