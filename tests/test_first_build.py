@@ -3,6 +3,7 @@ only when the JIT runs for want of them, into the checkout's build/kernels-local
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def test_one_build_at_a_time_per_folder(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(kernels_build, "existing", lambda out_dir=None: None)
     monkeypatch.setattr(kernels_build, "compiler_available", lambda: True)
     spawned: list[Any] = []
-    monkeypatch.setattr(kernels_build.subprocess, "run", lambda *a, **k: spawned.append(a))
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: spawned.append(a))
     outcome = kernels_build.ensure_built(folder)
     assert (outcome.state, spawned) == ("busy", []), "no build process while another holds the lock"
     assert kernels_build.main(["--out", folder]) == kernels_build.BUSY_EXIT
