@@ -146,16 +146,7 @@ class NetMatch:
             case ev.Rematch(news):
                 out += self._rematch_news(news)
             case ev.OpponentJoined(moves):
-                self.state = "playing"
-                if self.token:  # from now on there is a game to come back to
-                    out.append(KeepSeat(self.token))
-                out.append(self._follow(moves))
-                if self.role == "watch":
-                    out.append(Say("The rematch is on" if self.rematched else "The game is on"))
-                elif self.rematched:
-                    out.append(Say(f"Rematch, colours swapped: you play {player_name(self.you or 0)}"))
-                else:
-                    out.append(Say(f"Your opponent is here: you play {player_name(self.you or 0)}"))
+                out += self._opponent_joined(moves, player_name)
             case ev.Moved(moves, _):
                 self.draw_offered_by = None
                 out.append(self._follow(moves))
@@ -184,6 +175,19 @@ class NetMatch:
             case ev.Declined(message) | ev.Gone(message):
                 self.state, self.detail = "gone", message
                 out += [Say(f"Network game: {message}", error=True), ForgetSeat()]
+        return out
+
+    def _opponent_joined(self, moves: str, player_name: Callable[[int], str]) -> list[MatchNews]:
+        """Both seats taken: the game (or the rematch) is on."""
+        self.state = "playing"
+        out: list[MatchNews] = [KeepSeat(self.token)] if self.token else []  # a game to come back to from now on
+        out.append(self._follow(moves))
+        if self.role == "watch":
+            out.append(Say("The rematch is on" if self.rematched else "The game is on"))
+        elif self.rematched:
+            out.append(Say(f"Rematch, colours swapped: you play {player_name(self.you or 0)}"))
+        else:
+            out.append(Say(f"Your opponent is here: you play {player_name(self.you or 0)}"))
         return out
 
     def _seated(self, game: str, board_game: str) -> list[MatchNews]:

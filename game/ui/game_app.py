@@ -110,7 +110,7 @@ class App:
         if first_launch:
             self.carry_out(self.dialog.open(first_launch=True))
         self.layout = layout.compute_layout(screen.get_size(), self.snapshot())
-        set_caption(self.caps)
+        window.set_caption(self.caps)
 
     # --- small queries ---------------------------------------------------------------------
     @property
@@ -125,9 +125,8 @@ class App:
         return self.theme.discs[player ^ int(self.settings.swap_colours)]
 
     def player_name(self, player: int) -> str:
-        if self.caps.player_names is not None:
-            return self.caps.player_names[player]
-        return self.theme.disc_names[player ^ int(self.settings.swap_colours)]
+        names = self.caps.player_names
+        return names[player] if names is not None else self.theme.disc_names[player ^ int(self.settings.swap_colours)]
 
     def names(self) -> tuple[str, str]:
         return self.player_name(0), self.player_name(1)
@@ -170,9 +169,8 @@ class App:
         return self.window.running
 
     def frame_rate(self) -> int:
-        """Frames a second to draw at: all of them while a disc drops or just after the player acted, fewer when
-        the picture barely changes, so that the engine (often searching meanwhile) gets the CPU. Redrawing an
-        idle 1600x1000 window 60 times a second took half a core of this 2-core machine."""
+        """Frames a second: all of them while a disc drops or just after the player acted, fewer when the picture
+        barely changes, so that the engine gets the CPU (an idle 1600x1000 window at 60 took half a core)."""
         smooth = self.motion.moving(self.now) or self.now - self.last_input < window.SMOOTH_SECONDS
         return window.FPS if smooth else window.IDLE_FPS
 
@@ -328,7 +326,7 @@ class App:
         self.window.key_cursor, self.window.hover = None, None
         self.eval_shown = None
         self._dirty_game = True
-        set_caption(self.caps)
+        window.set_caption(self.caps)
 
     def go_to(self, ply: int) -> None:
         if self.session.go_to(ply):
@@ -450,7 +448,3 @@ class App:
         self.settings.window = self.screen.get_size()
         self.save_settings()
         self.sounds.close()
-
-
-def set_caption(caps: GameCapabilities) -> None:
-    pygame.display.set_caption(caps.title if caps.classic else f"{caps.title} · Connect 4 MCTS")

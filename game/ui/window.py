@@ -8,6 +8,7 @@ from pathlib import Path
 import pygame
 
 from game.play.themes import THEMES
+from game.rules.capabilities import GameCapabilities
 from game.ui import fonts
 from game.ui.discs import disc_sprite
 from game.ui.layout import MIN_SIZE
@@ -59,3 +60,8 @@ def save_png(surface: pygame.Surface, path: Path) -> None:
 
 def close_window() -> None:
     pygame.quit()
+
+
+def set_caption(caps: GameCapabilities) -> None:
+    """The window's title: the game's, with the product's name for every game but the classic one."""
+    pygame.display.set_caption(caps.title if caps.classic else f"{caps.title} · Connect 4 MCTS")
