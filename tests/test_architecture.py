@@ -35,7 +35,7 @@ PROBES: list[tuple[str, str, str]] = [
     ("game/rules/base.py", "import game.play.settings", "The layers"),
     # the engine's own floors (contract ai-floors): one probe per wall, each pointing up or across
     ("ai/vocab/limits.py", "import ai.jit", "The engine's floors"),
-    ("ai/jit.py", "import ai.mcts.core", "The engine's floors"),
+    ("ai/jit/__init__.py", "import ai.mcts.core", "The engine's floors"),
     ("ai/solver/table.py", "import ai.mcts.tree", "The engine's floors"),
     ("ai/mcts/tree.py", "import ai.solver.results", "The engine's floors"),
     ("ai/mcts/search.py", "import ai.search.levels", "The engine's floors"),
