@@ -165,6 +165,29 @@ def test_save_and_load_keep_the_review_after_more_moves(made: Any) -> None:
     assert app.review.reviewing.marks(app.session.line) == marks
 
 
+@pytest.mark.parametrize("cut", ["delete", "other move"])
+def test_save_and_load_keep_the_review_of_the_moves_left_after_a_cut(made: Any, cut: str) -> None:
+    """Found by the state machine (a random seed in CI): after the last moves were deleted, or another move took
+    the place of one, the saved game lost its review while the window still showed its marks."""
+    from game.play.game_files import game_json_with_evals
+
+    app, _ = made("connect4", "4453", mode="hotseat")
+    reviewed(app)
+    whole = app.review.reviewing.marks(app.session.line)
+    if cut == "delete":
+        app.go_to(4)
+        app.apply(Command.DELETE_MOVE)  # the shown (last) move goes: the line stops short of the reviewed game
+    else:
+        app.go_to(3)
+        app.apply(PlayMove(0 if app.session.line[3] != 0 else 1))  # another 4th move: the game becomes a variation
+        app.apply(Command.PROMOTE)
+    marks = app.review.reviewing.marks(app.session.line)
+    assert marks[:3] == whole[:3] and all(marks[:3]), (marks, whole)
+    saved = app.variations.saved_text(game_json_with_evals(app.session, with_cursor=True))
+    app.load(text=saved)
+    assert app.review.reviewing.marks(app.session.line)[:3] == marks[:3]
+
+
 def test_the_graph_speaks_words_in_the_panel_at_1120x760(made: Any) -> None:
     app, _ = made("connect4", ISSUE_GAME, size=(1120, 760))
     reviewed(app)

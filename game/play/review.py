@@ -69,6 +69,15 @@ class GameReview:
     def plies(self) -> int:
         return len(self.moves)
 
+    def prefix(self, plies: int) -> GameReview:
+        """The review of the game's first ``plies`` moves: what holds of a line that leaves (or stops short of)
+        the reviewed game after them."""
+        kept = GameReview(self.spec, self.moves[:plies], exact=self.exact)
+        for ply in sorted(p for p in self.numbers if p <= plies):
+            kept.add(self.numbers[ply])
+        kept.hints = {h for h in self.hints if h <= plies}
+        return kept
+
     @property
     def complete(self) -> bool:
         return len(self.reviews) == self.plies

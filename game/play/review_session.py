@@ -188,9 +188,16 @@ class ReviewState:
         self.review = review_from_text(spec, tuple(line), saved_text) if saved_text else None
         self.hints = set(self.review.hints) if self.review is not None else set()
 
-    def saved(self, saved_text: str) -> str:
-        """A saved game's text with the review (when there is one) kept in it."""
-        return saved_text if self.review is None else with_review(saved_text, self.review)
+    def saved(self, saved_text: str, line: Sequence[int] | None = None) -> str:
+        """A saved game's text with the review (when there is one) kept in it: of the moves it shares with
+        ``line`` (the game saved) when the line left the reviewed game or stops short of it."""
+        review = self.review
+        if review is None:
+            return saved_text
+        common = review.plies if line is None else self.common(line)
+        if common < review.plies:
+            review = review.prefix(common)
+        return with_review(saved_text, review) if review.numbers or review.hints else saved_text
 
     # --- what is shown ------------------------------------------------------------------------
     def marks(self, line: Sequence[int]) -> tuple[str, ...]:

@@ -133,9 +133,7 @@ class Variations:
                 pass
         if self.tree.variations_json():
             text = with_variations(text, self.tree)
-        review = self.reviewing.review
-        kept = review is not None and review.moves == main[: len(review.moves)]  # (moves played after it: kept too)
-        return self.reviewing.saved(text) if kept else text
+        return self.reviewing.saved(text, main)  # (of the moves the main line shares with the reviewed game)
 
     def loaded_text(self, text: str) -> Effects:
         """A game opened from ``text``: its variations and its review come with it (none when the text is of
