@@ -103,8 +103,11 @@ def test_a_room_nobody_joins_closes_after_idle_s_however_often_it_pings(server: 
     finally:
         stop.set()
     assert "nobody joined room 'lonely'" in seen[-1]["message"]
-    while waiting.receive() is not None:  # then the server closes it
-        pass
+    try:
+        while waiting.receive() is not None:  # then the server closes it
+            pass
+    except ConnectionResetError:
+        pass  # (closed with a ping it had not read: the kernel ends the connection with a reset, not a clean end)
 
 
 def test_ipv6_clients_count_by_their_64_prefix() -> None:
