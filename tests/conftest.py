@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,3 +41,16 @@ def made() -> Iterator[Any]:
     yield factory
     for app in apps:
         shutdown(app)
+
+
+@pytest.fixture
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[int]:
+    """The port of a real game server (``main.py serve``) on a fresh games file, killed after the test; a test
+    parametrizes it (``indirect=True``) with the server's extra arguments."""
+    from tests.net_helpers import start_server
+
+    args = getattr(request, "param", ())
+    proc, port = start_server(tmp_path / "games.db", *args)
+    yield port
+    proc.kill()
+    proc.wait(5)

@@ -24,15 +24,6 @@ from tests.test_net_hostile import _hostile_server, _room_pair
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture
-def server(tmp_path: Path, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
-    args = getattr(request, "param", ())
-    proc, port = start_server(tmp_path / "games.db", *args)
-    yield port
-    proc.kill()
-    proc.wait(5)
-
-
 def _until(client: LineSocket, wanted: str) -> list[dict[str, Any]]:
     """The lines up to and including the first of type ``wanted`` (AssertionError at the end of input)."""
     seen: list[dict[str, Any]] = []

@@ -25,15 +25,6 @@ from tests.net_helpers import ROOT, LineSocket, play_seed_client, start_server
 from tests.test_net_hello_window import server_thread
 
 
-@pytest.fixture
-def server(tmp_path: Path, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
-    args = getattr(request, "param", ())
-    proc, port = start_server(tmp_path / "games.db", *args)
-    yield port
-    proc.kill()
-    proc.wait(5)
-
-
 def _room_pair(port: int, room: str, source: str = "127.0.0.1", **hello: Any) -> dict[int, LineSocket]:
     """Two extended clients seated in ``room``, the game started: {seat: client}."""
     seats: dict[int, LineSocket] = {}

@@ -16,15 +16,6 @@ import pytest
 from tests.net_helpers import ROOT, LineSocket, play_seed_client, start_server
 
 
-@pytest.fixture
-def server(tmp_path: Path, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
-    args = getattr(request, "param", ())
-    proc, port = start_server(tmp_path / "games.db", *args)
-    yield port
-    proc.kill()
-    proc.wait(5)
-
-
 def _play_pair(port: int, game: str) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = [{}, {}]
     threads = [threading.Thread(target=play_seed_client, args=(port, game, i, results[i])) for i in range(2)]
