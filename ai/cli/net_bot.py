@@ -272,13 +272,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         return run_blocking(bot.play(session))
-    except ServerLineError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except BotError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except EngineUnavailable as exc:
+    except (ServerLineError, BotError, EngineUnavailable) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
