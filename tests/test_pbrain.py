@@ -50,15 +50,8 @@ class _Built:
         self.pure: list[Any] = []
 
 
-@pytest.mark.timeout(30)
-@pytest.mark.parametrize(
-    ("spec", "folder", "target"),
-    [("connect4.spec", "connect4", "connect4"), ("connect4-onefile.spec", "", "connect4-onefile")],
-)
-def test_the_specs_put_a_pbrain_launcher_beside_connect4(
-    spec: str, folder: str, target: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """One executable per spec; pbrain-mcts is a launcher of it as `piskvork` (not a second copy of the app)."""
+def _run_spec(spec: str, monkeypatch: pytest.MonkeyPatch, dist: Path) -> list[_Built]:
+    """What ``spec`` builds, recorded without building (PyInstaller's spec globals stand in)."""
     monkeypatch.setattr(bundle, "collect_submodules", lambda package: [package])
     monkeypatch.setattr(bundle, "compiled_kernels", lambda root: ("/k/c4kernels_x.so", "/k/c4kernels_x.json"))
     monkeypatch.setattr(bundle, "write_build_info", lambda root: "/b/connect4_build.json")
@@ -72,19 +65,54 @@ def test_the_specs_put_a_pbrain_launcher_beside_connect4(
 
         return build
 
-    (tmp_path / folder).mkdir(exist_ok=True)
     names = {kind: make(kind) for kind in ("Analysis", "PYZ", "EXE", "COLLECT")}
     code = compile((ROOT / spec).read_text(), spec, "exec")
-    exec(code, {"SPECPATH": str(ROOT), "workpath": "/tmp/x", "DISTPATH": str(tmp_path), **names})
+    exec(code, {"SPECPATH": str(ROOT), "workpath": "/tmp/x", "DISTPATH": str(dist), **names})
     analysis = next(b for b in built if b.kind == "Analysis")
     assert str(HOOK) in analysis.options["runtime_hooks"]
     assert ("/k/c4kernels_x.so", ".") in analysis.options["binaries"]
     assert {"numba", "llvmlite"} <= set(analysis.options["excludes"])
-    exes = [b.options["name"] for b in built if b.kind == "EXE"]
-    assert exes == [target]
-    launcher = tmp_path / folder / bundle.PBRAIN_NAME
+    return built
+
+
+@pytest.mark.timeout(30)
+def test_the_folder_build_has_a_pbrain_executable_sharing_the_app_libraries(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """connect4.spec: `connect4` and `pbrain-mcts` are two executables of one analysis in one folder (a
+    pbrain-mcts.exe a Windows manager can start; tools/release.py hard-links the twin on POSIX)."""
+    built = _run_spec("connect4.spec", monkeypatch, tmp_path)
+    exes = [b for b in built if b.kind == "EXE"]
+    assert [e.options["name"] for e in exes] == ["connect4", bundle.PBRAIN_NAME]
+    assert all(e.options["exclude_binaries"] for e in exes)  # the libraries live once, in _internal
+    (collect,) = [b for b in built if b.kind == "COLLECT"]
+    assert all(e in collect.parts for e in exes)
+
+
+@pytest.mark.timeout(30)
+def test_the_one_file_build_puts_a_pbrain_launcher_beside_itself(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """One executable; pbrain-mcts beside it is a launcher of it as `piskvork` (not a second copy of the app)."""
+    built = _run_spec("connect4-onefile.spec", monkeypatch, tmp_path)
+    assert [b.options["name"] for b in built if b.kind == "EXE"] == ["connect4-onefile"]
+    launcher = tmp_path / bundle.PBRAIN_NAME
     assert os.access(launcher, os.X_OK)
-    assert f'exec "$here/{target}" piskvork "$@"' in launcher.read_text()
+    assert 'exec "$here/connect4-onefile" piskvork "$@"' in launcher.read_text()
+
+
+@pytest.mark.timeout(30)
+def test_release_hard_links_the_pbrain_twin(tmp_path: Path) -> None:
+    release = importlib.import_module("release")
+    (tmp_path / "connect4").write_bytes(b"bootloader")
+    (tmp_path / bundle.PBRAIN_NAME).write_bytes(b"bootloader")
+    release.link_twin(tmp_path)
+    assert (tmp_path / "connect4").stat().st_ino == (tmp_path / bundle.PBRAIN_NAME).stat().st_ino
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "connect4").write_bytes(b"bootloader")
+    (tmp_path / "other" / bundle.PBRAIN_NAME).write_bytes(b"different")
+    release.link_twin(tmp_path / "other")  # not twins: both stay as they are
+    assert (tmp_path / "other" / bundle.PBRAIN_NAME).read_bytes() == b"different"
 
 
 @pytest.mark.timeout(180)

@@ -13,6 +13,7 @@ stops when the PNG appears, which the app writes right after rendering its first
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 WARM_RUNS = 3
@@ -34,10 +36,13 @@ def listing(exe: Path) -> tuple[int, list[str]]:
     """(bytes on disk, names of everything inside) of a one-folder build (its folder) or a one-file one."""
     folder = exe.parent
     if (folder / "_internal").is_dir():
-        names, size = [], 0
+        names, size, seen = [], 0, set()
         for path in folder.rglob("*"):
             if path.is_file() and not path.is_symlink():
-                size += path.stat().st_size
+                info = path.stat()
+                if (info.st_dev, info.st_ino) not in seen:  # a hard link (pbrain-mcts) takes its bytes once
+                    seen.add((info.st_dev, info.st_ino))
+                    size += info.st_size
                 names.append(str(path.relative_to(folder)))
         return size, names
     from PyInstaller.archive.readers import CArchiveReader
@@ -95,9 +100,59 @@ def first_move_s(exe: Path, env: dict[str, str], cwd: str, game: str) -> float:
                 raise RuntimeError(f"engine error in {game}: {line.strip()}")
         raise RuntimeError(f"the engine exited before its first move in {game}")
     finally:
-        proc.stdin.close()
+        quit_engine(proc)
+
+
+def quit_engine(proc: subprocess.Popen[Any]) -> None:
+    """Ask the engine to quit and wait; kill it only if it does not. (A killed one-file build leaves the
+    folder it unpacked itself into behind in the temp dir: its bootloader cleans up only on a normal exit.)"""
+    try:
+        if proc.stdin is not None and not proc.stdin.closed:
+            line = '{"cmd": "quit"}\n'
+            proc.stdin.write(line if isinstance(proc.stdin, io.TextIOBase) else line.encode())
+            proc.stdin.close()
+        proc.wait(timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
         proc.kill()
         proc.wait(timeout=30)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(p) for p in text.split()]
+
+
+def _environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes()
+    pairs = (item.decode(errors="replace").partition("=") for item in raw.split(b"\0") if item)
+    return {key: value for key, _, value in pairs}
+
+
+def engine_ready_in_app_s(exe: Path, env: dict[str, str], cwd: str) -> list[float] | None:
+    """One-file build, Linux: seconds to the ready line of engines started the way the app starts its engine:
+    ``EXE engine`` launched by a running instance with that instance's environment, so its bootloader runs
+    Python in the folder the instance unpacked instead of unpacking again. None where /proc cannot show the
+    instance's environment."""
+    host = subprocess.Popen(
+        [str(exe), "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd
+    )
+    try:
+        assert host.stdout is not None
+        host.stdout.readline()  # ready: unpacked, Python running in the bootloader's child
+        python = _children(host.pid)
+        if not python:
+            return None
+        inherited = _environ(python[0])
+        if "_PYI_APPLICATION_HOME_DIR" not in inherited:
+            return None
+        return [engine_ready_s(exe, inherited, cwd)[0] for _ in range(WARM_RUNS)]
+    except OSError:
+        return None
+    finally:
+        quit_engine(host)
 
 
 def first_frame_s(exe: Path, env: dict[str, str], cwd: str, run: int) -> tuple[float, int]:
@@ -127,7 +182,8 @@ def measure(exe: Path) -> tuple[int, dict[str, object]]:
     if forbidden:
         print(f"the bundle holds numba or llvmlite: {forbidden[:10]}", file=sys.stderr)
         return 1, report
-    print("listing: no numba, no llvmlite")
+    blas = sorted(n for n in names if "openblas" in n.lower() and "licenses" not in Path(n).parts)
+    print("listing: no numba, no llvmlite; " + (f"numpy's OpenBLAS: {blas[0]}" if blas else "numpy without BLAS"))
     with tempfile.TemporaryDirectory(prefix="connect4-measure-") as tmp:
         env = dict(os.environ, HOME=str(Path(tmp) / "home"), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
         for name in ("CONNECT4_KERNELS", "CONNECT4_KERNELS_DIR", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME"):
@@ -144,7 +200,15 @@ def measure(exe: Path) -> tuple[int, dict[str, object]]:
         warm = [engine_ready_s(exe, env, tmp)[0] for _ in range(WARM_RUNS)]
         print(
             f"engine ready: first start {cold:.2f} s, then median {statistics.median(warm):.2f} s of {warm_list(warm)}"
+            + (" (a one-file build started on its own: it unpacks itself first)" if kind == "one-file" else "")
         )
+        in_app = engine_ready_in_app_s(exe, env, tmp) if kind == "one-file" else None
+        if in_app:
+            print(
+                f"engine ready as the app starts it (in the folder the app unpacked): median "
+                f"{statistics.median(in_app):.2f} s of {warm_list(in_app)}"
+            )
+            report["engine_ready_in_app_s"] = statistics.median(in_app)
         frames = [first_frame_s(exe, env, tmp, run) for run in range(WARM_RUNS)]
         frame = statistics.median(t for t, _ in frames)
         codes = sorted({code for _, code in frames})

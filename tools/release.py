@@ -2,12 +2,15 @@
 
 Into ``dist/release/``:
 - ``connect4-<version>-<platform>`` (the one-file executable) and ``pbrain-mcts`` beside it (a launcher);
-- ``connect4-<version>-<platform>.tar.gz``: the one-folder build (``connect4/``, with ``pbrain-mcts``);
+- ``connect4-<version>-<platform>.tar.gz``: the one-folder build (``connect4/``, with ``pbrain-mcts``, the same
+  program under the name Gomocup managers start, a hard link to ``connect4`` on POSIX);
 - on Linux with ``dpkg-deb``: ``connect4_<version>_<arch>.deb``: the folder under ``/opt/connect4``,
   ``connect4`` and ``pbrain-mcts`` on the PATH (links in ``/usr/bin``), a ``.desktop`` entry with the
   icon, the third-party notices and licences (``/usr/share/doc/connect4``).
-Each artefact carries THIRD_PARTY_NOTICES.md and ``licenses/``; the specs build the compiled kernels first
-when ``build/kernels`` has none for these sources (numba and a C compiler). Prints each artefact's size.
+PyInstaller runs in ``build/release-venv`` (``tools/release_python.py``): the runtime requirements with numpy
+built without BLAS, which the game never calls (a third of the folder less). Each artefact carries THIRD_PARTY_NOTICES.md and
+``licenses/``; the specs build the compiled kernels first when ``build/kernels`` has none for these sources
+(numba and a C compiler). Prints each artefact's size.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from game.version import describe_source  # noqa: E402
+from tools.release_python import blas_of, release_python  # noqa: E402
 
 OUT = ROOT / "dist" / "release"
 PACKAGE = "connect4"
@@ -46,8 +50,20 @@ def run(*command: str) -> None:
     subprocess.run(command, cwd=ROOT, check=True)
 
 
-def pyinstaller(spec: str) -> None:
-    run(sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN", spec)
+def pyinstaller(python: Path, spec: str) -> None:
+    run(str(python), "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN", spec)
+
+
+def link_twin(folder: Path) -> None:
+    """POSIX: ``pbrain-mcts``, a byte-identical twin of ``connect4`` (connect4.spec), becomes a hard link to it, so
+    the folder, its tarball and the .deb hold its 5 MB once. (A symbolic link would not do: the bootloader gives
+    the program the name it resolves, so it would start the app; a hard link keeps the name it was started by.)"""
+    suffix = ".exe" if sys.platform == "win32" else ""
+    app, twin = folder / f"connect4{suffix}", folder / f"pbrain-mcts{suffix}"
+    if os.name != "posix" or not twin.exists() or app.read_bytes() != twin.read_bytes():
+        return
+    twin.unlink()
+    os.link(app, twin)
 
 
 def platform_tag() -> str:
@@ -71,7 +87,8 @@ def debian_package(folder: Path, version: str, target: Path) -> Path:
     stage = ROOT / "build" / "deb"
     shutil.rmtree(stage, ignore_errors=True)
     app = stage / INSTALL_DIR.lstrip("/")
-    shutil.copytree(folder, app, symlinks=True)
+    app.parent.mkdir(parents=True)
+    subprocess.run(["cp", "-a", str(folder), str(app)], check=True)  # (links and hard links kept)
     (stage / "usr" / "bin").mkdir(parents=True)
     for name in ("connect4", "pbrain-mcts"):
         os.symlink(f"{INSTALL_DIR}/{name}", stage / "usr" / "bin" / name)
@@ -108,18 +125,24 @@ def debian_package(folder: Path, version: str, target: Path) -> Path:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="release", description=__doc__.splitlines()[0])
     parser.add_argument("--skip-onefile", action="store_true", help="only the folder, its tarball and the .deb")
+    parser.add_argument(
+        "--with-blas", action="store_true", help="bundle the registry's numpy (with OpenBLAS, 28 MB more) as it is"
+    )
     args = parser.parse_args(argv)
+    python = release_python(with_blas=args.with_blas)
+    print(f"bundling {python} (numpy BLAS: {blas_of(python)})", flush=True)
     info = describe_source(ROOT)
     version = info["version"]
     print(f"release {version} (commit {info['commit']})")
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir(parents=True)
     artefacts: list[Path] = []
-    pyinstaller("connect4.spec")
+    pyinstaller(python, "connect4.spec")
     folder = ROOT / "dist" / "connect4"
+    link_twin(folder)
     artefacts.append(tarball(folder, OUT / f"connect4-{version}-{platform_tag()}.tar.gz"))
     if not args.skip_onefile:
-        pyinstaller("connect4-onefile.spec")
+        pyinstaller(python, "connect4-onefile.spec")
         suffix = ".exe" if sys.platform == "win32" else ""
         onefile = OUT / f"connect4-{version}-{platform_tag()}{suffix}"
         shutil.copy2(ROOT / "dist" / f"connect4-onefile{suffix}", onefile)
