@@ -19,6 +19,7 @@ from typing import TypeVar
 
 import pytest
 
+from ai.client.proc_probe import children
 from game.play.savefile import SaveFileError, parse_game_text
 from tests.waiting import WaitTimeout, wait_until
 
@@ -74,14 +75,6 @@ def _wait_for(proc: subprocess.Popen[bytes], log: Path, predicate: Callable[[], 
         raise AssertionError(f"timed out; app log: {log.read_text(errors='replace')[-2000:]}") from None
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(p) for p in text.split()]
-
-
 def _gone(pid: int, timeout: float) -> bool:
     def exited() -> bool:
         try:
@@ -98,10 +91,10 @@ def _gone(pid: int, timeout: float) -> bool:
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> list[int]:
-    children = _children(proc.pid)
+    kids = children(proc.pid)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
-    return children
+    return kids
 
 
 def test_sigkilled_app_restores_every_move(tmp_path: Path) -> None:
@@ -143,7 +136,7 @@ def test_engine_killed_or_hung_under_the_running_app_play_goes_on(tmp_path: Path
     try:
 
         def engine_pid() -> int | None:
-            kids = _children(app.pid)
+            kids = children(app.pid)
             return kids[0] if kids else None
 
         _wait_for(app, log, lambda: m if (m := _saved_moves(config)) and len(m) >= len(OPENING) + 2 else None)

@@ -26,6 +26,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ai.client.proc_probe import children  # noqa: E402
+
 WARM_RUNS = 3
 GAMES = ("connect4", "tictactoe", "mnk:9x9:5", "gomoku", "uttt")
 FORBIDDEN = re.compile(r"(^|[/\\.])(numba|llvmlite|libllvmlite)([/\\._-]|$)", re.IGNORECASE)
@@ -117,14 +121,6 @@ def quit_engine(proc: subprocess.Popen[Any]) -> None:
         proc.wait(timeout=30)
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(p) for p in text.split()]
-
-
 def _environ(pid: int) -> dict[str, str]:
     raw = Path(f"/proc/{pid}/environ").read_bytes()
     pairs = (item.decode(errors="replace").partition("=") for item in raw.split(b"\0") if item)
@@ -142,7 +138,7 @@ def engine_ready_in_app_s(exe: Path, env: dict[str, str], cwd: str) -> list[floa
     try:
         assert host.stdout is not None
         host.stdout.readline()  # ready: unpacked, Python running in the bootloader's child
-        python = _children(host.pid)
+        python = children(host.pid)
         if not python:
             return None
         inherited = _environ(python[0])

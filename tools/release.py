@@ -8,9 +8,9 @@ Into ``dist/release/``:
   ``connect4`` and ``pbrain-mcts`` on the PATH (links in ``/usr/bin``), a ``.desktop`` entry with the
   icon, the third-party notices and licences (``/usr/share/doc/connect4``).
 PyInstaller runs in ``build/release-venv`` (``tools/release_python.py``): the runtime requirements with numpy
-built without BLAS, which the game never calls (a third of the folder less). Each artefact carries THIRD_PARTY_NOTICES.md and
-``licenses/``; the specs build the compiled kernels first when ``build/kernels`` has none for these sources
-(numba and a C compiler). Prints each artefact's size.
+built without BLAS, which the game never calls (a third of the folder less). Each artefact carries
+THIRD_PARTY_NOTICES.md and ``licenses/``; the specs build the compiled kernels first when ``build/kernels`` has
+none for these sources (numba and a C compiler). Prints each artefact's size.
 """
 
 from __future__ import annotations

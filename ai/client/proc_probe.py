@@ -35,3 +35,12 @@ def sample(pid: int) -> ProcessSample | None:
     except (IndexError, ValueError):
         return None
     return ProcessSample((utime + stime) / _TICKS, state in ("T", "t"), state == "R")
+
+
+def children(pid: int) -> list[int]:
+    """The process ids of ``pid``'s children (Linux ``/proc``; empty when unknown)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
+            return [int(p) for p in f.read().split()]
+    except (OSError, ValueError):
+        return []
