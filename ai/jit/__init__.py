@@ -5,8 +5,8 @@ Every kernel is one Python function marked ``@jit`` (or made by a factory and pa
 
 * ``compiled``: the extension module built ahead of time from these same sources by
   ``python tools/build_kernels.py`` (``ai.jit.pycc_build``; shipped in the bundle or in the wheel's
-  ``ai/jit/kernels``, or in the user cache dir keyed on the sources' digest). Each entry point is called through a typed wrapper
-  (``ai.jit.compiled``) that checks dtypes and shapes; numba is not imported at all.
+  ``ai/jit/kernels``, or in the user cache dir keyed on the sources' digest). Each entry point is called
+  through a typed wrapper (``ai.jit.compiled``) that checks dtypes and shapes; numba is not imported at all.
 * ``jit``: numba compiles at run time and caches in the user's cache directory.
 * ``python``: the functions run as they are (slow, with a warning). ``CONNECT4_NO_NUMBA=1`` = this.
 
