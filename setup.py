@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +33,7 @@ SWITCH = "CONNECT4_WHEEL_KERNELS"
 BUILD_TIMEOUT_S = 900.0
 DIGEST_TIMEOUT_S = 120.0
 DIGEST_SCRIPT = "import ai.jit; print(ai.jit.sources_digest())"
+EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit)\b.*:")
 
 
 def say(message: str) -> None:
@@ -96,9 +98,16 @@ def run_kernels_build(out_dir: Path, source_root: Path) -> str | None:
         except OSError as exc:
             return f"the build did not start ({exc})"
     if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return f"the build failed (exit code {done.returncode}: {last[:300]})"
+        return f"the build failed (exit code {done.returncode}: {failure_line(done.stderr)[:300]})"
     return None
+
+
+def failure_line(stderr: str) -> str:
+    """The line of a child's stderr that says what failed: its last exception's (numba's compiler error is
+    followed by advice lines), else its last line."""
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    raised = [line for line in lines if EXCEPTION_LINE.match(line)]
+    return (raised or lines or ["no output"])[-1]
 
 
 def installed_digest(build_lib: Path) -> str | None:

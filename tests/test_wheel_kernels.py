@@ -95,8 +95,9 @@ def _fails_cleanly(tmp_path: Path, capsys: pytest.CaptureFixture[str], *said: st
 def test_a_failed_build_leaves_a_wheel_without_kernels_and_one_line(
     children: FakeChildren, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    children.build_fails = subprocess.CompletedProcess([], 1, "", "Traceback ...\nLinkError: cc: not found\n")
-    _fails_cleanly(tmp_path, capsys, "exit code 1", "LinkError: cc: not found")
+    numba_says = "Traceback ...\nRuntimeError: Attempted to compile AOT function without\n\n#> conda install\n"
+    children.build_fails = subprocess.CompletedProcess([], 1, "", numba_says)
+    _fails_cleanly(tmp_path, capsys, "exit code 1", "RuntimeError: Attempted to compile AOT function")
 
 
 def test_a_build_that_hangs_is_stopped_and_the_wheel_goes_on(
