@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -198,3 +199,37 @@ def test_a_frozen_app_runs_the_module_it_ships_without_numba(built: str, tmp_pat
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout) == {"mode": "compiled", "digest": digest, "numba": False}
+
+
+INSTALLED = (
+    "import json, sys\n"
+    "import ai.jit\n"
+    "print(json.dumps({'mode': ai.jit.MODE, 'where': ai.jit.describe(), 'numba': 'numba' in sys.modules}))\n"
+)
+
+
+def test_an_installed_copy_runs_the_module_in_its_package_folder(built: str, tmp_path: Path) -> None:
+    """What a wheel built with a C compiler installs (setup.py): the packages with the module and its manifest in
+    ai/jit/kernels; its files give the digest the build named the module after, so it loads without numba."""
+    site = tmp_path / "site-packages"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in ("ai", "game"):
+        shutil.copytree(ROOT / package, site / package, ignore=skip)
+    folder = site / "ai" / "jit" / "kernels"
+    folder.mkdir()
+    for path in (built, compiled.manifest_path(os.path.dirname(built), sources_digest())):
+        shutil.copy(path, folder)
+    env = dict(
+        os.environ,
+        CONNECT4_KERNELS="auto",
+        CONNECT4_KERNELS_DIR=str(tmp_path / "nothing"),
+        HOME=str(tmp_path),
+        PYTHONPATH=str(site),
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", INSTALLED], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["mode"] == "compiled" and result["numba"] is False, result
+    assert str(folder) in result["where"], result

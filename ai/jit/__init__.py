@@ -4,9 +4,9 @@ Every kernel is one Python function marked ``@jit`` (or made by a factory and pa
 :func:`jit_unit`). How it runs is chosen once per process (``CONNECT4_KERNELS``, default ``auto``):
 
 * ``compiled``: the extension module built ahead of time from these same sources by
-  ``python tools/build_kernels.py`` (``ai.jit.pycc_build``; shipped in the bundle, or in the user
-  cache dir keyed on the sources' digest). Each entry point is called through a typed wrapper
-  (``ai.jit.compiled``) that checks dtypes and shapes; numba is not imported at all.
+  ``python tools/build_kernels.py`` (``ai.jit.pycc_build``; shipped in the bundle or in the wheel's
+  ``ai/jit/kernels``, or in the user cache dir keyed on the sources' digest). Each entry point is called
+  through a typed wrapper (``ai.jit.compiled``) that checks dtypes and shapes; numba is not imported at all.
 * ``jit``: numba compiles at run time and caches in the user's cache directory.
 * ``python``: the functions run as they are (slow, with a warning). ``CONNECT4_NO_NUMBA=1`` = this.
 
@@ -62,6 +62,12 @@ def checkout_kernels_dir() -> str | None:
     return os.path.join(root, "build", "kernels-local")
 
 
+def package_kernels_dir() -> str:
+    """``ai/jit/kernels`` of this package: where an installed wheel carries the module its build compiled
+    (setup.py; absent from a checkout and from a wheel built without a C compiler)."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
+
+
 def sources_digest() -> str:
     """A digest of the compiled sources (``ai/**/*.py`` with ``@jit`` or ``jit_unit``): numba keys a
     cached function on its own file only, so a caller (``mcts.core.run_chunk``) would keep stale code
@@ -100,7 +106,8 @@ def _choose() -> tuple[str, Any, Any, str]:
     requested = _requested_mode()
     module = None
     if requested in ("auto", "compiled"):
-        module = _compiled.load(sources_digest(), [kernels_dir(), *filter(None, [checkout_kernels_dir()])])
+        folders = [kernels_dir(), *filter(None, [checkout_kernels_dir()]), package_kernels_dir()]
+        module = _compiled.load(sources_digest(), folders)
         if module is not None:
             return "compiled", module, None, ""
         if requested == "compiled":
