@@ -24,14 +24,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _fresh_env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "XDG_"))}
+def fresh_env(home: Path) -> dict[str, str]:
+    """This environment as a new user would have it: ``home`` as HOME, no numba, XDG or CONNECT4_ settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "XDG_", "CONNECT4_"))}
     env.update(HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    home.mkdir(parents=True, exist_ok=True)
     return env
 
 
-def first_move_s(command: list[str], home: Path, time_ms: int, exact: bool) -> tuple[float, float, str]:
-    """Seconds to the engine's first line and to the bestmove of a Connect 4 search from the start."""
+def first_move_s(
+    command: list[str], home: Path, time_ms: int, exact: bool, game: str = "connect4"
+) -> tuple[float, float, str]:
+    """Seconds to the engine's first line and to the bestmove (-1: none came) of a search from ``game``'s start,
+    and the move."""
     started = time.perf_counter()
     proc = subprocess.Popen(
         [*command, "engine"],
@@ -39,11 +44,11 @@ def first_move_s(command: list[str], home: Path, time_ms: int, exact: bool) -> t
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
-        env=_fresh_env(home),
+        env=fresh_env(home),
         cwd=home,
     )
     assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(json.dumps({"cmd": "position", "game": "connect4", "moves": ""}) + "\n")
+    proc.stdin.write(json.dumps({"cmd": "position", "game": game, "moves": ""}) + "\n")
     proc.stdin.write(json.dumps({"cmd": "go", "time_ms": time_ms, "id": 1, "exact": exact}) + "\n")
     proc.stdin.flush()
     first_line = move_s = -1.0

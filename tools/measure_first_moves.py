@@ -12,55 +12,16 @@ warm figure. The command's ``--version`` line says how its kernels run.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 GAMES = ("connect4", "gomoku", "uttt", "tictactoe")
-GIVE_UP_S = 300.0
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def fresh_env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "XDG_", "CONNECT4_"))}
-    env.update(HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    return env
-
-
-def seconds_to_bestmove(command: list[str], game: str, home: Path, time_ms: int) -> float:
-    """Seconds from launching the engine to its bestmove for ``game``'s start position (-1: none came)."""
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        [*command, "engine"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=fresh_env(home),
-        cwd=home,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(json.dumps({"cmd": "position", "game": game, "moves": ""}) + "\n")
-    proc.stdin.write(json.dumps({"cmd": "go", "time_ms": time_ms, "id": 1}) + "\n")
-    proc.stdin.flush()
-    elapsed = -1.0
-    try:
-        for line in proc.stdout:
-            if json.loads(line).get("type") == "bestmove":
-                elapsed = time.perf_counter() - started
-                break
-            if time.perf_counter() - started > GIVE_UP_S:
-                break
-        proc.stdin.write('{"cmd": "quit"}\n')
-        proc.stdin.flush()
-        proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    return elapsed
+from measure_cold_start import first_move_s, fresh_env  # noqa: E402
 
 
 def kernels_line(command: list[str]) -> str:
@@ -78,13 +39,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--time-ms", type=int, default=200, help="the search's think time (default 200)")
     parser.add_argument("--games", default=",".join(GAMES), help=f"comma-separated (default {','.join(GAMES)})")
     args = parser.parse_args(argv)
-    command = [args.command]
+    given = Path(args.command)
+    command = [str(given.resolve()) if given.exists() else args.command]  # (the runs start in their HOME)
     print(f"{args.command}: {kernels_line(command)}")
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; search {args.time_ms} ms")
     for game in args.games.split(","):
         with tempfile.TemporaryDirectory(prefix="connect4-first-move-") as tmp:
-            cold = seconds_to_bestmove(command, game, Path(tmp), args.time_ms)
-            warm = seconds_to_bestmove(command, game, Path(tmp), args.time_ms)
+            cold = first_move_s(command, Path(tmp), args.time_ms, exact=False, game=game)[1]
+            warm = first_move_s(command, Path(tmp), args.time_ms, exact=False, game=game)[1]
         print(f"{game}: first bot move {cold:.2f} s on a fresh HOME, {warm:.2f} s on the same HOME again")
     return 0
 

@@ -12,7 +12,6 @@ kernels ran. Figures only; exits 1 if the build is not reported or the second st
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -23,13 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 from measure_bundle import GAMES, first_move_s  # noqa: E402
-
-
-def fresh_env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "XDG_", "CONNECT4_"))}
-    env.update(HOME=str(home), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    home.mkdir(parents=True, exist_ok=True)
-    return env
+from measure_cold_start import fresh_env  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
