@@ -26,6 +26,12 @@ out=docs/release-figures.txt
   echo "## main.py bench --threads 1 through numba's JIT, then through the bundle's compiled module (build/kernels)"
   CONNECT4_KERNELS=jit $py main.py bench --threads 1 | grep -E 'threads 1|kernels:'
   CONNECT4_KERNELS=compiled CONNECT4_KERNELS_DIR=build/kernels $py main.py bench --threads 1 | grep -E 'threads 1|kernels:'
+  echo "## pip wheel . (the kernels compiled into it), pip install into a fresh venv, tools/measure_first_moves.py"
+  wheel_tmp=$(mktemp -d)
+  $py -m pip wheel -q --no-deps -w "$wheel_tmp/wheel" . >/dev/null
+  python3 -m venv "$wheel_tmp/venv" && "$wheel_tmp/venv/bin/pip" install -q "$wheel_tmp"/wheel/*.whl >/dev/null
+  $py tools/measure_first_moves.py "$wheel_tmp/venv/bin/connect4"
+  rm -rf "$wheel_tmp"
   echo "## $py tools/measure_source_launch.py"
   $py tools/measure_source_launch.py
   echo "## load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
