@@ -6,9 +6,11 @@ longer than ``--idle-s``. With the rematch room built without the move limit (is
 ``idle_games_end`` fails ("game … idle 3.7 s and not over"); 150 random examples of 16 steps did not get there.
 
 "127.0.0.3 holds 3 games and rooms" (``one_address_holds_at_most_its_games``, once in 60 examples of 16 steps,
-not again on replay: it needs a step within ``--idle-s``) came one way from the server: after a restart a
-restored game counted for nobody, its address opened its limit of rooms, then its player came back with its
-token (one game more than the limit)."""
+not again on replay: it needs a step within ``--idle-s``, or one after it) came three ways. One was the
+server's: after a restart a restored game counted for nobody, its address opened its limit of rooms, then
+its player came back with its token (one game more than the limit). Two were the invariant's: a client that
+stopped reading never heard that its game ended (a room nobody joined closes after ``--idle-s``, a game
+nobody moves in ends), and still counted it while its address opened new ones."""
 
 from __future__ import annotations
 
@@ -61,5 +63,26 @@ def test_a_restored_game_brought_back_past_the_address_limit_is_declined() -> No
             ("connect", {"address": address, "room": ROOMS[0], "clock": False, "spectate": False}),
             ("connect", {"address": address, "room": ROOMS[1], "clock": False, "spectate": False}),
             ("rejoin", {"pick": 0}),
+        ]
+    )
+
+
+@pytest.mark.parametrize("public", [False, True], ids=["waiting room closed", "game ended at the move limit"])
+def test_a_game_that_ended_unheard_no_longer_counts(public: bool) -> None:
+    """A client stops reading, its game ends at ``--idle-s`` (a room nobody joined closes, a game nobody moves
+    in ends), so its address has room again and opens two rooms; the client never heard of the end."""
+    address = ADDRESSES[1]
+    first: list[tuple[str, dict[str, Any]]] = [
+        ("connect", {"address": address, "room": None if public else ROOMS[0], "clock": False, "spectate": False})
+    ]
+    if public:  # the other address sits down in the same public game: it starts
+        first.append(("connect", {"address": ADDRESSES[0], "room": None, "clock": False, "spectate": False}))
+    _run(
+        [
+            *first,
+            ("stop_reading", {"pick": 0}),
+            ("wait_out_the_move_limit", {}),
+            ("connect", {"address": address, "room": ROOMS[1], "clock": False, "spectate": False}),
+            ("connect", {"address": address, "room": ROOMS[0], "clock": False, "spectate": False}),
         ]
     )
