@@ -6,7 +6,7 @@ longer than ``--idle-s``. With the rematch room built without the move limit (is
 ``idle_games_end`` fails ("game … idle 3.7 s and not over"); 150 random examples of 16 steps did not get there.
 
 "127.0.0.3 holds 3 games and rooms" (``one_address_holds_at_most_its_games``, once in 60 examples of 16 steps,
-not again on replay: it needs a step within ``--idle-s``, or one after it) came three ways. One was the
+not again on replay: each needs steps within ``--idle-s``, or after it) comes three ways. One was the
 server's: after a restart a restored game counted for nobody, its address opened its limit of rooms, then
 its player came back with its token (one game more than the limit). Two were the invariant's: a client that
 stopped reading never heard that its game ended (a room nobody joined closes after ``--idle-s``, a game
