@@ -26,6 +26,7 @@ import sqlite3
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,12 @@ MAX_RSS_MB = 300.0
 SERVER_ARGS = ("--idle-s", str(IDLE_S), "--max-games-per-address", str(GAMES_PER_ADDRESS), "--grace-s", "30")
 PICK = st.integers(0, 63)  # which client, game or token a rule acts on (modulo how many there are)
 EXAMPLES = int(os.environ.get("NET_MACHINE_EXAMPLES", "6"))
+
+
+def _in_order(game_ids: Iterable[str | None]) -> list[str]:
+    """The games in the order their clients came, so a pick is the same game on a replay (game ids are
+    random: sorted by id, a pick named another game each run, and a failure did not come back)."""
+    return list(dict.fromkeys(game_id for game_id in game_ids if game_id is not None))
 
 
 def _not_json(name: str) -> None:
@@ -196,7 +203,7 @@ class ServerUnderAttack(RuleBasedStateMachine):
     @rule(pick=PICK)
     def rematch_both(self, pick: int) -> None:
         """A room game's player resigns if the game is on, then both players ask for a rematch."""
-        games = sorted({p.game_id for p in self._live() if p.started and p.seat is not None and p.room and p.game_id})
+        games = _in_order(p.game_id for p in self._live() if p.started and p.seat is not None and p.room)
         if not games:
             return
         game_id = games[pick % len(games)]
@@ -316,7 +323,7 @@ class ServerUnderAttack(RuleBasedStateMachine):
     @rule(pick=PICK, column=st.integers(0, 6))
     def move_on_the_second_server(self, pick: int, column: int) -> None:
         """A player comes back through the second server with its token and moves if it is its turn there."""
-        games = sorted({p.game_id for p in self._live() if p.token and p.game_id and p.started and not p.over})
+        games = _in_order(p.game_id for p in self._live() if p.token and p.started and not p.over)
         if not games:
             return
         game_id = games[pick % len(games)]
@@ -361,13 +368,11 @@ class ServerUnderAttack(RuleBasedStateMachine):
 
     @invariant()
     def one_address_holds_at_most_its_games(self) -> None:
-        """Only games certainly held at the server count. A client that reads was synced just before by
-        ``everything_read_is_consistent`` (hypothesis runs the invariants in the order of their names), so
-        its game is as the server has it now. A client that stopped reading may not have heard that its game
-        ended (the move limit, its room closed as nobody joined it, its own resignation) or that a rematch
-        moved it: its game counts only while a reading client of that game sees it on. (The server may hold
-        more than this: a finished room during its rematch window, a dropped player's seat during its grace,
-        a public game waiting.)"""
+        """Only games certainly held count. A reading client was synced by ``everything_read_is_consistent``
+        (invariants run in name order): its game is as the server has it. One that stopped reading may not
+        have heard that its game ended (the move limit, its room closed unjoined, its own resignation) or that
+        a rematch moved it: its game counts while a reading client of that game sees it on. (The server holds
+        more: a finished room in its rematch window, a dropped seat in its grace, a public game waiting.)"""
         on = {p.game_id for p in self._live() if p.reading and p.game_id is not None and not p.over}
         for address in ADDRESSES:
             held = [
