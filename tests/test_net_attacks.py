@@ -20,6 +20,7 @@ import pytest
 from game.net.lobby import address_key
 from tests.net_helpers import ROOT, LineSocket, start_server
 from tests.test_net_hostile import _hostile_server, _room_pair
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -288,6 +289,45 @@ def test_a_game_restored_after_a_restart_counts_for_its_address_again(tmp_path: 
         more.hello(room="another")
         answer = more.receive()
         assert answer is not None and answer["type"] == "decline" and "your address" in answer["message"], answer
+    finally:
+        proc.kill()
+        proc.wait(5)
+
+
+def test_a_restored_game_comes_back_only_within_its_addresss_limit(tmp_path: Path) -> None:
+    """Found by the state machine ("127.0.0.3 holds 3 games and rooms"): after a restart the restored game
+    counts for nobody, its address opened its limit of rooms, then its player came back with its token and
+    the address held one game more than its limit. It is declined as a new game would be, and comes back
+    once the address has room again (the restored game waits for it through its grace)."""
+    db = tmp_path / "games.db"
+    proc, port = start_server(db, "--max-games-per-address", "1")
+    seats = _room_pair(port, "kept", source="127.0.0.8")
+    welcome = next(json.loads(raw) for raw in seats[1].raw_lines if b'"welcome"' in raw)
+    seats[1].send({"type": "action", "message": {"column": 3}})
+    _until(seats[1], "update")  # the move is stored
+    proc.kill()
+    proc.wait(5)
+    proc, port = start_server(db, "--max-games-per-address", "1")
+    try:
+        waiting = LineSocket(port, source="127.0.0.8")
+        waiting.hello(room="another")
+        assert waiting.receive()["type"] == "welcome"  # type: ignore[index]  # 1 of 1: the restored game counts for nobody yet
+        back = LineSocket(port, source="127.0.0.8")
+        back.hello(token=welcome["token"])
+        answer = back.receive()
+        assert answer is not None and answer["type"] == "decline" and "your address" in answer["message"], answer
+        waiting.close()  # the waiting room closes: the address has room again
+
+        def comes_back() -> list[dict[str, Any]] | None:
+            again = LineSocket(port, source="127.0.0.8")
+            again.hello(token=welcome["token"])
+            first = again.receive()
+            if first is not None and first["type"] == "welcome":
+                return _until(again, "update")
+            again.close()
+            return None
+
+        assert wait_until(comes_back, 10, "the player back in its game")[-1]["moves"] == "4"
     finally:
         proc.kill()
         proc.wait(5)

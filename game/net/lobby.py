@@ -161,9 +161,14 @@ class Lobby:
             game_room = self.by_token.get(hello.token)
             seat = None if game_room is None else game_room.seat_of_token(hello.token)
             if game_room is not None and seat is not None:
-                conn.room = game_room
-                if conn.address not in game_room.addresses:  # a game restored after a restart counts again
+                # A game restored after a restart counts for nobody until its players come back, and a
+                # player may come back from another address: either way the game becomes one more of
+                # this address's games, so the address must have room for it (as when it opens a game).
+                if conn.address not in game_room.addresses:
+                    if not self.address_may_play(conn):
+                        return False
                     self._count(game_room, game_room.addresses | {conn.address})
+                conn.room = game_room
                 game_room.rejoin(conn, seat)
                 return True
             conn.send(Decline("unknown or expired seat token"))
