@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_crash_restore import _children
 
+from ai.client.proc_probe import children
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,7 @@ def test_sigterm_ends_a_running_frame_benchmark(tmp_path: Path) -> None:
     try:
         # the window is up once it has started its engine: inside the benchmark (or still waiting for the
         # engine), both loops must obey
-        wait_until(lambda: proc.poll() is not None or _children(proc.pid), 60, "the app to start its engine")
+        wait_until(lambda: proc.poll() is not None or children(proc.pid), 60, "the app to start its engine")
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
