@@ -139,6 +139,7 @@ def test_a_wrong_dtype_or_shape_is_a_clear_value_error(built: str) -> None:
     assert all(t[0] != "array" or t[2] == 1 for t in types), types
     for bad in (
         [a.astype(np.int32) if isinstance(a, np.ndarray) else a for a in good],  # wrong dtype
+        [a.astype(a.dtype.newbyteorder()) if isinstance(a, np.ndarray) else a for a in good],  # other byte order
         [np.zeros((16,), dtype=a.dtype)[::2] if isinstance(a, np.ndarray) else a for a in good],  # not contiguous
         [a.reshape(2, 4) if isinstance(a, np.ndarray) else a for a in good],  # wrong shape
         good[:-1],  # an argument missing
