@@ -10,7 +10,15 @@ import pytest
 from fake_engine import FRAME, FakeClock, ScriptedEngine, Spawner, bestmove, client_rig, preparing, probe_of, run_for
 
 from ai.client.engine_client import EngineClient, Limit, RestartPolicy
-from ai.vocab.results import BestMove, EngineAvailable, EngineFailed, EngineRestarted, ErrorReply, Reply
+from ai.vocab.results import (
+    BestMove,
+    EngineAvailable,
+    EngineFailed,
+    EngineRestarted,
+    ErrorReply,
+    KernelsBuild,
+    Reply,
+)
 
 pytestmark = pytest.mark.timeout(20)
 
@@ -146,6 +154,21 @@ def test_preparing_state_with_a_real_fraction_and_no_false_hang() -> None:
     assert client.status.state == "ready" and first(seen, BestMove).id == search.id
     client.set_position("gomoku", "")  # another game not prepared yet
     assert client.status.state == "preparing"
+
+
+def test_the_status_carries_the_background_build_of_the_kernels(rig) -> None:  # type: ignore[no-untyped-def]
+    """The engine's ``kernels`` lines: running while "building", and how it ended after (a source checkout's
+    first launch compiles its kernels once in the background; the app shows it meanwhile)."""
+    client, spawner, clock = rig
+    assert client.status.kernels is None
+    spawner.last.say(KernelsBuild("building", "into build/kernels-local"))
+    run_for(client, clock, 0.1)
+    status = client.status
+    assert status.state == "ready" and status.kernels is not None and status.kernels.running
+    spawner.last.say(KernelsBuild("built", "compiled 94 entries (61 s)"))
+    run_for(client, clock, 0.1)
+    status = client.status
+    assert status.kernels is not None and not status.kernels.running and status.kernels.state == "built"
 
 
 def test_an_error_for_another_id_does_not_end_the_search(rig) -> None:  # type: ignore[no-untyped-def]

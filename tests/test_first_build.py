@@ -11,6 +11,7 @@ import pytest
 
 import ai.jit
 from ai.engine import first_build, kernels_build
+from ai.vocab.results import KernelsBuild, Reply
 
 
 @pytest.fixture
@@ -34,10 +35,16 @@ def test_the_first_launch_builds_once_into_the_checkout(
     fresh: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(kernels_build, "compiler_available", lambda: True)
-    first_build._build()
+    reports: list[Reply] = []
+    first_build._build(reports.append)
     assert fresh == [{"out": str(tmp_path / "kernels-local"), "cpu": "host", "nice": True}]
     assert "building the compiled search kernels once" in capsys.readouterr().err
-    monkeypatch.setattr(first_build, "_build", lambda: None)  # the thread start() runs: nothing real
+    # the engine tells its client when the build starts and how it ended (the app shows it while it runs)
+    assert [(r.state, r.running) for r in reports if isinstance(r, KernelsBuild)] == [
+        ("building", True),
+        ("built", False),
+    ]
+    monkeypatch.setattr(first_build, "_build", lambda report: None)  # the thread start() runs: nothing real
     assert first_build.start() is True
     assert first_build.start() is False, "a second start in the same process builds nothing"
 
@@ -46,9 +53,11 @@ def test_without_a_compiler_the_jit_goes_on_and_says_so(
     fresh: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(kernels_build, "compiler_available", lambda: False)
-    first_build._build()
+    reports: list[Reply] = []
+    first_build._build(reports.append)
     assert fresh == []
     assert "no C compiler" in capsys.readouterr().err
+    assert [r.state for r in reports if isinstance(r, KernelsBuild)] == ["no-compiler"]
 
 
 @pytest.mark.parametrize(("mode", "note", "switch"), [("compiled", "", "1"), ("jit", "", "1"), ("jit", "note", "0")])

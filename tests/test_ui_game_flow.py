@@ -163,6 +163,29 @@ def test_while_the_engine_prepares_the_status_says_so_from_the_click_on(
         assert "first launch only" in status.progress.label[0]
 
 
+def test_the_status_bar_says_when_a_first_launch_compiles_the_search_code_for_later(
+    made: Any, monkeypatch: pytest.MonkeyPatch
+) -> Any:
+    """The engine reports its background build (a source checkout's first launch): the status bar keeps the
+    turn's words and adds the build beside them while nothing searches; a search shows its own progress."""
+    from game.play.engine_driver import EngineView
+
+    app, _ = made("connect4", "", mode=Mode.VS_BOT)
+    building = EngineView("ready", "ready", building_kernels=True)
+    monkeypatch.setattr(app.turns.driver, "view", lambda: building)
+    app.step([])
+    status = app.snapshot().status
+    assert status.texts[0].startswith("Your move"), status.texts
+    assert status.progress is not None and "compiling the search code once" in status.progress.label[0]
+    from game.ui.status import engine_progress
+
+    assert engine_progress(building, (0, 0, 0), searching=True) is None  # a search: its own clock, not the build
+    monkeypatch.setattr(app.turns.driver, "view", lambda: EngineView("ready", "ready"))
+    app.step([])
+    status = app.snapshot().status
+    assert status.progress is None or "compiling" not in status.progress.label[0]
+
+
 def test_exact_keeps_solving_in_the_background_says_so_and_can_be_stopped(made: Any) -> Any:
     from test_ui_fakes import FakeEngineClient
 

@@ -63,6 +63,7 @@ from ai.vocab.results import (
     EngineFailed,
     EngineRestarted,
     ErrorReply,
+    KernelsBuild,
     Preparing,
     Ready,
     ReadyOk,
@@ -341,6 +342,8 @@ class EngineClient:
             proc.progress[reply.game] = reply
             if reply.finished:
                 proc.prepared.add(reply.game)
+        elif isinstance(reply, KernelsBuild):
+            proc.kernels = reply
         active = self._active
         ended = isinstance(reply, BestMove | Solution | ErrorReply)
         if active is not None and ended and reply_id(reply) is not None and reply_id(reply) == active.command.id:

@@ -17,7 +17,7 @@ from ai.client.transport import Transport
 from ai.vocab import wire
 from ai.vocab.commands import Go, Solve
 from ai.vocab.limits import MAX_THREADS
-from ai.vocab.results import ErrorReply, Info, PonderEnd, Preparing, Ready, Reply, Solution
+from ai.vocab.results import ErrorReply, Info, KernelsBuild, PonderEnd, Preparing, Ready, Reply, Solution
 
 BUSY_CPU_S = 0.02  # CPU seconds used since the heartbeat that show a silent engine at work
 
@@ -42,6 +42,7 @@ class EngineProcess:
     ping_cpu_s: float | None = None  # the engine's CPU time when the heartbeat was sent
     prepared: set[str] = field(default_factory=set)
     progress: dict[str, Preparing] = field(default_factory=dict)
+    kernels: KernelsBuild | None = None  # the latest word on the background build of the compiled kernels
 
     def silent(self, policy: RestartPolicy, now: float) -> bool:
         return now - self.last_heard >= policy.ping_after_s
@@ -107,8 +108,8 @@ def status_of(
         progress = proc.progress.get(game)
         first = progress is not None and progress.compiling
         words = "preparing the engine, first launch only" if first else "preparing the engine"
-        return EngineStatus("preparing", words, progress, threads)
-    return EngineStatus("ready", "ready", threads=threads)
+        return EngineStatus("preparing", words, progress, threads, kernels=proc.kernels)
+    return EngineStatus("ready", "ready", threads=threads, kernels=proc.kernels)
 
 
 def reply_id(reply: Reply) -> object:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ai.vocab.results import Preparing
+from ai.vocab.results import KernelsBuild, Preparing
 
 State = Literal["starting", "preparing", "ready", "restarting", "unavailable", "closed"]
 
@@ -43,6 +43,7 @@ class EngineStatus:
     preparing: Preparing | None = None
     threads: int | None = None
     retry_in_s: float | None = None
+    kernels: KernelsBuild | None = None  # the background build of the compiled kernels (a checkout's first launch)
 
 
 @dataclass(frozen=True)

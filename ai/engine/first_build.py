@@ -13,6 +13,9 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
+
+from ai.vocab.results import KernelsBuild, Reply
 
 _started = threading.Event()
 
@@ -37,22 +40,27 @@ def wanted() -> bool:
     return ai.jit.MODE == "jit" and bool(ai.jit.MODE_NOTE) and os.environ.get("CONNECT4_KERNELS_BUILD", "1") != "0"
 
 
-def start() -> bool:
-    """Start the background build once per process if it is wanted; True if it started."""
+def start(report: Callable[[Reply], None] | None = None) -> bool:
+    """Start the background build once per process if it is wanted; True if it started. ``report`` gets a
+    ``KernelsBuild`` when the build starts and when it ends (the app shows it while it runs)."""
     if _started.is_set() or not wanted():
         return False
     _started.set()
-    threading.Thread(target=_build, name="kernels-build", daemon=True).start()
+    threading.Thread(target=_build, args=(report,), name="kernels-build", daemon=True).start()
     return True
 
 
-def _build() -> None:
+def _build(report: Callable[[Reply], None] | None) -> None:
     from ai.engine import kernels_build
 
+    tell = report or (lambda reply: None)
     if not kernels_build.compiler_available():
         print("note: no C compiler: the search kernels stay under numba's JIT (compiled on first use)", file=sys.stderr)
+        tell(KernelsBuild("no-compiler", "no C compiler: the search kernels stay under numba's JIT"))
         return
     target = _target()
     print(f"note: building the compiled search kernels once, in the background, into {target}", file=sys.stderr)
+    tell(KernelsBuild("building", f"into {target}"))
     outcome = kernels_build.ensure_built(target, cpu="host", nice=True)
     print(f"note: compiled kernels {outcome.state} ({outcome.detail}; {outcome.seconds:.0f} s)", file=sys.stderr)
+    tell(KernelsBuild(outcome.state, f"{outcome.detail} ({outcome.seconds:.0f} s)"))

@@ -72,7 +72,7 @@ class Preparer:
             if not self._queue and self._done:  # every game ready: a checkout's first launch builds its kernels
                 from ai.engine import first_build
 
-                first_build.start()
+                first_build.start(self._report)
             while not self._queue:
                 self._changed.wait()
             self._current = self._queue.pop(0)

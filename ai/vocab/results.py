@@ -200,6 +200,21 @@ class Preparing:
 
 
 @dataclass(frozen=True)
+class KernelsBuild:
+    """A source checkout's one build of the compiled kernels, in the background (``ai.engine.first_build``):
+    ``state`` "building" when it starts, then how it ended: "built", "present", "busy" (another process builds),
+    "no-compiler", "no-numba" or "failed"; ``detail`` says more in a line."""
+
+    state: str
+    detail: str
+    TYPE: ClassVar[str] = "kernels"
+
+    @property
+    def running(self) -> bool:
+        return self.state == "building"
+
+
+@dataclass(frozen=True)
 class OptionSet:
     """The answer to ``setoption``: the value now in force."""
 
@@ -235,7 +250,9 @@ class EngineAvailable:
     TYPE: ClassVar[str] = "engine_available"
 
 
-EngineReply = Ready | ReadyOk | Info | BestMove | Solution | ErrorReply | Preparing | OptionSet | PonderEnd
+EngineReply = (
+    Ready | ReadyOk | Info | BestMove | Solution | ErrorReply | Preparing | KernelsBuild | OptionSet | PonderEnd
+)
 ClientEvent = EngineRestarted | EngineFailed | EngineAvailable
 Reply = EngineReply | ClientEvent
 REPLY_TYPES: tuple[type, ...] = (
@@ -246,6 +263,7 @@ REPLY_TYPES: tuple[type, ...] = (
     Solution,
     ErrorReply,
     Preparing,
+    KernelsBuild,
     OptionSet,
     PonderEnd,
     EngineRestarted,

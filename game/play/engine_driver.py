@@ -79,6 +79,7 @@ class EngineView:
     first_launch: bool = False
     retry_in_s: float | None = None
     pondering: bool = False  # the bot thinks on the player's time
+    building_kernels: bool = False  # a checkout's first launch compiles the kernels for later starts
 
 
 SearchLine = Info | Solution  # an info, bestmove (an Info) or solution line of the running search
@@ -160,6 +161,7 @@ class EngineDriver:
             bool(progress is not None and progress.compiling),
             status.retry_in_s,
             pondering,
+            bool(status.kernels is not None and status.kernels.running),
         )
 
     @property

@@ -97,6 +97,16 @@ def engine_progress(engine: EngineView, colour: Color, searching: bool = False) 
         retry = "" if engine.retry_in_s is None else f" · retrying in {engine.retry_in_s:.0f} s"
         first = engine.message if engine.state == "unavailable" else "the bot is not available"
         return Progress((f"{first}{retry}", f"the bot is not available{retry}", "bot not available"), None, colour)
+    if engine.building_kernels and not searching:  # a checkout's first launch, once: later starts compile nothing
+        return Progress(
+            (
+                "compiling the search code once, so that later starts are instant",
+                "compiling the search code once",
+                "compiling…",
+            ),
+            None,
+            colour,
+        )
     return None
 
 
