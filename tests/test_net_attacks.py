@@ -270,20 +270,26 @@ def test_every_text_a_client_decodes_is_printable(end: str) -> None:
         assert all(text.isprintable() for text in shown), (raw, shown)
 
 
-def test_a_game_restored_after_a_restart_counts_for_its_address_again(tmp_path: Path) -> None:
-    """Found by the state machine: a restored game counted for no address, so its player could open more."""
-    db = tmp_path / "games.db"
+def _restarted_after_a_move(db: Path, source: str) -> tuple[subprocess.Popen[str], int, str]:
+    """A server limited to one game an address, a pair from ``source`` in room "kept" that stored a move, then
+    the server killed and started again on the same file: (the new server, its port, the mover's seat token)."""
     proc, port = start_server(db, "--max-games-per-address", "1")
-    seats = _room_pair(port, "kept", source="127.0.0.6")
+    seats = _room_pair(port, "kept", source=source)
     welcome = next(json.loads(raw) for raw in seats[1].raw_lines if b'"welcome"' in raw)
     seats[1].send({"type": "action", "message": {"column": 3}})
     _until(seats[1], "update")  # the move is stored
     proc.kill()
     proc.wait(5)
     proc, port = start_server(db, "--max-games-per-address", "1")
+    return proc, port, str(welcome["token"])
+
+
+def test_a_game_restored_after_a_restart_counts_for_its_address_again(tmp_path: Path) -> None:
+    """Found by the state machine: a restored game counted for no address, so its player could open more."""
+    proc, port, token = _restarted_after_a_move(tmp_path / "games.db", "127.0.0.6")
     try:
         back = LineSocket(port, source="127.0.0.6")
-        back.hello(token=welcome["token"])
+        back.hello(token=token)
         assert _until(back, "update")[-1]["moves"] == "4"
         more = LineSocket(port, source="127.0.0.6")
         more.hello(room="another")
@@ -299,28 +305,20 @@ def test_a_restored_game_comes_back_only_within_its_addresss_limit(tmp_path: Pat
     counts for nobody, its address opened its limit of rooms, then its player came back with its token and
     the address held one game more than its limit. It is declined as a new game would be, and comes back
     once the address has room again (the restored game waits for it through its grace)."""
-    db = tmp_path / "games.db"
-    proc, port = start_server(db, "--max-games-per-address", "1")
-    seats = _room_pair(port, "kept", source="127.0.0.8")
-    welcome = next(json.loads(raw) for raw in seats[1].raw_lines if b'"welcome"' in raw)
-    seats[1].send({"type": "action", "message": {"column": 3}})
-    _until(seats[1], "update")  # the move is stored
-    proc.kill()
-    proc.wait(5)
-    proc, port = start_server(db, "--max-games-per-address", "1")
+    proc, port, token = _restarted_after_a_move(tmp_path / "games.db", "127.0.0.8")
     try:
         waiting = LineSocket(port, source="127.0.0.8")
         waiting.hello(room="another")
         assert waiting.receive()["type"] == "welcome"  # type: ignore[index]  # 1 of 1: the restored game counts for nobody yet
         back = LineSocket(port, source="127.0.0.8")
-        back.hello(token=welcome["token"])
+        back.hello(token=token)
         answer = back.receive()
         assert answer is not None and answer["type"] == "decline" and "your address" in answer["message"], answer
         waiting.close()  # the waiting room closes: the address has room again
 
         def comes_back() -> list[dict[str, Any]] | None:
             again = LineSocket(port, source="127.0.0.8")
-            again.hello(token=welcome["token"])
+            again.hello(token=token)
             first = again.receive()
             if first is not None and first["type"] == "welcome":
                 return _until(again, "update")
