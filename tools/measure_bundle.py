@@ -13,7 +13,6 @@ stops when the PNG appears, which the app writes right after rendering its first
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -23,12 +22,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ai.client.proc_probe import children  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tools"))
+from measure_cold_start import quit_engine  # noqa: E402
 
 WARM_RUNS = 3
 GAMES = ("connect4", "tictactoe", "mnk:9x9:5", "gomoku", "uttt")
@@ -105,20 +106,6 @@ def first_move_s(exe: Path, env: dict[str, str], cwd: str, game: str) -> float:
         raise RuntimeError(f"the engine exited before its first move in {game}")
     finally:
         quit_engine(proc)
-
-
-def quit_engine(proc: subprocess.Popen[Any]) -> None:
-    """Ask the engine to quit and wait; kill it only if it does not. (A killed one-file build leaves the
-    folder it unpacked itself into behind in the temp dir: its bootloader cleans up only on a normal exit.)"""
-    try:
-        if proc.stdin is not None and not proc.stdin.closed:
-            line = '{"cmd": "quit"}\n'
-            proc.stdin.write(line if isinstance(proc.stdin, io.TextIOBase) else line.encode())
-            proc.stdin.close()
-        proc.wait(timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        proc.kill()
-        proc.wait(timeout=30)
 
 
 def _environ(pid: int) -> dict[str, str]:

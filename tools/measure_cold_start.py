@@ -12,6 +12,7 @@ moves first; it stops at the ``bestmove`` line. Source runs use this checkout's 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import statistics
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,13 +66,23 @@ def first_move_s(
                 break
             if time.perf_counter() - started > 300:
                 break
-        proc.stdin.write('{"cmd": "quit"}\n')
-        proc.stdin.flush()
-        proc.wait(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        quit_engine(proc)
     return first_line, move_s, move
+
+
+def quit_engine(proc: subprocess.Popen[Any]) -> None:
+    """Ask the engine to quit and wait; kill it only if it does not. (A killed one-file build leaves the
+    folder it unpacked itself into behind in the temp dir: its bootloader cleans up only on a normal exit.)"""
+    try:
+        if proc.stdin is not None and not proc.stdin.closed:
+            line = '{"cmd": "quit"}\n'
+            proc.stdin.write(line if isinstance(proc.stdin, io.TextIOBase) else line.encode())
+            proc.stdin.close()
+        proc.wait(timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        proc.kill()
+        proc.wait(timeout=30)
 
 
 def measure(label: str, command: list[str], time_ms: int, warm_runs: int, exact: bool) -> None:

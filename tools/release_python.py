@@ -114,7 +114,7 @@ def release_python(*, with_blas: bool = False) -> Path:
     python = venv_python()
     requirements = ROOT / "requirements.txt"
     dev = ROOT / "requirements-dev.txt"
-    tools = [f"{name}=={pinned(dev, name)}" if pinned(dev, name) else name for name in BUILD_TOOLS]
+    tools = [f"{name}=={version}" if (version := pinned(dev, name)) else name for name in BUILD_TOOLS]
     numpy_version = pinned(requirements, "numpy")
     if not python.exists():
         run(sys.executable, "-m", "venv", "--clear", str(VENV))

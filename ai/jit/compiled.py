@@ -11,6 +11,7 @@ Anything else raises a ``ValueError`` that names the kernel, what it got and wha
 
 from __future__ import annotations
 
+import functools
 import glob
 import importlib.machinery
 import importlib.util
@@ -168,10 +169,7 @@ class CompiledKernel:
         self.nogil = nogil  # the compiled entries release the GIL while they run
         self.py_func = py_func
         self.overloads = overloads
-        self.__name__ = py_func.__name__
-        self.__qualname__ = py_func.__qualname__
-        self.__doc__ = py_func.__doc__
-        self.__wrapped__ = py_func
+        functools.update_wrapper(self, py_func, updated=())  # its name, docstring, __wrapped__ (not its attributes)
 
     def __call__(self, *args: Any) -> Any:
         for exact in (True, False):
@@ -195,10 +193,7 @@ class _Uncompiled:
         self.name = name
         self.py_func = py_func
         self.warned = False
-        self.__name__ = py_func.__name__
-        self.__qualname__ = py_func.__qualname__
-        self.__doc__ = py_func.__doc__
-        self.__wrapped__ = py_func
+        functools.update_wrapper(self, py_func, updated=())
 
     def __call__(self, *args: Any) -> Any:
         if not self.warned:

@@ -261,14 +261,14 @@ def store_largest_raw(
     the one-file stay within ``budget``; every other one is PACKED."""
     import zlib
 
-    sizes = []
-    for dest, src, kind in binaries:
-        if kind in (RAW, PACKED) and os.path.isfile(src):
-            sizes.append((os.path.getsize(src), dest))
+    sizes = [
+        (os.path.getsize(src), dest, src)
+        for dest, src, kind in binaries
+        if kind in (RAW, PACKED) and os.path.isfile(src)
+    ]
     raw: set[str] = set()
     spent = 0
-    for size, dest in sorted(sizes, reverse=True):
-        src = next(s for d, s, _ in binaries if d == dest)
+    for size, dest, src in sorted(sizes, reverse=True):
         with open(src, "rb") as fh:
             added = size - len(zlib.compress(fh.read(), 9))
         if spent + added <= budget:
